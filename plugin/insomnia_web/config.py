@@ -1,0 +1,390 @@
+"""The manifest (``insomnia.toml`` or JSON): typed Structs, loading and the JSON Schema.
+
+One Struct is both the validator and the schema: ``manifest.schema.json`` is generated from
+:class:`Manifest` by :func:`manifest_schema` and checked in; a test fails if it drifts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta
+
+from .errors import ManifestError
+
+__all__ = [
+    "DEFAULT_MANIFEST_NAME",
+    "BraveConfig",
+    "CacheConfig",
+    "FetchConfig",
+    "Manifest",
+    "PermissionsConfig",
+    "PipelineConfig",
+    "SearchConfig",
+    "SearxngConfig",
+    "UrlPolicyConfig",
+    "WebConfig",
+    "load_manifest",
+    "manifest_schema",
+    "parse_manifest",
+]
+
+DEFAULT_MANIFEST_NAME = "insomnia.toml"
+
+PermissionLevel = Literal["allow", "ask", "deny"]
+Freshness = Annotated[
+    str,
+    Meta(
+        pattern=r"^(pd|pw|pm|py|\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2})$",
+        description="pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD",
+    ),
+]
+
+
+class _Config(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, frozen=True):
+    """Base of every manifest table: unknown keys are errors."""
+
+
+class BraveConfig(_Config):
+    """Brave Search API settings."""
+
+    api_key_env: Annotated[
+        str,
+        Meta(
+            pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+            description="Name of the environment variable holding the API key "
+            "(the key itself never lives in the manifest).",
+        ),
+    ] = "BRAVE_SEARCH_API_KEY"
+    base_url: Annotated[
+        str,
+        Meta(
+            pattern=r"^https?://",
+            description="API origin; /res/v1/web/search is appended. Override for a proxy or test.",
+        ),
+    ] = "https://api.search.brave.com"
+
+
+class SearxngConfig(_Config):
+    """SearXNG (self-hosted metasearch) settings."""
+
+    base_url: Annotated[
+        str | None,
+        Meta(
+            description="Instance origin, e.g. http://127.0.0.1:8888. A configured provider "
+            "origin may be private. Unset means SearXNG is not configured.",
+        ),
+    ] = None
+
+
+class SearchConfig(_Config):
+    """WebSearch settings."""
+
+    enabled: Annotated[bool, Meta(description="Register the WebSearch tool.")] = True
+    provider: Annotated[
+        str | None,
+        Meta(
+            description='Search provider name: "brave", "searxng" or a plugin-registered '
+            "name. Unset: WebSearch is registered but answers not_configured.",
+        ),
+    ] = None
+    count: Annotated[
+        int, Meta(ge=1, le=20, description="Default number of results (1-20).")
+    ] = 5
+    mode: Annotated[
+        Literal["excerpts", "results"],
+        Meta(description="Default WebSearch mode."),
+    ] = "excerpts"
+    safesearch: Annotated[
+        Literal["off", "moderate", "strict"], Meta(description="Safe-search level.")
+    ] = "moderate"
+    country: Annotated[
+        str | None, Meta(description="Two-letter country code for results, e.g. US.")
+    ] = None
+    search_lang: Annotated[
+        str | None, Meta(description="Language of results, e.g. en.")
+    ] = None
+    ui_lang: Annotated[
+        str | None, Meta(description="Language of the provider's metadata, e.g. en-US.")
+    ] = None
+    rate_limit_per_s: Annotated[
+        float,
+        Meta(
+            gt=0,
+            le=1000,
+            description="Local throttle: provider requests per second, shared by "
+            "concurrent calls. 429 answers honour Retry-After.",
+        ),
+    ] = 1.0
+    timeout_s: Annotated[
+        float, Meta(gt=0, le=120, description="Deadline of one provider request, in seconds.")
+    ] = 10.0
+    brave: BraveConfig = msgspec.field(default_factory=BraveConfig)
+    searxng: SearxngConfig = msgspec.field(default_factory=SearxngConfig)
+    plugins: Annotated[
+        dict[str, dict[str, Any]],
+        Meta(
+            description="Settings for plugin-registered providers, by provider name; "
+            "each provider validates its own table.",
+        ),
+    ] = msgspec.field(default_factory=dict)
+
+
+class FetchConfig(_Config):
+    """WebFetch and page-download limits (also used by the excerpt pipeline)."""
+
+    enabled: Annotated[bool, Meta(description="Register the WebFetch tool.")] = True
+    timeout_s: Annotated[
+        float, Meta(gt=0, le=300, description="Total deadline of one fetch, in seconds.")
+    ] = 20.0
+    connect_timeout_s: Annotated[
+        float, Meta(gt=0, le=120, description="Deadline to open a connection, in seconds.")
+    ] = 10.0
+    max_response_bytes: Annotated[
+        int,
+        Meta(
+            ge=1024,
+            le=1 << 30,
+            description="Cap on the decompressed body size, in bytes; the body is cut there.",
+        ),
+    ] = 5 * 1024 * 1024
+    max_output_chars: Annotated[
+        int,
+        Meta(
+            ge=100,
+            le=1_000_000,
+            description="Default and cap of the characters of page text returned per call.",
+        ),
+    ] = 20_000
+    max_redirects: Annotated[
+        int, Meta(ge=0, le=20, description="Redirect hops followed, each re-checked.")
+    ] = 5
+    user_agent: Annotated[
+        str, Meta(min_length=1, max_length=200, description="Fixed User-Agent header.")
+    ] = "insomnia-web/0.1 (+https://pypi.org/project/insomnia-web/)"
+
+
+class PipelineConfig(_Config):
+    """The excerpt pipeline of WebSearch (search -> fetch -> rank)."""
+
+    pages: Annotated[
+        int, Meta(ge=1, le=10, description="Pages fetched per excerpt search.")
+    ] = 5
+    deadline_s: Annotated[
+        float,
+        Meta(gt=0, le=120, description="Overall deadline for fetching pages, in seconds."),
+    ] = 10.0
+    max_tokens: Annotated[
+        int,
+        Meta(
+            ge=100,
+            le=8000,
+            description="Default excerpt token budget; also the cap of a call's max_tokens.",
+        ),
+    ] = 1500
+    per_host_concurrency: Annotated[
+        int, Meta(ge=1, le=10, description="Concurrent page fetches per host.")
+    ] = 2
+
+
+class UrlPolicyConfig(_Config):
+    """Which URLs and addresses may be fetched."""
+
+    schemes: Annotated[
+        list[Literal["http", "https"]], Meta(description="Allowed URL schemes.")
+    ] = msgspec.field(default_factory=lambda: ["http", "https"])
+    ports: Annotated[
+        list[Annotated[int, Meta(ge=1, le=65535)]],
+        Meta(description="Allowed ports (explicit or implied by the scheme)."),
+    ] = msgspec.field(default_factory=lambda: [80, 443, 8000, 8080, 8443])
+    allow_cidrs: Annotated[
+        list[str],
+        Meta(
+            description='Exceptions to the address block list, e.g. ["127.0.0.1/32"] '
+            "for a local test server.",
+        ),
+    ] = msgspec.field(default_factory=list)
+    allow_hosts: Annotated[
+        list[str],
+        Meta(
+            description="Host patterns exempt from the hostname and address block lists "
+            '("example.com", "*.example.com").',
+        ),
+    ] = msgspec.field(default_factory=list)
+    deny_hosts: Annotated[
+        list[str],
+        Meta(description='Host patterns never fetched ("example.com", "*.example.com").'),
+    ] = msgspec.field(default_factory=list)
+    dns_timeout_s: Annotated[
+        float, Meta(gt=0, le=60, description="Deadline of a DNS lookup, in seconds.")
+    ] = 5.0
+
+
+class CacheConfig(_Config):
+    """The local SQLite cache of searches, page snapshots and findings."""
+
+    enabled: Annotated[bool, Meta(description="Use the cache.")] = True
+    path: Annotated[
+        str, Meta(min_length=1, description="SQLite file; ~ is expanded.")
+    ] = "~/.cache/insomnia-web/cache.sqlite3"
+    search_ttl_s: Annotated[
+        int, Meta(ge=0, description="Age after which a cached search is not reused.")
+    ] = 86_400
+    page_ttl_s: Annotated[
+        int, Meta(ge=0, description="Age after which a page snapshot is not reused.")
+    ] = 604_800
+    finding_ttl_s: Annotated[
+        int, Meta(ge=0, description="Lifetime of a model-contributed finding.")
+    ] = 2_592_000
+    findings: Annotated[bool, Meta(description="Register the SaveFinding tool.")] = True
+
+
+class WebConfig(_Config):
+    """The ``[web]`` table: insomnia-web's own settings."""
+
+    enabled: Annotated[bool, Meta(description="Register any web tool at all.")] = True
+    history_path: Annotated[
+        str | None,
+        Meta(description="Append history events to this JSONL file (~ is expanded)."),
+    ] = None
+    search: SearchConfig = msgspec.field(default_factory=SearchConfig)
+    fetch: FetchConfig = msgspec.field(default_factory=FetchConfig)
+    pipeline: PipelineConfig = msgspec.field(default_factory=PipelineConfig)
+    url_policy: UrlPolicyConfig = msgspec.field(default_factory=UrlPolicyConfig)
+    cache: CacheConfig = msgspec.field(default_factory=CacheConfig)
+
+
+_RULE_DOC = (
+    'Rules "Tool" or "Tool(domain:PATTERN)"; PATTERN is a host, *.host for its '
+    "subdomains, or * for any host."
+)
+
+
+class PermissionsConfig(_Config):
+    """Host permission policy: deny, then ask, then allow; first match wins."""
+
+    default: Annotated[
+        PermissionLevel, Meta(description="Decision when no rule and no plugin has an opinion.")
+    ] = "ask"
+    allow: Annotated[list[str], Meta(description="Calls allowed without asking. " + _RULE_DOC)] = (
+        msgspec.field(default_factory=list)
+    )
+    ask: Annotated[list[str], Meta(description="Calls that ask the user. " + _RULE_DOC)] = (
+        msgspec.field(default_factory=list)
+    )
+    deny: Annotated[list[str], Meta(description="Calls always refused. " + _RULE_DOC)] = (
+        msgspec.field(default_factory=list)
+    )
+
+
+class Manifest(_Config):
+    """insomnia-web manifest (insomnia.toml): the [web] settings and the [permissions] policy."""
+
+    web: WebConfig = msgspec.field(default_factory=WebConfig)
+    permissions: PermissionsConfig = msgspec.field(default_factory=PermissionsConfig)
+
+
+_PATH_RE = re.compile(r" - at `(\$[^`]*)`$")
+_UNKNOWN_RE = re.compile(r"^Object contains unknown field `([^`]+)`")
+
+
+def _key_path(msg: str) -> tuple[str, str]:
+    """Turn a msgspec error message into (key path like ``web.search.count``, message)."""
+    m = _PATH_RE.search(msg)
+    path = m.group(1) if m else "$"
+    text = msg[: m.start()] if m else msg
+    unknown = _UNKNOWN_RE.match(text)
+    if unknown:
+        path = f"{path}.{unknown.group(1)}"
+    key = path.removeprefix("$").lstrip(".")
+    key = re.sub(r"\[(\d+)\]", r"[\1]", key)
+    return key or "(top level)", text
+
+
+def parse_manifest(data: dict[str, Any], *, source: str = "manifest") -> Manifest:
+    """Validate a decoded manifest mapping; errors name the key path and the rule."""
+    try:
+        manifest = msgspec.convert(data, Manifest, str_keys=True)
+    except msgspec.ValidationError as exc:
+        key, text = _key_path(str(exc))
+        if text.startswith("Object contains unknown field"):
+            text = "unknown key"
+        raise ManifestError(f"{source}: {key}: {text}", key=key) from exc
+    _check_semantics(manifest, source)
+    return manifest
+
+
+def _check_semantics(manifest: Manifest, source: str) -> None:
+    from .permissions import parse_rules  # local: permissions imports config types
+
+    perms = manifest.permissions
+    for level in ("allow", "ask", "deny"):
+        try:
+            parse_rules(getattr(perms, level))
+        except ValueError as exc:
+            raise ManifestError(f"{source}: permissions.{level}: {exc}", key=f"permissions.{level}")
+
+
+def load_manifest(path: str | os.PathLike[str] | None = None) -> Manifest:
+    """Load a TOML or JSON manifest; with no path, ``./insomnia.toml`` if present, else defaults."""
+    if path is None:
+        default = Path(DEFAULT_MANIFEST_NAME)
+        if not default.is_file():
+            return Manifest()
+        path = default
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise ManifestError(f"{p}: cannot read manifest: {exc.strerror}") from exc
+    try:
+        if p.suffix.lower() == ".json":
+            data = json.loads(raw)
+        else:
+            data = tomllib.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ManifestError(f"{p}: not valid {p.suffix.lstrip('.') or 'TOML'}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ManifestError(f"{p}: the manifest must be a table/object")
+    return parse_manifest(data, source=str(p))
+
+
+def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, dict):
+        if "$ref" in node and len(node) == 1:
+            name = node["$ref"].rsplit("/", 1)[-1]
+            return _inline_refs(defs[name], defs)
+        return {k: _inline_refs(v, defs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline_refs(v, defs) for v in node]
+    return node
+
+
+def inline_schema(tp: Any) -> dict[str, Any]:
+    """JSON Schema of a msgspec type with every ``$ref`` inlined (no ``$defs``)."""
+    schema = msgspec.json.schema(tp)
+    defs = schema.pop("$defs", {})
+    out: dict[str, Any] = _inline_refs(schema, defs)
+    return out
+
+
+def manifest_schema() -> dict[str, Any]:
+    """The manifest's JSON Schema, as checked in at ``manifest.schema.json``."""
+    schema = inline_schema(Manifest)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://pypi.org/project/insomnia-web/manifest.schema.json",
+        "title": "insomnia-web manifest",
+        **schema,
+    }
+
+
+def manifest_schema_text() -> str:
+    """The manifest schema as stable, pretty-printed JSON text (with a final newline)."""
+    return json.dumps(manifest_schema(), indent=2, sort_keys=True) + "\n"

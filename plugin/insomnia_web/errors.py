@@ -1,0 +1,179 @@
+"""Typed failures of insomnia-web tools.
+
+Every failure a tool can report is a :class:`ToolError` with a stable ``code`` from
+:data:`ErrorCode`. The exception tree::
+
+    ToolError                      any failure a tool reports to the model
+    ├── ManifestError (ValueError) a manifest key or value is wrong (raised at load time)
+    └── ToolTimeout (TimeoutError) ``code="timeout"``, with the phase that ran out
+
+At the tool boundary (``Runtime.call_tool``) a ``ToolError`` becomes a result the model
+reads, never a crash of the agent loop; any other exception becomes ``internal_error``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, get_args
+
+import msgspec
+
+__all__ = [
+    "ERROR_CODES",
+    "ErrorCode",
+    "ErrorInfo",
+    "ManifestError",
+    "ToolError",
+    "ToolTimeout",
+    "default_hint",
+]
+
+ErrorCode = Literal[
+    "invalid_input",
+    "query_too_long",
+    "disabled",
+    "not_configured",
+    "permission_denied",
+    "invalid_url",
+    "scheme_not_allowed",
+    "credentials_in_url",
+    "port_not_allowed",
+    "blocked_hostname",
+    "blocked_address",
+    "dns_failure",
+    "connection_error",
+    "tls_error",
+    "timeout",
+    "too_many_redirects",
+    "redirect_blocked",
+    "redirect_not_followed",
+    "response_too_large",
+    "protocol_error",
+    "content_decoding_error",
+    "unsupported_content",
+    "http_error",
+    "rate_limited",
+    "provider_error",
+    "cache_error",
+    "internal_error",
+]
+
+ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
+
+# code -> (default hint for the model, retryable by default)
+_DEFAULTS: dict[str, tuple[str, bool]] = {
+    "invalid_input": ("Fix the named field so it follows the rule, then call again.", False),
+    "query_too_long": ("Shorten the query to its key terms and search again.", False),
+    "disabled": ("This tool is disabled by the manifest; do not retry.", False),
+    "not_configured": ("The user must configure this tool; tell them what to set.", False),
+    "permission_denied": (
+        "The user or policy refused this call; do not retry it. Ask the user or use another source.",
+        False,
+    ),
+    "invalid_url": ("Pass an absolute http:// or https:// URL.", False),
+    "scheme_not_allowed": ("Only http and https URLs can be fetched.", False),
+    "credentials_in_url": ("Remove the user:password@ part from the URL.", False),
+    "port_not_allowed": ("That port is not allowed; use the site's standard URL.", False),
+    "blocked_hostname": ("That host is not allowed; do not retry. Use a public website.", False),
+    "blocked_address": (
+        "The address is private or reserved and not allowed; do not retry. Use a public website.",
+        False,
+    ),
+    "dns_failure": ("Check the host name for typos, or search for the right site.", False),
+    "connection_error": ("Retry once later, or try another source.", True),
+    "tls_error": ("The site's certificate could not be verified; try another source.", False),
+    "timeout": ("Retry once, or try another source.", True),
+    "too_many_redirects": ("The page redirects too often; try another URL for it.", False),
+    "redirect_blocked": ("The page redirects somewhere not allowed; do not retry.", False),
+    "redirect_not_followed": (
+        "The page moved to another host; call WebFetch on the target URL in details.",
+        False,
+    ),
+    "response_too_large": ("The page is too large; try a more specific URL.", False),
+    "protocol_error": ("The server sent a malformed response; try another source.", True),
+    "content_decoding_error": ("The response could not be decoded; try another source.", False),
+    "unsupported_content": (
+        "This content type cannot be read as text; look for an HTML or text version.",
+        False,
+    ),
+    "http_error": ("The server answered with an error status; check the URL or try another.", False),
+    "rate_limited": ("Wait retry_after_s seconds before calling again.", True),
+    "provider_error": ("The search provider failed; retry once later, or use WebFetch.", True),
+    "cache_error": ("The local cache failed; call again with force_fresh=true.", True),
+    "internal_error": ("An unexpected error occurred; retry once, then report it.", True),
+}
+
+
+def default_hint(code: str) -> str:
+    """Return the default recovery hint for *code*."""
+    return _DEFAULTS[code][0]
+
+
+class ErrorInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A tool failure as the model and the history see it."""
+
+    code: ErrorCode
+    message: str
+    hint: str
+    retryable: bool
+    retry_after_s: float | None = None
+    details: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class ToolError(Exception):
+    """A failure a tool reports to the model: a stable code, a message and a hint."""
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        hint: str | None = None,
+        retryable: bool | None = None,
+        retry_after_s: float | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
+        if code not in _DEFAULTS:
+            raise ValueError(f"unknown error code {code!r}")
+        super().__init__(message)
+        default_text, default_retryable = _DEFAULTS[code]
+        self.code: ErrorCode = code
+        self.message = message
+        self.hint = hint if hint is not None else default_text
+        self.retryable = default_retryable if retryable is None else retryable
+        self.retry_after_s = retry_after_s
+        self.details: dict[str, Any] = dict(details or {})
+
+    def info(self) -> ErrorInfo:
+        """Return this error as a serialisable :class:`ErrorInfo`."""
+        return ErrorInfo(
+            code=self.code,
+            message=self.message,
+            hint=self.hint,
+            retryable=self.retryable,
+            retry_after_s=self.retry_after_s,
+            details=self.details,
+        )
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+
+
+class ToolTimeout(ToolError, TimeoutError):
+    """A deadline ran out; ``details["phase"]`` says which (dns, connect, read, total...)."""
+
+    def __init__(self, message: str, *, phase: str, hint: str | None = None) -> None:
+        super().__init__("timeout", message, hint=hint, details={"phase": phase})
+        self.phase = phase
+
+
+class ManifestError(ToolError, ValueError):
+    """The manifest has an unknown key or a bad value; the message names the key path."""
+
+    def __init__(self, message: str, *, key: str | None = None) -> None:
+        super().__init__(
+            "not_configured",
+            message,
+            hint="Fix the manifest key named in the message.",
+            details={"key": key} if key else None,
+        )
+        self.key = key
