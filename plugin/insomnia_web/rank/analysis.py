@@ -1,0 +1,68 @@
+"""Text -> index terms: lower-cased words, English stopwords dropped, light suffix stemming.
+
+The stemmer only folds the inflections that most often split a query term from its match
+(plurals, ``-ing``, ``-ed``); it never touches words of 4 letters or fewer, numbers, or words
+outside the Latin alphabet, so names, codes and other scripts pass through unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["STOPWORDS", "analyze", "stem", "words"]
+
+_WORD_RE = re.compile(r"\w+")
+
+_STOPWORD_TEXT = """
+a about above after again against all also am an and any are as at be because been
+before being below between both but by can could did do does doing down during each few
+for from further had has have having he her here hers herself him himself his how i if in
+into is it its itself just me more most my myself no nor not of off on once only or other
+our ours ourselves out over own same she should so some such than that the their theirs
+them themselves then there these they this those through to too under until up very was we
+were what when where which while who whom why will with would you your yours yourself
+yourselves s t don isn aren wasn weren doesn didn won"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+_CACHE: dict[str, str] = {}
+_CACHE_LIMIT = 200_000
+
+
+def _strip_suffix(word: str) -> str:
+    if len(word) <= 4 or not word.isascii() or not word.isalpha():
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    if word.endswith("ing") and len(word) >= 7:
+        base = word[:-3]
+        return base[:-1] if len(base) > 3 and base[-1] == base[-2] else base
+    if word.endswith("ed") and len(word) >= 6:
+        base = word[:-2]
+        return base[:-1] if len(base) > 3 and base[-1] == base[-2] else base
+    return word
+
+
+def stem(word: str) -> str:
+    """Return the light stem of a lower-cased *word* (memoised: called once per token)."""
+    found = _CACHE.get(word)
+    if found is None:
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        found = _CACHE[word] = _strip_suffix(word)
+    return found
+
+
+def words(text: str) -> list[str]:
+    """Return the lower-cased ``\\w+`` words of *text*, stopwords included."""
+    return _WORD_RE.findall(text.lower())
+
+
+def analyze(text: str, *, keep_stopwords: bool = False) -> list[str]:
+    """Return the index terms of *text*: words, minus stopwords (unless kept), stemmed."""
+    if keep_stopwords:
+        return [stem(w) for w in words(text)]
+    return [stem(w) for w in words(text) if w not in STOPWORDS]

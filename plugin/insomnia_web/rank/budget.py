@@ -1,0 +1,30 @@
+"""What an excerpt costs against the token budget, label included.
+
+The model sees each excerpt under a label line (``[n] Title - URL``), a heading line when the
+passage has a heading path, and a blank line between excerpts. The cost of an excerpt is
+therefore ``estimate_tokens(label) + estimate_tokens(heading) + estimate_tokens(text)`` plus
+:data:`SEPARATOR_TOKENS` for the line breaks. The label is priced with a two-digit ``[nn]``
+because ids are assigned only after selection. Pricing each part separately rounds each up,
+so the total errs on the high side, as a budget should.
+"""
+
+from __future__ import annotations
+
+from .tokens import estimate_tokens
+
+__all__ = ["SEPARATOR_TOKENS", "excerpt_cost", "label_cost"]
+
+SEPARATOR_TOKENS = 2
+
+
+def label_cost(title: str, url: str, heading: str | None) -> int:
+    """Return the tokens spent on an excerpt's label line, heading line and separators."""
+    cost = estimate_tokens(f"[nn] {title} - {url}") + SEPARATOR_TOKENS
+    if heading:
+        cost += estimate_tokens(heading) + 1
+    return cost
+
+
+def excerpt_cost(title: str, url: str, heading: str | None, text: str) -> int:
+    """Return the full budget cost of one excerpt: label overhead plus its text."""
+    return label_cost(title, url, heading) + estimate_tokens(text)

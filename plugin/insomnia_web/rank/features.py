@@ -1,0 +1,55 @@
+"""Per-passage relevance features for the "ours" ranking method.
+
+Every feature is in ``[0, 1]`` and is combined linearly with :class:`Weights`. The features:
+
+- ``bm25``: the passage's BM25 score divided by the best score of the call.
+- ``coverage``: IDF-weighted share of the distinct query terms found in the passage.
+- ``heading``: the same share measured on the passage's heading path.
+- ``title``: the same share measured on the page title.
+- ``page``: the same share measured on the whole page (all its passages and its snippet).
+- ``bigram``: share of adjacent query-term pairs that occur adjacently in the passage.
+- ``lead``: ``1 / (1 + index)``, the passage's position on its page (the lead is 1).
+- ``rank``: ``1 / provider_rank``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import pairwise
+
+import msgspec
+
+__all__ = ["BM25_ONLY", "DEFAULT_WEIGHTS", "Weights", "bigrams", "coverage"]
+
+
+class Weights(msgspec.Struct, frozen=True, kw_only=True):
+    """Linear weights of the ranking features (see the module docstring)."""
+
+    bm25: float = 1.0
+    coverage: float = 0.0
+    heading: float = 0.0
+    title: float = 0.0
+    page: float = 0.0
+    bigram: float = 0.0
+    lead: float = 0.0
+    rank: float = 0.0
+
+
+DEFAULT_WEIGHTS = Weights(
+    bm25=1.0, coverage=0.5, heading=0.3, title=0.2, page=0.3, bigram=0.2, lead=0.1, rank=0.1
+)
+BM25_ONLY = Weights()
+
+
+def coverage(found: Iterable[str] | set[str], idf: Mapping[str, float]) -> float:
+    """Return the IDF-weighted share of the query terms (keys of *idf*) present in *found*."""
+    total = sum(idf.values())
+    if total <= 0:
+        return 0.0
+    present = found if isinstance(found, set | frozenset) else set(found)
+    return sum(w for term, w in idf.items() if term in present) / total
+
+
+def bigrams(terms: Sequence[str]) -> set[tuple[str, str]]:
+    """Return the set of adjacent term pairs of *terms*."""
+    return set(pairwise(terms))

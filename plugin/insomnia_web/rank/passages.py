@@ -1,0 +1,268 @@
+"""Split extracted page text into passages of about 60-150 words.
+
+The page text is Markdown-like (what the extractor emits): ``#`` headings, ``- `` / ``1.``
+list items, ``| a | b |`` table rows, fenced code, and blank-line-separated paragraphs.
+
+1. The text is cut into *units* that are never split: a heading line, a paragraph, a list
+   item (with its continuation lines), a table row, a fenced code block.
+2. A unit longer than :data:`MAX_WORDS` is the only thing ever cut inside: a paragraph or
+   row at sentence ends, a code block at line ends, and a single overlong sentence or line
+   every :data:`MAX_WORDS` words.
+3. Units are packed in page order. A passage is closed before a unit that would push it over
+   :data:`MAX_WORDS`, and before a heading once it holds at least :data:`MIN_WORDS` words, so
+   small sections merge but a passage never ends on a dangling heading.
+
+Every passage records the heading path in force at its first body unit (``"Install >
+Linux"``) and exact offsets: ``page_text[start:end]`` is the passage body. When a table is
+split, a later chunk does not contain the table's header row, so the passage carries the
+header row and separator as ``prefix``: the excerpt text is ``prefix + page_text[start:end]``
+while ``start``/``end`` still cover only the rows taken from the page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import msgspec
+
+__all__ = ["MAX_WORDS", "MIN_WORDS", "Passage", "split_passages"]
+
+MIN_WORDS = 60
+MAX_WORDS = 150
+
+_HEADING_RE = re.compile(r"(#{1,6})\s+(.*?)\s*#*\s*$")
+_ITEM_RE = re.compile(r"(?:[-*+•]|\d{1,3}[.)])\s")
+_FENCE_RE = re.compile(r"(```|~~~)")
+_TABLE_SEP_RE = re.compile(r"\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?…。！？])[\"')\]]*\s+")
+_LINE_END_RE = re.compile(r"\n")
+_TOKEN_RE = re.compile(r"\S+")
+
+
+class Passage(msgspec.Struct, frozen=True, kw_only=True):
+    """A span of page text ranked and returned as one excerpt."""
+
+    start: int
+    """Offset of the first character of the body in the page text."""
+    end: int
+    """Offset just past the body: ``page_text[start:end]`` is the body."""
+    heading: str | None
+    """Heading path in force at the passage, outermost first, joined by ``" > "``."""
+    prefix: str = ""
+    """Text shown before the body: a split table's header row and separator, else empty."""
+    index: int = 0
+    """Position of the passage on its page (0 = the lead)."""
+
+    def text(self, page_text: str) -> str:
+        """Return the excerpt text: ``prefix`` followed by the body taken from *page_text*."""
+        return self.prefix + page_text[self.start : self.end]
+
+
+class _Unit(msgspec.Struct, kw_only=True):
+    start: int
+    end: int
+    words: int
+    kind: str  # "heading" | "block" | "row"
+    heading: str | None
+    table_header: str = ""  # for body rows of a table with a header: header + separator
+    is_table_head: bool = False
+
+    @property
+    def lead_in(self) -> bool:
+        """True for units that introduce what follows: headings and table header rows."""
+        return self.kind == "heading" or self.is_table_head
+
+
+_WORD_RE = re.compile(r"\S*\w\S*")
+
+
+def _count_words(text: str, start: int, end: int) -> int:
+    """Count whitespace-separated words that contain a letter or digit (not ``|`` or ``-``)."""
+    return len(_WORD_RE.findall(text, start, end))
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _lines(text: str) -> Iterator[tuple[int, int, str]]:
+    """Yield (start, end-without-newline, stripped line) for each line of *text*."""
+    pos = 0
+    for raw in text.splitlines(keepends=True):
+        body = raw.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+        yield pos, pos + len(body), body.strip()
+        pos += len(raw)
+
+
+class _Scanner:
+    """Turns page text into units, tracking the heading path."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.units: list[_Unit] = []
+        self.headings: list[tuple[int, str]] = []
+        self.block_start = -1
+        self.block_end = -1
+        self.table_header = ""
+        self.table_rows = 0
+
+    def path(self) -> str | None:
+        return " > ".join(title for _, title in self.headings) or None
+
+    def add(self, start: int, end: int, kind: str, **extra: str | bool) -> None:
+        start, end = _trimmed(self.text, start, end)
+        if start < end:
+            words = _count_words(self.text, start, end)
+            self.units.append(
+                _Unit(start=start, end=end, words=words, kind=kind, heading=self.path(), **extra)  # type: ignore[arg-type]
+            )
+
+    def close_block(self) -> None:
+        if self.block_start >= 0:
+            self.add(self.block_start, self.block_end, "block")
+        self.block_start = -1
+
+    def close_table(self) -> None:
+        self.table_header = ""
+        self.table_rows = 0
+
+    def scan(self) -> list[_Unit]:
+        fence = ""
+        for start, end, line in _lines(self.text):
+            if fence:
+                self.block_end = end
+                if line.startswith(fence):
+                    fence = ""
+                    self.close_block()
+                continue
+            if not line:
+                self.close_block()
+                self.close_table()
+                continue
+            if line.startswith("|"):
+                self.close_block()
+                self.table_row(start, end, line)
+                continue
+            self.close_table()
+            fence_match = _FENCE_RE.match(line)
+            heading = _HEADING_RE.fullmatch(line) if line.startswith("#") else None
+            if fence_match:
+                self.close_block()
+                fence = fence_match.group(1)
+                self.block_start, self.block_end = start, end
+            elif heading and heading.group(2):
+                self.close_block()
+                level = len(heading.group(1))
+                while self.headings and self.headings[-1][0] >= level:
+                    self.headings.pop()
+                self.headings.append((level, heading.group(2)))
+                self.add(start, end, "heading")
+            elif _ITEM_RE.match(line):
+                self.close_block()
+                self.block_start, self.block_end = start, end
+            else:
+                if self.block_start < 0:
+                    self.block_start = start
+                self.block_end = end
+        self.close_block()
+        return self.units
+
+    def table_row(self, start: int, end: int, line: str) -> None:
+        self.table_rows += 1
+        if self.table_rows == 2 and _TABLE_SEP_RE.fullmatch(line) and self.units:
+            head = self.units[-1]
+            head.end = end
+            head.words = _count_words(self.text, head.start, end)
+            head.is_table_head = True
+            self.table_header = self.text[head.start : end].strip()
+            return
+        self.add(start, end, "row", table_header=self.table_header)
+
+
+def _split_long(text: str, unit: _Unit, max_words: int) -> list[_Unit]:
+    """Cut an overlong unit at sentence (or line) ends, then every *max_words* words."""
+    boundary = _LINE_END_RE if text.startswith(("```", "~~~"), unit.start) else _SENTENCE_END_RE
+    cuts = [m.end() for m in boundary.finditer(text, unit.start, unit.end)]
+    pieces: list[tuple[int, int]] = []
+    prev = unit.start
+    for cut in [*cuts, unit.end]:
+        if cut > prev:
+            pieces.append((prev, cut))
+            prev = cut
+    out: list[_Unit] = []
+    cur_start, cur_end, cur_words = -1, -1, 0
+    for p_start, p_end in pieces:
+        for s, e in _word_chunks(text, p_start, p_end, max_words):
+            w = _count_words(text, s, e)
+            if cur_start >= 0 and cur_words + w > max_words:
+                out.append(_piece(text, unit, cur_start, cur_end))
+                cur_start = -1
+            if cur_start < 0:
+                cur_start, cur_words = s, 0
+            cur_end, cur_words = e, cur_words + w
+    if cur_start >= 0:
+        out.append(_piece(text, unit, cur_start, cur_end))
+    return [u for u in out if u.start < u.end]
+
+
+def _word_chunks(text: str, start: int, end: int, max_words: int) -> list[tuple[int, int]]:
+    spans = [m.span() for m in _TOKEN_RE.finditer(text[start:end])]
+    if len(spans) <= max_words:
+        return [(start, end)]
+    return [
+        (start + spans[i][0], start + spans[min(i + max_words, len(spans)) - 1][1])
+        for i in range(0, len(spans), max_words)
+    ]
+
+
+def _piece(text: str, unit: _Unit, start: int, end: int) -> _Unit:
+    start, end = _trimmed(text, start, end)
+    return msgspec.structs.replace(unit, start=start, end=end, words=_count_words(text, start, end))
+
+
+def _make_passage(text: str, units: list[_Unit], index: int) -> Passage:
+    body = next((u for u in units if not u.lead_in), units[0])
+    first = units[0]
+    prefix = f"{first.table_header}\n" if first.kind == "row" and first.table_header else ""
+    start, end = _trimmed(text, first.start, units[-1].end)
+    return Passage(start=start, end=end, heading=body.heading, prefix=prefix, index=index)
+
+
+def split_passages(
+    text: str, *, min_words: int = MIN_WORDS, max_words: int = MAX_WORDS
+) -> list[Passage]:
+    """Split page *text* into passages in page order (see the module docstring for the rules)."""
+    units: list[_Unit] = []
+    for unit in _Scanner(text).scan():
+        units.extend(_split_long(text, unit, max_words) if unit.words > max_words else [unit])
+    passages: list[Passage] = []
+    current: list[_Unit] = []
+    words = 0
+
+    def flush(keep_trailing_headings: bool) -> None:
+        nonlocal current, words
+        carry: list[_Unit] = []
+        if keep_trailing_headings:
+            while current and current[-1].lead_in:
+                carry.insert(0, current.pop())
+        if current:
+            passages.append(_make_passage(text, current, len(passages)))
+        current = carry
+        words = sum(u.words for u in carry)
+
+    for unit in units:
+        has_body = any(not u.lead_in for u in current)
+        if unit.kind == "heading":
+            if has_body and words >= min_words:
+                flush(keep_trailing_headings=False)
+        elif current and words + unit.words > max_words and has_body:
+            flush(keep_trailing_headings=True)
+        current.append(unit)
+        words += unit.words
+    flush(keep_trailing_headings=False)
+    return passages

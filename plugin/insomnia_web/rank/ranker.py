@@ -1,0 +1,213 @@
+"""Choose the passages that answer a query, under a token budget.
+
+``select_excerpts`` runs the whole ranking core, synchronously and without I/O:
+
+1. Candidates: every page is split into passages (:mod:`.passages`); the provider's snippet
+   of every result is a candidate too (``kind="snippet"``), so a page whose fetch failed still
+   contributes.
+2. Scores: ``method="bm25"`` is plain BM25 over the passage text (IDF over this call's
+   candidates). ``method="ours"`` adds the features of :mod:`.features` (query-term coverage,
+   heading and title matches, page-level coverage, query bigrams, lead and provider-rank
+   priors). A candidate is eligible only if it contains a query term (in its text, or for
+   "ours" in its heading); a query with no terms at all falls back to each page's lead and
+   the snippets, in provider order.
+3. Selection: best first; a candidate that is a near-duplicate of one already taken
+   (:mod:`.dedup`) is dropped; one that does not fit the remaining budget is skipped (a
+   smaller one may still fit). Costs include the label overhead (:mod:`.budget`).
+4. Output: grouped by source in provider rank order; within a source the snippet comes
+   first, then page passages in page order. Ids are 1-based in that order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from .analysis import analyze
+from .bm25 import BM25
+from .budget import excerpt_cost
+from .dedup import is_near_duplicate, shingles
+from .features import BM25_ONLY, DEFAULT_WEIGHTS, Weights, bigrams, coverage
+from .models import Excerpt, SourceDoc
+from .passages import split_passages
+
+__all__ = ["Method", "rank_candidates", "select_excerpts"]
+
+Method = Literal["ours", "bm25"]
+
+
+class _Candidate:
+    __slots__ = (
+        "doc",
+        "end",
+        "heading",
+        "index",
+        "kind",
+        "score",
+        "source",
+        "start",
+        "terms",
+        "text",
+    )
+
+    def __init__(
+        self,
+        *,
+        doc: int,
+        source: SourceDoc,
+        kind: str,
+        text: str,
+        start: int,
+        end: int,
+        index: int,
+        heading: str | None,
+    ) -> None:
+        self.doc = doc
+        self.source = source
+        self.kind = kind
+        self.text = text
+        self.start = start
+        self.end = end
+        self.index = index
+        self.heading = heading
+        self.terms = analyze(text)
+        self.score = 0.0
+
+    def excerpt(self, excerpt_id: int) -> Excerpt:
+        return Excerpt(
+            id=excerpt_id,
+            url=self.source.url,
+            title=self.source.title,
+            text=self.text,
+            score=round(self.score, 4),
+            start=self.start,
+            end=self.end,
+            source_rank=self.source.rank,
+            kind=self.kind,
+            heading=self.heading,
+        )
+
+
+def _candidates(docs: Sequence[SourceDoc]) -> list[_Candidate]:
+    out: list[_Candidate] = []
+    for i, doc in enumerate(docs):
+        if doc.snippet and doc.snippet.strip():
+            for p in split_passages(doc.snippet):
+                out.append(
+                    _Candidate(
+                        doc=i, source=doc, kind="snippet", text=p.text(doc.snippet),
+                        start=-1, end=-1, index=0, heading=None,
+                    )
+                )  # fmt: skip
+        if doc.text.strip():
+            for p in split_passages(doc.text):
+                out.append(
+                    _Candidate(
+                        doc=i, source=doc, kind="page", text=p.text(doc.text),
+                        start=p.start, end=p.end, index=p.index, heading=p.heading,
+                    )
+                )  # fmt: skip
+    return out
+
+
+def _query_terms(query: str) -> list[str]:
+    return analyze(query) or analyze(query, keep_stopwords=True)
+
+
+def rank_candidates(query: str, docs: Sequence[SourceDoc], weights: Weights) -> list[_Candidate]:
+    """Score every candidate passage of *docs*; return the eligible ones, best first."""
+    candidates = _candidates(docs)
+    query_terms = _query_terms(query)
+    if not candidates:
+        return []
+    if not query_terms:
+        leads = [c for c in candidates if c.index == 0]
+        for c in leads:
+            c.score = 1.0 / max(c.source.rank, 1)
+        return sorted(leads, key=lambda c: (-c.score, c.doc, c.kind != "snippet"))
+    index = BM25([c.terms for c in candidates])
+    raw = index.scores(query_terms)
+    best = max(raw) or 1.0
+    idf = {t: index.idf(t) for t in dict.fromkeys(query_terms)}
+    query_bigrams = bigrams(query_terms)
+    heading_terms: dict[str | None, set[str]] = {None: set()}
+    title_cover = [coverage(analyze(d.title), idf) for d in docs] if weights.title else []
+    page_cover: list[float] = []
+    if weights.page:
+        page_terms: list[set[str]] = [set() for _ in docs]
+        for c in candidates:
+            page_terms[c.doc].update(c.terms)
+        page_cover = [coverage(terms, idf) for terms in page_terms]
+    eligible: list[_Candidate] = []
+    for c, bm in zip(candidates, raw, strict=True):
+        if c.heading not in heading_terms:
+            heading_terms[c.heading] = set(analyze(c.heading or ""))
+        head = coverage(heading_terms[c.heading], idf) if weights.heading else 0.0
+        if bm <= 0 and head <= 0:
+            continue
+        score = weights.bm25 * bm / best + weights.heading * head
+        if weights.coverage or weights.bigram:
+            present = set(c.terms)
+            if weights.coverage:
+                score += weights.coverage * coverage(present, idf)
+            if weights.bigram and query_bigrams:
+                matched = 0
+                if len(present & idf.keys()) > 1:
+                    matched = len(query_bigrams & bigrams(c.terms))
+                score += weights.bigram * matched / len(query_bigrams)
+        if title_cover:
+            score += weights.title * title_cover[c.doc]
+        if page_cover:
+            score += weights.page * page_cover[c.doc]
+        score += weights.lead / (1 + c.index) + weights.rank / max(c.source.rank, 1)
+        c.score = score
+        eligible.append(c)
+    eligible.sort(key=lambda c: (-c.score, c.source.rank, c.doc, c.index))
+    return eligible
+
+
+def _select(ranked: list[_Candidate], max_tokens: int) -> list[_Candidate]:
+    chosen: list[_Candidate] = []
+    chosen_shingles: list[frozenset[tuple[str, ...]]] = []
+    remaining = max_tokens
+    for c in ranked:
+        cost = excerpt_cost(c.source.title, c.source.url, c.heading, c.text)
+        if cost > remaining:
+            continue
+        sh = shingles(c.text)
+        if any(is_near_duplicate(sh, other) for other in chosen_shingles):
+            continue
+        chosen.append(c)
+        chosen_shingles.append(sh)
+        remaining -= cost
+    return chosen
+
+
+def select_weighted(
+    query: str, docs: Sequence[SourceDoc], *, max_tokens: int, weights: Weights
+) -> list[Excerpt]:
+    """Like :func:`select_excerpts` with explicit feature *weights* (for tuning and ablation)."""
+    if max_tokens <= 0 or not docs:
+        return []
+    chosen = _select(rank_candidates(query, docs, weights), max_tokens)
+    chosen.sort(key=lambda c: (c.source.rank, c.doc, c.kind != "snippet", c.start))
+    return [c.excerpt(i) for i, c in enumerate(chosen, start=1)]
+
+
+def select_excerpts(
+    query: str,
+    docs: Sequence[SourceDoc],
+    *,
+    max_tokens: int,
+    method: Method = "ours",
+) -> list[Excerpt]:
+    """Return the passages of *docs* that best answer *query*, within *max_tokens*.
+
+    *docs* are the search results (page text and snippet each). The total
+    :func:`~insomnia_web.rank.budget.excerpt_cost` of the result, label lines included, is at
+    most *max_tokens*. Excerpts are grouped by source in provider rank order, in page order
+    within a source. ``method="bm25"`` ranks by plain BM25 (the baseline); ``"ours"`` adds the
+    features described in :mod:`insomnia_web.rank.features`.
+    """
+    weights = DEFAULT_WEIGHTS if method == "ours" else BM25_ONLY
+    return select_weighted(query, docs, max_tokens=max_tokens, weights=weights)
