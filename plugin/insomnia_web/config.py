@@ -38,20 +38,13 @@ __all__ = [
 DEFAULT_MANIFEST_NAME = "insomnia.toml"
 
 PermissionLevel = Literal["allow", "ask", "deny"]
-Freshness = Annotated[
-    str,
-    Meta(
-        pattern=r"^(pd|pw|pm|py|\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2})$",
-        description="pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD",
-    ),
-]
 
 
 class _Config(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, frozen=True):
     """Base of every manifest table: unknown keys are errors."""
 
 
-class BraveConfig(_Config):
+class BraveConfig(_Config, frozen=True):
     """Brave Search API settings."""
 
     api_key_env: Annotated[
@@ -71,7 +64,7 @@ class BraveConfig(_Config):
     ] = "https://api.search.brave.com"
 
 
-class SearxngConfig(_Config):
+class SearxngConfig(_Config, frozen=True):
     """SearXNG (self-hosted metasearch) settings."""
 
     base_url: Annotated[
@@ -83,7 +76,7 @@ class SearxngConfig(_Config):
     ] = None
 
 
-class SearchConfig(_Config):
+class SearchConfig(_Config, frozen=True):
     """WebSearch settings."""
 
     enabled: Annotated[bool, Meta(description="Register the WebSearch tool.")] = True
@@ -94,9 +87,7 @@ class SearchConfig(_Config):
             "name. Unset: WebSearch is registered but answers not_configured.",
         ),
     ] = None
-    count: Annotated[
-        int, Meta(ge=1, le=20, description="Default number of results (1-20).")
-    ] = 5
+    count: Annotated[int, Meta(ge=1, le=20, description="Default number of results (1-20).")] = 5
     mode: Annotated[
         Literal["excerpts", "results"],
         Meta(description="Default WebSearch mode."),
@@ -107,9 +98,7 @@ class SearchConfig(_Config):
     country: Annotated[
         str | None, Meta(description="Two-letter country code for results, e.g. US.")
     ] = None
-    search_lang: Annotated[
-        str | None, Meta(description="Language of results, e.g. en.")
-    ] = None
+    search_lang: Annotated[str | None, Meta(description="Language of results, e.g. en.")] = None
     ui_lang: Annotated[
         str | None, Meta(description="Language of the provider's metadata, e.g. en-US.")
     ] = None
@@ -136,7 +125,7 @@ class SearchConfig(_Config):
     ] = msgspec.field(default_factory=dict)
 
 
-class FetchConfig(_Config):
+class FetchConfig(_Config, frozen=True):
     """WebFetch and page-download limits (also used by the excerpt pipeline)."""
 
     enabled: Annotated[bool, Meta(description="Register the WebFetch tool.")] = True
@@ -170,12 +159,10 @@ class FetchConfig(_Config):
     ] = "insomnia-web/0.1 (+https://pypi.org/project/insomnia-web/)"
 
 
-class PipelineConfig(_Config):
+class PipelineConfig(_Config, frozen=True):
     """The excerpt pipeline of WebSearch (search -> fetch -> rank)."""
 
-    pages: Annotated[
-        int, Meta(ge=1, le=10, description="Pages fetched per excerpt search.")
-    ] = 5
+    pages: Annotated[int, Meta(ge=1, le=10, description="Pages fetched per excerpt search.")] = 5
     deadline_s: Annotated[
         float,
         Meta(gt=0, le=120, description="Overall deadline for fetching pages, in seconds."),
@@ -193,12 +180,12 @@ class PipelineConfig(_Config):
     ] = 2
 
 
-class UrlPolicyConfig(_Config):
+class UrlPolicyConfig(_Config, frozen=True):
     """Which URLs and addresses may be fetched."""
 
-    schemes: Annotated[
-        list[Literal["http", "https"]], Meta(description="Allowed URL schemes.")
-    ] = msgspec.field(default_factory=lambda: ["http", "https"])
+    schemes: Annotated[list[Literal["http", "https"]], Meta(description="Allowed URL schemes.")] = (
+        msgspec.field(default_factory=lambda: ["http", "https"])
+    )
     ports: Annotated[
         list[Annotated[int, Meta(ge=1, le=65535)]],
         Meta(description="Allowed ports (explicit or implied by the scheme)."),
@@ -221,18 +208,25 @@ class UrlPolicyConfig(_Config):
         list[str],
         Meta(description='Host patterns never fetched ("example.com", "*.example.com").'),
     ] = msgspec.field(default_factory=list)
+    resolve: Annotated[
+        dict[str, list[str]],
+        Meta(
+            description="Static DNS answers by host, like curl --resolve; they replace DNS for "
+            "these hosts only and are still vetted by the address policy.",
+        ),
+    ] = msgspec.field(default_factory=dict)
     dns_timeout_s: Annotated[
         float, Meta(gt=0, le=60, description="Deadline of a DNS lookup, in seconds.")
     ] = 5.0
 
 
-class CacheConfig(_Config):
+class CacheConfig(_Config, frozen=True):
     """The local SQLite cache of searches, page snapshots and findings."""
 
     enabled: Annotated[bool, Meta(description="Use the cache.")] = True
-    path: Annotated[
-        str, Meta(min_length=1, description="SQLite file; ~ is expanded.")
-    ] = "~/.cache/insomnia-web/cache.sqlite3"
+    path: Annotated[str, Meta(min_length=1, description="SQLite file; ~ is expanded.")] = (
+        "~/.cache/insomnia-web/cache.sqlite3"
+    )
     search_ttl_s: Annotated[
         int, Meta(ge=0, description="Age after which a cached search is not reused.")
     ] = 86_400
@@ -245,7 +239,7 @@ class CacheConfig(_Config):
     findings: Annotated[bool, Meta(description="Register the SaveFinding tool.")] = True
 
 
-class WebConfig(_Config):
+class WebConfig(_Config, frozen=True):
     """The ``[web]`` table: insomnia-web's own settings."""
 
     enabled: Annotated[bool, Meta(description="Register any web tool at all.")] = True
@@ -266,7 +260,7 @@ _RULE_DOC = (
 )
 
 
-class PermissionsConfig(_Config):
+class PermissionsConfig(_Config, frozen=True):
     """Host permission policy: deny, then ask, then allow; first match wins."""
 
     default: Annotated[
@@ -283,7 +277,7 @@ class PermissionsConfig(_Config):
     )
 
 
-class Manifest(_Config):
+class Manifest(_Config, frozen=True):
     """insomnia-web manifest (insomnia.toml): the [web] settings and the [permissions] policy."""
 
     web: WebConfig = msgspec.field(default_factory=WebConfig)
@@ -328,7 +322,9 @@ def _check_semantics(manifest: Manifest, source: str) -> None:
         try:
             parse_rules(getattr(perms, level))
         except ValueError as exc:
-            raise ManifestError(f"{source}: permissions.{level}: {exc}", key=f"permissions.{level}")
+            raise ManifestError(
+                f"{source}: permissions.{level}: {exc}", key=f"permissions.{level}"
+            ) from exc
 
 
 def load_manifest(path: str | os.PathLike[str] | None = None) -> Manifest:

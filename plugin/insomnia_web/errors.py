@@ -66,7 +66,8 @@ _DEFAULTS: dict[str, tuple[str, bool]] = {
     "disabled": ("This tool is disabled by the manifest; do not retry.", False),
     "not_configured": ("The user must configure this tool; tell them what to set.", False),
     "permission_denied": (
-        "The user or policy refused this call; do not retry it. Ask the user or use another source.",
+        "The user or policy refused this call; do not retry it. Ask the user or try "
+        "another source.",
         False,
     ),
     "invalid_url": ("Pass an absolute http:// or https:// URL.", False),
@@ -95,7 +96,10 @@ _DEFAULTS: dict[str, tuple[str, bool]] = {
         "This content type cannot be read as text; look for an HTML or text version.",
         False,
     ),
-    "http_error": ("The server answered with an error status; check the URL or try another.", False),
+    "http_error": (
+        "The server answered with an error status; check the URL or try another.",
+        False,
+    ),
     "rate_limited": ("Wait retry_after_s seconds before calling again.", True),
     "provider_error": ("The search provider failed; retry once later, or use WebFetch.", True),
     "cache_error": ("The local cache failed; call again with force_fresh=true.", True),

@@ -1,0 +1,52 @@
+"""insomnia-web's own hook implementations (the built-in ``web`` plugin).
+
+Registered exactly like a third-party plugin: the entry point ``web = "insomnia_web.hooks"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .config import Manifest
+from .hookspecs import hookimpl
+from .permissions import Decision, ToolCall, evaluate_rules, parse_rules
+from .search.base import SearchProvider
+from .tools.base import Tool
+from .tools.save_finding import SaveFinding
+from .tools.web_fetch import WebFetch
+from .tools.web_search import WebSearch
+
+__all__ = ["check_permission", "register_search_providers", "register_tools"]
+
+
+@hookimpl
+def register_tools(register: Callable[[Tool[Any, Any]], None], manifest: Manifest) -> None:
+    """Register WebSearch, WebFetch and SaveFinding as the manifest enables them."""
+    web = manifest.web
+    if not web.enabled:
+        return
+    if web.search.enabled:
+        register(WebSearch(manifest))
+    if web.fetch.enabled:
+        register(WebFetch(manifest))
+    if web.cache.enabled and web.cache.findings:
+        register(SaveFinding(manifest))
+
+
+@hookimpl
+def check_permission(call: ToolCall, manifest: Manifest) -> Decision | None:
+    """Apply the manifest's ``[permissions]`` rules: deny, then ask, then allow."""
+    perms = manifest.permissions
+    return evaluate_rules(
+        call,
+        allow=parse_rules(perms.allow),
+        ask=parse_rules(perms.ask),
+        deny=parse_rules(perms.deny),
+    )
+
+
+@hookimpl
+def register_search_providers(register: Callable[[type[SearchProvider]], None]) -> None:
+    """Register the built-in search providers (none are built in yet)."""
+    return None

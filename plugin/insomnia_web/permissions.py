@@ -1,0 +1,146 @@
+"""Permission rules and decisions.
+
+Rules are written ``Tool`` or ``Tool(domain:PATTERN)`` in the manifest's ``[permissions]``
+``allow`` / ``ask`` / ``deny`` lists. ``PATTERN`` is a host (``example.com``), its subdomains
+(``*.example.com``) or any host (``*``). Lists are consulted deny, then ask, then allow; the
+first matching rule wins, and every :class:`Decision` carries the rule and a reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+import msgspec
+
+__all__ = [
+    "Decision",
+    "Level",
+    "Rule",
+    "ToolCall",
+    "combine",
+    "evaluate_rules",
+    "host_matches",
+    "parse_rule",
+    "parse_rules",
+]
+
+Level = Literal["allow", "ask", "deny"]
+
+_STRENGTH: dict[str, int] = {"allow": 0, "ask": 1, "deny": 2}
+_RULE_RE = re.compile(r"^(?P<tool>[A-Za-z_][A-Za-z0-9_.-]*)(?:\(domain:(?P<pattern>[^()\s]+)\))?$")
+_PATTERN_RE = re.compile(r"^(\*|(\*\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?)$")
+
+
+class ToolCall(msgspec.Struct, frozen=True, kw_only=True):
+    """A tool call as permission hooks and prompts see it."""
+
+    id: str
+    tool: str
+    input: dict[str, Any]
+    domains: tuple[str, ...] = ()
+    """Hosts the call will contact (lower-case); empty when it contacts none."""
+    summary: str = ""
+    """Exactly what will be fetched, searched or stored, in one line for a person."""
+
+
+class Decision(msgspec.Struct, frozen=True, kw_only=True):
+    """A permission verdict with the reason and, when a rule decided, the rule."""
+
+    level: Level
+    reason: str
+    rule: str | None = None
+    prompt: str | None = None
+    """Optional text to show the person when ``level`` is ``ask``."""
+
+    @classmethod
+    def allow(cls, *, reason: str, rule: str | None = None) -> Decision:
+        """An allow verdict."""
+        return cls(level="allow", reason=reason, rule=rule)
+
+    @classmethod
+    def ask(cls, *, reason: str, rule: str | None = None, prompt: str | None = None) -> Decision:
+        """A verdict that asks the person (through the host's prompter)."""
+        return cls(level="ask", reason=reason, rule=rule, prompt=prompt)
+
+    @classmethod
+    def deny(cls, *, reason: str, rule: str | None = None) -> Decision:
+        """A deny verdict; any deny wins over every other answer."""
+        return cls(level="deny", reason=reason, rule=rule)
+
+
+class Rule(msgspec.Struct, frozen=True):
+    """One parsed permission rule."""
+
+    text: str
+    tool: str
+    pattern: str | None
+
+    def matches(self, call: ToolCall) -> bool:
+        """True if this rule applies to *call* (a domain rule needs a domain that matches)."""
+        if self.tool != call.tool:
+            return False
+        if self.pattern is None:
+            return True
+        return bool(call.domains) and all(host_matches(self.pattern, d) for d in call.domains)
+
+
+def parse_rule(text: str) -> Rule:
+    """Parse ``Tool`` or ``Tool(domain:PATTERN)``; a malformed rule raises ``ValueError``."""
+    m = _RULE_RE.match(text.strip())
+    if not m:
+        raise ValueError(
+            f"malformed rule {text!r}: expected Tool or Tool(domain:PATTERN), "
+            'e.g. "WebFetch(domain:*.example.com)"'
+        )
+    pattern = m.group("pattern")
+    if pattern is not None:
+        pattern = pattern.lower()
+        if not _PATTERN_RE.match(pattern) or "*" in pattern.lstrip("*"):
+            raise ValueError(
+                f"malformed domain pattern in rule {text!r}: use example.com, *.example.com or *"
+            )
+        pattern = pattern.rstrip(".")
+    return Rule(text=text.strip(), tool=m.group("tool"), pattern=pattern)
+
+
+def parse_rules(texts: Iterable[str]) -> list[Rule]:
+    """Parse a list of rules, raising ``ValueError`` naming the first malformed one."""
+    return [parse_rule(t) for t in texts]
+
+
+def host_matches(pattern: str, host: str) -> bool:
+    """``example.com`` matches that host, ``*.example.com`` its subdomains, ``*`` any host."""
+    host = host.lower().rstrip(".")
+    if pattern == "*":
+        return True
+    if pattern.startswith("*."):
+        return host.endswith(pattern[1:])
+    return host == pattern
+
+
+def evaluate_rules(
+    call: ToolCall, *, allow: Sequence[Rule], ask: Sequence[Rule], deny: Sequence[Rule]
+) -> Decision | None:
+    """Deny, then ask, then allow: the first matching rule decides; ``None`` if none matches."""
+    for level, rules in (("deny", deny), ("ask", ask), ("allow", allow)):
+        for rule in rules:
+            if rule.matches(call):
+                return Decision(
+                    level=level,  # type: ignore[arg-type]
+                    reason=f"{level} rule {rule.text!r} matches",
+                    rule=rule.text,
+                )
+    return None
+
+
+def combine(decisions: Iterable[Decision | None]) -> Decision | None:
+    """Combine plugins' answers: any deny wins, then any ask, then allow; ``None`` if none."""
+    best: Decision | None = None
+    for d in decisions:
+        if d is None:
+            continue
+        if best is None or _STRENGTH[d.level] > _STRENGTH[best.level]:
+            best = d
+    return best

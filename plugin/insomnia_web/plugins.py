@@ -1,0 +1,147 @@
+"""Plugin loading and the registries of tools and search providers.
+
+Built-in plugins are registered exactly like third-party ones. Third-party plugins come from
+the ``insomnia`` entry-point group; the ``INSOMNIA_PLUGINS`` environment variable restricts
+which (a comma-separated list of entry-point names; empty loads none). Set
+``INSOMNIA_TRACE_HOOKS=1`` to print every hook call to stderr.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import msgspec
+import pluggy
+
+from . import hookspecs
+from .config import Manifest
+from .search.base import SearchProvider
+from .tools.base import Tool
+
+__all__ = [
+    "DEFAULT_PLUGINS",
+    "ENV_PLUGINS",
+    "ENV_TRACE",
+    "RegisteredProvider",
+    "RegisteredTool",
+    "collect_providers",
+    "collect_tools",
+    "make_plugin_manager",
+]
+
+ENV_PLUGINS = "INSOMNIA_PLUGINS"
+ENV_TRACE = "INSOMNIA_TRACE_HOOKS"
+ENTRY_POINT_GROUP = "insomnia"
+
+DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
+    # (plugin name, module): the name equals our entry point's, so it is not loaded twice.
+    ("web", "insomnia_web.hooks"),
+)
+
+
+class RegisteredTool(msgspec.Struct, frozen=True):
+    """A tool and the plugin that registered it."""
+
+    tool: Tool[Any, Any]
+    plugin: str
+
+
+class RegisteredProvider(msgspec.Struct, frozen=True):
+    """A search provider class and the plugin that registered it."""
+
+    cls: type[SearchProvider]
+    plugin: str
+
+
+def _wanted_entry_points() -> set[str] | None:
+    """Entry-point names to load: ``None`` means all."""
+    value = os.environ.get(ENV_PLUGINS)
+    if value is None:
+        return None
+    return {n.strip() for n in value.split(",") if n.strip()}
+
+
+def make_plugin_manager(
+    *, plugins: Iterable[object] = (), load_entrypoints: bool = True
+) -> pluggy.PluginManager:
+    """A plugin manager with the built-ins, the allowed entry points and *plugins* registered.
+
+    Hook implementations are validated against the specs (a misspelled hook is an error).
+    """
+    pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+    pm.add_hookspecs(hookspecs)
+    for name, module in DEFAULT_PLUGINS:
+        pm.register(importlib.import_module(module), name=name)
+    if load_entrypoints:
+        wanted = _wanted_entry_points()
+        for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
+                continue
+            if wanted is not None and ep.name not in wanted:
+                continue
+            pm.register(ep.load(), name=ep.name)
+    for plugin in plugins:
+        pm.register(plugin, name=getattr(plugin, "__name__", None))
+    pm.check_pending()
+    if os.environ.get(ENV_TRACE):
+        pm.trace.root.setwriter(sys.stderr.write)
+        pm.enable_tracing()
+    return pm
+
+
+def collect_tools(pm: pluggy.PluginManager, manifest: Manifest) -> dict[str, RegisteredTool]:
+    """Ask every plugin for its tools; a duplicate name or a non-tool is an error."""
+    tools: dict[str, RegisteredTool] = {}
+    hook = pm.hook.register_tools
+    for impl in reversed(hook.get_hookimpls()):
+        plugin = impl.plugin_name
+
+        def register(tool: Tool[Any, Any], *, _plugin: str = plugin) -> None:
+            if not isinstance(tool, Tool):
+                raise TypeError(
+                    f"plugin {_plugin!r} registered {tool!r}, which is not an "
+                    "insomnia_web.tools.base.Tool instance"
+                )
+            if tool.name in tools:
+                raise ValueError(
+                    f"plugin {_plugin!r} registered a tool named {tool.name!r}, already "
+                    f"registered by plugin {tools[tool.name].plugin!r}; tool names must be unique"
+                )
+            tools[tool.name] = RegisteredTool(tool=tool, plugin=_plugin)
+
+        args: Mapping[str, Any] = {"register": register, "manifest": manifest}
+        impl.function(*[args[a] for a in impl.argnames])
+    return tools
+
+
+def collect_providers(pm: pluggy.PluginManager) -> dict[str, RegisteredProvider]:
+    """Ask every plugin for its search providers; a duplicate name or a non-provider fails."""
+    providers: dict[str, RegisteredProvider] = {}
+    hook = pm.hook.register_search_providers
+    for impl in reversed(hook.get_hookimpls()):
+        plugin = impl.plugin_name
+
+        def register(cls: type[SearchProvider], *, _plugin: str = plugin) -> None:
+            if not (isinstance(cls, type) and issubclass(cls, SearchProvider)):
+                raise TypeError(
+                    f"plugin {_plugin!r} registered {cls!r}, which is not a subclass of "
+                    "insomnia_web.search.base.SearchProvider"
+                )
+            name = getattr(cls, "name", None)
+            if not isinstance(name, str) or not name:
+                raise TypeError(f"provider {cls!r} of plugin {_plugin!r} has no name attribute")
+            if name in providers:
+                raise ValueError(
+                    f"plugin {_plugin!r} registered a search provider named {name!r}, already "
+                    f"registered by plugin {providers[name].plugin!r}"
+                )
+            providers[name] = RegisteredProvider(cls=cls, plugin=_plugin)
+
+        args: Mapping[str, Any] = {"register": register}
+        impl.function(*[args[a] for a in impl.argnames])
+    return providers

@@ -1,0 +1,94 @@
+"""Prompters: how a runtime asks a person about a call whose permission is ``ask``.
+
+A prompter answers ``"once"`` (allow this call), ``"always"`` (allow this tool on these
+domains for the rest of the session) or ``"deny"``. It must show exactly what will be
+fetched, searched or stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Literal, Protocol, TextIO
+
+import msgspec
+
+from .permissions import ToolCall
+
+__all__ = [
+    "Answer",
+    "AutoApprovePrompter",
+    "DenyPrompter",
+    "PromptRequest",
+    "Prompter",
+    "TerminalPrompter",
+]
+
+Answer = Literal["once", "always", "deny"]
+
+
+class PromptRequest(msgspec.Struct, frozen=True, kw_only=True):
+    """What a prompter shows: the call, what it will touch, and why it asks."""
+
+    call: ToolCall
+    reason: str
+    rule: str | None = None
+    prompt: str | None = None
+
+
+class Prompter(Protocol):
+    """Asks a person to allow a call."""
+
+    async def ask(self, request: PromptRequest) -> Answer: ...
+
+
+class AutoApprovePrompter:
+    """Allows every asked call once (``--yes``)."""
+
+    async def ask(self, request: PromptRequest) -> Answer:
+        """Always ``"once"``."""
+        return "once"
+
+
+class DenyPrompter:
+    """Denies every asked call (no terminal, no ``--yes``)."""
+
+    async def ask(self, request: PromptRequest) -> Answer:
+        """Always ``"deny"``."""
+        return "deny"
+
+
+def format_request(request: PromptRequest) -> str:
+    """The text a terminal shows for *request*."""
+    call = request.call
+    lines = [f"{call.tool} wants to {call.summary}"]
+    if call.domains:
+        lines.append(f"  hosts: {', '.join(call.domains)}")
+    if request.prompt:
+        lines.append(f"  {request.prompt}")
+    lines.append(f"  why asked: {request.reason}")
+    scope = "this domain" if call.domains else "this tool"
+    lines.append(f"Allow? [o]nce / [a]lways for {scope} this session / [d]eny: ")
+    return "\n".join(lines)
+
+
+class TerminalPrompter:
+    """Asks on a terminal; anything but o/once or a/always denies."""
+
+    def __init__(self, stdin: TextIO | None = None, stderr: TextIO | None = None) -> None:
+        self.stdin = stdin or sys.stdin
+        self.stderr = stderr or sys.stderr
+
+    def _ask_blocking(self, text: str) -> Answer:
+        self.stderr.write(text)
+        self.stderr.flush()
+        reply = self.stdin.readline().strip().lower()
+        if reply in ("o", "once", "y", "yes"):
+            return "once"
+        if reply in ("a", "always"):
+            return "always"
+        return "deny"
+
+    async def ask(self, request: PromptRequest) -> Answer:
+        """Show the request and read one line (off the event loop)."""
+        return await asyncio.to_thread(self._ask_blocking, format_request(request))

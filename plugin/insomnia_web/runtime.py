@@ -1,0 +1,299 @@
+"""The reference host: load plugins, decide permissions, run tools, record history.
+
+A Python agent runtime can embed :class:`Runtime` as it is, or copy its flow::
+
+    validate input -> permission (hooks; deny > ask > allow; none = manifest default)
+      -> ask? prompter -> run -> result
+
+Every call leaves ``tool_call``, ``permission`` (when the input was valid), any ``progress``
+and one ``tool_result`` event in the history, in that order. Failures become results with
+an error; they never raise out of :meth:`Runtime.call_tool`.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Iterable, Mapping
+from types import TracebackType
+from typing import Any, Literal, Self
+
+import msgspec
+
+from .config import Manifest
+from .errors import ErrorInfo, ToolError
+from .history import (
+    HistorySink,
+    JsonlHistory,
+    MemoryHistory,
+    MultiHistory,
+    PermissionEvent,
+    ProgressEvent,
+    ToolCallEvent,
+    ToolResultEvent,
+)
+from .permissions import Decision, ToolCall, combine
+from .plugins import (
+    RegisteredProvider,
+    RegisteredTool,
+    collect_providers,
+    collect_tools,
+    make_plugin_manager,
+)
+from .prompts import DenyPrompter, Prompter, PromptRequest
+from .render import render_error
+from .search.base import SearchProvider
+from .tools.base import Tool, ToolContext
+
+__all__ = ["Runtime", "ToolResult"]
+
+log = logging.getLogger(__name__)
+
+
+class ToolResult(msgspec.Struct, frozen=True, kw_only=True):
+    """What the model receives for one call: text plus structured output, or an error."""
+
+    call_id: str
+    tool: str
+    ok: bool
+    text: str
+    output: dict[str, Any] | None = None
+    error: ErrorInfo | None = None
+    truncated: bool = False
+    duration_ms: int = 0
+
+
+def _field_error(exc: msgspec.ValidationError) -> ToolError:
+    """An ``invalid_input`` error naming the field (``$.count``) and the rule."""
+    msg = str(exc)
+    field = "$"
+    rule = msg
+    if " - at `" in msg:
+        rule, _, rest = msg.rpartition(" - at `")
+        field = rest.rstrip("`")
+    elif msg.startswith("Object missing required field `") or msg.startswith(
+        "Object contains unknown field `"
+    ):
+        field = "$." + msg.split("`")[1]
+    return ToolError(
+        "invalid_input",
+        f"{field}: {rule}",
+        hint=f"Fix {field} to follow the rule, then call again.",
+        details={"field": field},
+    )
+
+
+class Runtime:
+    """A host runtime for insomnia plugins.
+
+    :param manifest: the manifest (defaults when omitted).
+    :param prompter: asks a person on ``ask`` decisions; default denies (no terminal).
+    :param history: where events go; default an in-memory list (``runtime.history``).
+    :param plugins: extra plugin objects to register (tests, embedding hosts).
+    :param load_entrypoints: load installed plugins from the ``insomnia`` entry-point group.
+    """
+
+    def __init__(
+        self,
+        manifest: Manifest | None = None,
+        *,
+        prompter: Prompter | None = None,
+        history: HistorySink | None = None,
+        plugins: Iterable[object] = (),
+        load_entrypoints: bool = True,
+    ) -> None:
+        self.manifest = manifest or Manifest()
+        self.prompter: Prompter = prompter or DenyPrompter()
+        sink: HistorySink = history if history is not None else MemoryHistory()
+        if self.manifest.web.history_path:
+            sink = MultiHistory(sink, JsonlHistory(self.manifest.web.history_path))
+        self.history = sink
+        self.pm = make_plugin_manager(plugins=plugins, load_entrypoints=load_entrypoints)
+        self.tools: dict[str, RegisteredTool] = collect_tools(self.pm, self.manifest)
+        self.providers: dict[str, RegisteredProvider] = collect_providers(self.pm)
+        self._grants: set[tuple[str, str]] = set()
+        self._closed = False
+
+    # --- registry ----------------------------------------------------------------------
+
+    def get_tool(self, name: str) -> Tool[Any, Any]:
+        """The registered tool called *name* (``KeyError`` if none)."""
+        return self.tools[name].tool
+
+    @property
+    def search_providers(self) -> dict[str, type[SearchProvider]]:
+        """Provider classes by name."""
+        return {name: reg.cls for name, reg in self.providers.items()}
+
+    # --- permissions -------------------------------------------------------------------
+
+    def decide(self, call: ToolCall) -> tuple[Decision, Literal["rule", "default"]]:
+        """Combine every plugin's answer for *call*; no opinion means the manifest default."""
+        answers = self.pm.hook.check_permission(call=call, manifest=self.manifest)
+        decision = combine(answers)
+        if decision is not None:
+            return decision, "rule"
+        level = self.manifest.permissions.default
+        return Decision(level=level, reason=f"no rule matched; default is {level}"), "default"
+
+    def _granted(self, call: ToolCall) -> bool:
+        keys = call.domains or ("*",)
+        return all((call.tool, d) in self._grants for d in keys)
+
+    def permission_for(self, tool: str, host: str) -> Literal["allow", "ask", "deny"]:
+        """The verdict for *tool* on *host* without prompting (session grants count)."""
+        call = ToolCall(id="probe", tool=tool, input={}, domains=(host.lower(),))
+        decision, _ = self.decide(call)
+        if decision.level == "ask" and self._granted(call):
+            return "allow"
+        return decision.level
+
+    async def _authorize(self, call: ToolCall) -> None:
+        decision, by = self.decide(call)
+        level = decision.level
+        who: Literal["rule", "user", "default"] = by
+        reason = decision.reason
+        if level == "ask":
+            if self._granted(call):
+                level, who, reason = "allow", "user", "allowed always for this session"
+            else:
+                answer = await self.prompter.ask(
+                    PromptRequest(
+                        call=call,
+                        reason=decision.reason,
+                        rule=decision.rule,
+                        prompt=decision.prompt,
+                    )
+                )
+                who = "user"
+                if answer == "always":
+                    self._grants.update((call.tool, d) for d in call.domains or ("*",))
+                level = "deny" if answer == "deny" else "allow"
+                reason = f"user answered {answer}"
+        self.history.append(
+            PermissionEvent(
+                call_id=call.id,
+                decision="allow" if level == "allow" else "deny",
+                by=who,
+                rule=decision.rule,
+                reason=reason,
+            )
+        )
+        if level != "allow":
+            rule_hint = (
+                f"add {call.tool}"
+                + (f"(domain:{call.domains[0]})" if call.domains else "")
+                + " to [permissions] allow"
+            )
+            raise ToolError(
+                "permission_denied",
+                f"{call.tool} call refused: {reason}.",
+                hint="Do not retry this call; ask the user, or use another source. "
+                f"(The user can {rule_hint}.)",
+                details={"by": who, "rule": decision.rule},
+            )
+
+    # --- calls -------------------------------------------------------------------------
+
+    async def call_tool(
+        self, name: str, args: Mapping[str, Any] | None = None, *, call_id: str | None = None
+    ) -> ToolResult:
+        """Validate, authorize and run one tool call; always returns a :class:`ToolResult`."""
+        call_id = call_id or f"call_{secrets.token_hex(6)}"
+        raw = dict(args or {})
+        started = time.monotonic()
+        self.history.append(ToolCallEvent(call_id=call_id, tool=name, input=raw))
+        try:
+            result = await self._call(name, raw, call_id)
+        except ToolError as exc:
+            info = exc.info()
+            result = ToolResult(
+                call_id=call_id, tool=name, ok=False, text=render_error(info), error=info
+            )
+        except Exception as exc:  # the agent loop must survive any tool bug
+            log.exception("tool %s failed", name)
+            info = ToolError(
+                "internal_error", f"{name} failed unexpectedly: {type(exc).__name__}"
+            ).info()
+            result = ToolResult(
+                call_id=call_id, tool=name, ok=False, text=render_error(info), error=info
+            )
+        duration_ms = int((time.monotonic() - started) * 1000)
+        result = msgspec.structs.replace(result, duration_ms=duration_ms)
+        self.history.append(
+            ToolResultEvent(
+                call_id=call_id,
+                ok=result.ok,
+                output=result.output,
+                error=result.error,
+                text=result.text,
+                truncated=result.truncated,
+                bytes=len(result.text.encode("utf-8")),
+                duration_ms=duration_ms,
+            )
+        )
+        return result
+
+    async def _call(self, name: str, raw: dict[str, Any], call_id: str) -> ToolResult:
+        reg = self.tools.get(name)
+        if reg is None:
+            known = ", ".join(sorted(self.tools)) or "none"
+            raise ToolError(
+                "invalid_input",
+                f"No tool named {name!r} is registered (available: {known}).",
+                hint="Call one of the available tools.",
+            )
+        tool = reg.tool
+        tool.precheck(raw)
+        try:
+            args = msgspec.convert(raw, tool.input_type, str_keys=True)
+        except msgspec.ValidationError as exc:
+            raise _field_error(exc) from exc
+        subject = tool.subject(args)
+        call = ToolCall(
+            id=call_id, tool=name, input=raw, domains=subject.domains, summary=subject.summary
+        )
+        await self._authorize(call)
+        ctx = ToolContext(
+            call_id=call_id,
+            manifest=self.manifest,
+            progress=lambda m, d, t: self.history.append(
+                ProgressEvent(call_id=call_id, message=m, done=d, total=t)
+            ),
+            permission_probe=self.permission_for,
+            search_providers=self.search_providers,
+        )
+        out = await tool.run(args, ctx)
+        return ToolResult(
+            call_id=call_id,
+            tool=name,
+            ok=True,
+            text=out.text,
+            output=msgspec.to_builtins(out.output),
+            truncated=out.truncated,
+        )
+
+    # --- lifecycle ---------------------------------------------------------------------
+
+    async def aclose(self) -> None:
+        """Close every tool once (network sessions, cache files)."""
+        if self._closed:
+            return
+        self._closed = True
+        for reg in self.tools.values():
+            try:
+                await reg.tool.aclose()
+            except Exception:
+                log.exception("closing tool %s failed", reg.tool.name)
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()

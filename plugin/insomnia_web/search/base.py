@@ -1,0 +1,149 @@
+"""The search provider extension point.
+
+A provider is a small class with one coroutine, :meth:`SearchProvider.search`, plus
+:meth:`~SearchProvider.aclose`; it is usable as an async context manager. Plugins register
+provider *classes* through the ``register_search_providers`` hook; the runtime builds the
+one the manifest names with :meth:`SearchProvider.from_manifest` on the first search (never at
+start-up), so a missing API key is reported by the call that needs it.
+
+:class:`MockProvider` takes a sync or async handler, for tests of hosts and of provider
+plugins.
+"""
+
+from __future__ import annotations
+
+import inspect
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable
+from types import TracebackType
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self
+
+import msgspec
+from msgspec import Meta
+
+if TYPE_CHECKING:
+    from ..config import Manifest
+    from ..net.client import SafeClient
+
+__all__ = [
+    "MockProvider",
+    "SearchHit",
+    "SearchProvider",
+    "SearchRequest",
+    "SearchResponse",
+]
+
+
+class SearchRequest(msgspec.Struct, frozen=True, kw_only=True):
+    """One search as a provider receives it (already validated)."""
+
+    query: str
+    count: Annotated[int, Meta(ge=1, le=20)] = 5
+    offset: Annotated[int, Meta(ge=0, le=9)] = 0
+    freshness: str | None = None
+    """``pd``, ``pw``, ``pm``, ``py`` or ``YYYY-MM-DDtoYYYY-MM-DD``."""
+    safesearch: str = "moderate"
+    country: str | None = None
+    search_lang: str | None = None
+    ui_lang: str | None = None
+    allowed_domains: tuple[str, ...] = ()
+    blocked_domains: tuple[str, ...] = ()
+    timeout_s: float = 10.0
+
+
+class SearchHit(msgspec.Struct, frozen=True, kw_only=True):
+    """One result, reduced to what the model needs."""
+
+    title: str
+    url: str
+    snippet: str = ""
+    age: str | None = None
+    extra_snippets: tuple[str, ...] = ()
+
+
+class SearchResponse(msgspec.Struct, frozen=True, kw_only=True):
+    """A provider's answer: hits in rank order plus provider metadata."""
+
+    provider: str
+    hits: list[SearchHit]
+    altered_query: str | None = None
+    """The query as the provider changed it (spelling correction), if it did."""
+    total: int | None = None
+    meta: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class SearchProvider(ABC):
+    """Base class of search providers. Subclasses set ``name`` and implement ``search``."""
+
+    name: ClassVar[str]
+    supports_domain_filters: ClassVar[bool] = False
+    """True if the provider applies ``allowed_domains``/``blocked_domains`` itself."""
+
+    @classmethod
+    def from_manifest(cls, manifest: Manifest) -> Self:
+        """Build the provider from the manifest; raise ``ToolError("not_configured")`` if unset.
+
+        The default calls the class with no arguments.
+        """
+        return cls()
+
+    @abstractmethod
+    async def search(self, request: SearchRequest, client: SafeClient) -> SearchResponse:
+        """Run *request*; all HTTP goes through *client* (bounded, policy-checked)."""
+
+    async def aclose(self) -> None:
+        """Release resources (the default has none)."""
+        return None
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+
+Handler = Callable[
+    [SearchRequest],
+    "SearchResponse | list[SearchHit] | Awaitable[SearchResponse | list[SearchHit]]",
+]
+
+
+class MockProvider(SearchProvider):
+    """A provider answering from a sync or async handler; for tests.
+
+    ``MockProvider.named("mine", handler)`` returns a class to pass to ``register``.
+    """
+
+    name: ClassVar[str] = "mock"
+
+    def __init__(self, handler: Handler) -> None:
+        self.handler = handler
+        self.requests: list[SearchRequest] = []
+
+    @classmethod
+    def named(cls, name: str, handler: Handler) -> type[MockProvider]:
+        """A registrable subclass called *name* whose instances use *handler*."""
+
+        class _Named(cls):  # type: ignore[valid-type,misc]
+            @classmethod
+            def from_manifest(cls_, manifest: Manifest) -> Self:
+                return cls_(handler)
+
+        _Named.name = name
+        _Named.__name__ = _Named.__qualname__ = f"MockProvider[{name}]"
+        return _Named
+
+    async def search(self, request: SearchRequest, client: SafeClient) -> SearchResponse:
+        """Return the handler's answer (a list of hits is wrapped in a response)."""
+        self.requests.append(request)
+        answer = self.handler(request)
+        if inspect.isawaitable(answer):
+            answer = await answer
+        if isinstance(answer, SearchResponse):
+            return answer
+        return SearchResponse(provider=self.name, hits=list(answer))

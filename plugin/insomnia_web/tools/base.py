@@ -1,0 +1,129 @@
+"""What a tool is, to the runtime: a name, a description, typed input and output, and ``run``.
+
+Input and output are msgspec Structs; their JSON Schemas (refs inlined) are the published
+``input_schema`` and ``output_schema``. A tool raises :class:`~insomnia_web.errors.ToolError`
+for every failure it can name; the runtime turns it into a result for the model.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
+
+import msgspec
+
+from ..config import inline_schema
+
+if TYPE_CHECKING:
+    from ..config import Manifest
+    from ..search.base import SearchProvider
+
+__all__ = [
+    "CallSubject",
+    "Tool",
+    "ToolAnnotations",
+    "ToolContext",
+    "ToolOutput",
+]
+
+InT = TypeVar("InT", bound=msgspec.Struct)
+OutT = TypeVar("OutT", bound=msgspec.Struct)
+
+PermissionProbe = Callable[[str, str], "Literal['allow', 'ask', 'deny']"]
+
+
+class ToolAnnotations(msgspec.Struct, frozen=True, kw_only=True):
+    """Behaviour hints for hosts and MCP clients (set truthfully)."""
+
+    read_only: bool
+    destructive: bool
+    idempotent: bool
+    open_world: bool
+
+
+class CallSubject(msgspec.Struct, frozen=True, kw_only=True):
+    """What a call will touch: the hosts it contacts and a one-line summary for prompts."""
+
+    domains: tuple[str, ...] = ()
+    summary: str = ""
+
+
+class ToolOutput(msgspec.Struct, Generic[OutT], frozen=True, kw_only=True):
+    """A successful run: the structured output and the text the model reads."""
+
+    output: OutT
+    text: str
+    truncated: bool = False
+
+
+class ToolContext:
+    """Per-call services the runtime hands to ``Tool.run``."""
+
+    def __init__(
+        self,
+        *,
+        call_id: str,
+        manifest: Manifest,
+        progress: Callable[[str, int | None, int | None], None],
+        permission_probe: PermissionProbe,
+        search_providers: Mapping[str, type[SearchProvider]],
+    ) -> None:
+        self.call_id = call_id
+        self.manifest = manifest
+        self._progress = progress
+        self._probe = permission_probe
+        self.search_providers = search_providers
+
+    def progress(self, message: str, done: int | None = None, total: int | None = None) -> None:
+        """Append a progress event to the visible history."""
+        self._progress(message, done, total)
+
+    def permission_for(self, tool: str, host: str) -> Literal["allow", "ask", "deny"]:
+        """The policy's verdict for *tool* on *host*, without prompting anyone.
+
+        Used to decide whether to follow a cross-host redirect, or to drop search results
+        whose hosts the policy denies.
+        """
+        return self._probe(tool, host)
+
+
+class Tool(ABC, Generic[InT, OutT]):
+    """Base class of a tool the runtime can register and call."""
+
+    name: ClassVar[str]
+    input_type: ClassVar[type[msgspec.Struct]]
+    output_type: ClassVar[type[msgspec.Struct]]
+    annotations: ClassVar[ToolAnnotations]
+    title: ClassVar[str] = ""
+
+    def __init__(self, manifest: Manifest) -> None:
+        self.manifest = manifest
+
+    @abstractmethod
+    def description(self) -> str:
+        """What the model reads: when to use it, what it returns, limits, failures."""
+
+    def input_schema(self) -> dict[str, Any]:
+        """JSON Schema of the input, refs inlined."""
+        return inline_schema(self.input_type)
+
+    def output_schema(self) -> dict[str, Any]:
+        """JSON Schema of the structured output, refs inlined."""
+        return inline_schema(self.output_type)
+
+    def precheck(self, raw: Mapping[str, Any]) -> None:
+        """Checks on the raw input before decoding (e.g. a dedicated error code); default none."""
+        return None
+
+    def subject(self, args: InT) -> CallSubject:
+        """The hosts this call contacts and a summary for permission prompts."""
+        return CallSubject()
+
+    @abstractmethod
+    async def run(self, args: InT, ctx: ToolContext) -> ToolOutput[OutT]:
+        """Do the work; raise ``ToolError`` for failures the model should read."""
+
+    async def aclose(self) -> None:
+        """Release what the tool holds (sessions, files); called once by the runtime."""
+        return None
