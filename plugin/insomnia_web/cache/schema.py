@@ -1,0 +1,148 @@
+"""The cache file: connection settings, tables and the schema version.
+
+One SQLite file in WAL mode, shared by every process of the user: readers never block the
+single writer, writers take the lock up front (``BEGIN IMMEDIATE``) and wait up to
+:data:`BUSY_TIMEOUT_MS` for each other. ``PRAGMA user_version`` holds :data:`SCHEMA_VERSION`.
+
+The full-text tables (``searches_fts``, ``findings_fts``) index the ``terms`` column of their
+base table by rowid and are kept in step by :mod:`insomnia_web.cache.store`. They exist only
+when this SQLite build has FTS5; without it the cache still works, with narrower matching.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+__all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "fts5_available", "open_database"]
+
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_MS = 10_000
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS searches (
+    id INTEGER PRIMARY KEY,
+    params_key TEXT NOT NULL,      -- canonical JSON of the search parameters
+    norm_query TEXT NOT NULL,      -- normalize_query(query)
+    terms TEXT NOT NULL,           -- sorted content words, space separated
+    n_terms INTEGER NOT NULL,
+    query TEXT NOT NULL,
+    provider TEXT NOT NULL,
+    payload BLOB NOT NULL,
+    created_at REAL NOT NULL,
+    UNIQUE (params_key, norm_query)
+);
+CREATE INDEX IF NOT EXISTS searches_by_terms ON searches (params_key, terms, created_at);
+CREATE INDEX IF NOT EXISTS searches_by_age ON searches (created_at);
+
+CREATE TABLE IF NOT EXISTS snapshots (
+    id INTEGER PRIMARY KEY,
+    hash TEXT NOT NULL,
+    url TEXT NOT NULL,
+    final_url TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    title TEXT,
+    text TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    content_type TEXT,
+    charset TEXT,
+    bytes INTEGER NOT NULL,
+    fetched_at REAL NOT NULL,
+    redirects TEXT NOT NULL,       -- JSON list
+    truncated INTEGER NOT NULL,
+    download_truncated INTEGER NOT NULL,
+    UNIQUE (url, hash)
+);
+CREATE INDEX IF NOT EXISTS snapshots_by_hash ON snapshots (hash, fetched_at);
+CREATE INDEX IF NOT EXISTS snapshots_by_url ON snapshots (url, mode, fetched_at);
+CREATE INDEX IF NOT EXISTS snapshots_by_final_url ON snapshots (final_url, mode, fetched_at);
+CREATE INDEX IF NOT EXISTS snapshots_by_age ON snapshots (fetched_at);
+
+CREATE TABLE IF NOT EXISTS findings (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    query TEXT NOT NULL,
+    content TEXT NOT NULL,
+    source_url TEXT,
+    query_terms TEXT NOT NULL,     -- content words of the query
+    terms TEXT NOT NULL,           -- content words of query and content
+    origin TEXT NOT NULL,
+    verified INTEGER NOT NULL DEFAULT 0,
+    verified_by_url TEXT,
+    stored_at REAL NOT NULL,
+    expires_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS findings_by_source ON findings (source_url, verified);
+CREATE INDEX IF NOT EXISTS findings_by_expiry ON findings (expires_at);
+"""
+
+_FTS_TABLES = {
+    "searches_fts": "CREATE VIRTUAL TABLE searches_fts USING fts5(terms)",
+    "findings_fts": "CREATE VIRTUAL TABLE findings_fts USING fts5(terms)",
+}
+_FTS_BACKFILL = {
+    "searches_fts": "INSERT INTO searches_fts (rowid, terms) SELECT id, terms FROM searches",
+    "findings_fts": "INSERT INTO findings_fts (rowid, terms) SELECT id, terms FROM findings",
+}
+
+
+def fts5_available(conn: sqlite3.Connection) -> bool:
+    """Whether this SQLite build was compiled with FTS5."""
+    row = conn.execute("SELECT sqlite_compileoption_used('ENABLE_FTS5')").fetchone()
+    return bool(row[0])
+
+
+def open_database(path: Path) -> tuple[sqlite3.Connection, bool]:
+    """Open (creating if needed) the cache at *path*; return the connection and FTS5 use.
+
+    Raises :class:`OSError` or :class:`sqlite3.Error`; the caller turns them into
+    ``cache_error``. The connection is closed again if set-up fails.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(
+        path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+    )
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        use_fts = _migrate(conn)
+    except BaseException:
+        conn.close()
+        raise
+    return conn, use_fts
+
+
+def _fts_missing(conn: sqlite3.Connection, fts: bool) -> list[str]:
+    if not fts:
+        return []
+    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    existing = {name for (name,) in rows}
+    return [name for name in _FTS_TABLES if name not in existing]
+
+
+def _migrate(conn: sqlite3.Connection) -> bool:
+    """Create or complete the schema (another process may be doing the same)."""
+    fts = fts5_available(conn)
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version == SCHEMA_VERSION and not _fts_missing(conn, fts):
+        return fts
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(
+                f"the cache file has schema version {version}; this version of "
+                f"insomnia-web understands up to {SCHEMA_VERSION}"
+            )
+        for statement in _TABLES.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+        for name in _fts_missing(conn, fts):
+            conn.execute(_FTS_TABLES[name])
+            conn.execute(_FTS_BACKFILL[name])
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.rollback()
+        raise
+    return fts

@@ -1,0 +1,469 @@
+"""The :class:`Cache`: searches, page snapshots and findings in one SQLite file."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, Self
+
+import msgspec
+
+from ..config import CacheConfig
+from ..errors import ToolError
+from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
+from .schema import open_database
+from .text import (
+    MAX_EXTRA_WORDS,
+    content_words,
+    finding_matches,
+    fts_query,
+    normalize_query,
+    search_matches,
+)
+
+__all__ = ["Cache", "canonical_params"]
+
+Store = Literal["all", "searches", "pages", "findings"]
+
+PRUNE_INTERVAL_S = 600.0
+"""Expired rows are deleted by the first write after this many seconds (per Cache object)."""
+_CANDIDATES = 50  # similar-match candidates examined per lookup
+_NO_FTS_FINDINGS_SCAN = 500  # newest unexpired findings scanned when FTS5 is missing
+_IGNORED_PARAMS = frozenset({"force_fresh"})
+_DEFAULTS = CacheConfig()
+
+_SNAPSHOT_COLUMNS = (
+    "hash, url, final_url, mode, title, text, status, content_type, charset, bytes, "
+    "fetched_at, redirects, truncated, download_truncated"
+)
+_FINDING_COLUMNS = (
+    "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at"
+)
+_redirects_decoder = msgspec.json.Decoder(list[str])
+
+
+def canonical_params(params: Mapping[str, object]) -> str:
+    """The cache key form of search parameters: sorted-key JSON, without ``None`` values.
+
+    ``force_fresh`` is dropped (it says whether to read the cache, not what was searched).
+    List order is kept, so callers sort lists whose order does not matter (domain filters).
+    """
+    kept = {k: v for k, v in params.items() if v is not None and k not in _IGNORED_PARAMS}
+    return msgspec.json.encode(kept, order="sorted").decode()
+
+
+def _terms(words: frozenset[str]) -> str:
+    return " ".join(sorted(words))
+
+
+class Cache:
+    """The local cache: one SQLite file, safe to share between threads and processes.
+
+    The connection is opened on first use (never at construction), with parent directories
+    created and ``~`` expanded. Methods are synchronous and quick; async callers may run them
+    with :func:`asyncio.to_thread` (a lock serialises them). Every SQLite or file-system
+    failure is raised as ``ToolError("cache_error", ...)``. Close with :meth:`close` or use
+    the cache as a context manager.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        clock: Callable[[], float] = time.time,
+        search_ttl_s: float = _DEFAULTS.search_ttl_s,
+        page_ttl_s: float = _DEFAULTS.page_ttl_s,
+    ) -> None:
+        self.path = Path(path).expanduser()
+        self._clock = clock
+        self._search_ttl_s = search_ttl_s
+        self._page_ttl_s = page_ttl_s
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+        self._fts = False
+        self._next_prune = float("-inf")
+
+    @classmethod
+    def from_config(cls, cfg: CacheConfig, *, clock: Callable[[], float] = time.time) -> Cache:
+        """A cache at ``cfg.path`` whose writes prune rows older than the configured TTLs."""
+        return cls(cfg.path, clock=clock, search_ttl_s=cfg.search_ttl_s, page_ttl_s=cfg.page_ttl_s)
+
+    # -- connection -------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the connection (if open); the next call opens it again."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @contextmanager
+    def _read(self, action: str) -> Iterator[sqlite3.Connection]:
+        """The open connection, under the lock, with errors turned into ``cache_error``."""
+        with self._lock:
+            try:
+                if self._conn is None:
+                    self._conn, self._fts = open_database(self.path)
+                yield self._conn
+            except (sqlite3.Error, OSError, msgspec.DecodeError) as exc:
+                raise ToolError(
+                    "cache_error", f"cache {action} failed: {exc}", details={"action": action}
+                ) from exc
+
+    @contextmanager
+    def _write(self, action: str) -> Iterator[sqlite3.Connection]:
+        """Like :meth:`_read`, inside one short ``BEGIN IMMEDIATE`` transaction."""
+        with self._read(action) as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                self._maybe_prune(conn)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.rollback()
+                raise
+
+    def _maybe_prune(self, conn: sqlite3.Connection) -> None:
+        now = self._clock()
+        if now < self._next_prune:
+            return
+        self._next_prune = now + PRUNE_INTERVAL_S
+        old_search = now - self._search_ttl_s
+        if self._fts:
+            conn.execute(
+                "DELETE FROM searches_fts WHERE rowid IN "
+                "(SELECT id FROM searches WHERE created_at < ?)",
+                (old_search,),
+            )
+            conn.execute(
+                "DELETE FROM findings_fts WHERE rowid IN "
+                "(SELECT id FROM findings WHERE expires_at <= ?)",
+                (now,),
+            )
+        conn.execute("DELETE FROM searches WHERE created_at < ?", (old_search,))
+        conn.execute("DELETE FROM findings WHERE expires_at <= ?", (now,))
+        conn.execute("DELETE FROM snapshots WHERE fetched_at < ?", (now - self._page_ttl_s,))
+
+    # -- searches ---------------------------------------------------------------------
+
+    def put_search(
+        self, query: str, params: Mapping[str, object], provider: str, payload: bytes
+    ) -> None:
+        """Store a provider response for *query* and *params*, replacing an older one."""
+        words = content_words(query)
+        row = (
+            canonical_params(params),
+            normalize_query(query),
+            _terms(words),
+            len(words),
+            query,
+            provider,
+            bytes(payload),
+            self._clock(),
+        )
+        with self._write("store search") as conn:
+            if self._fts:
+                conn.execute(
+                    "DELETE FROM searches_fts WHERE rowid IN (SELECT id FROM searches "
+                    "WHERE params_key = ? AND norm_query = ?)",
+                    row[:2],
+                )
+            conn.execute("DELETE FROM searches WHERE params_key = ? AND norm_query = ?", row[:2])
+            cur = conn.execute(
+                "INSERT INTO searches (params_key, norm_query, terms, n_terms, query, "
+                "provider, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
+            if self._fts:
+                conn.execute(
+                    "INSERT INTO searches_fts (rowid, terms) VALUES (?, ?)",
+                    (cur.lastrowid, row[2]),
+                )
+
+    def get_search(
+        self, query: str, params: Mapping[str, object], *, max_age_s: float
+    ) -> SearchHit | None:
+        """The freshest usable cached response for *query* with exactly these *params*.
+
+        An ``exact`` hit (same normalised query) wins; otherwise a ``similar`` one, as
+        decided by :func:`~insomnia_web.cache.text.search_matches` (fewest extra words first,
+        then the freshest). Rows older than *max_age_s* are never returned. Without FTS5,
+        only queries with the same content words are found as similar.
+        """
+        params_key = canonical_params(params)
+        words = content_words(query)
+        now = self._clock()
+        since = now - max_age_s
+        columns = "query, provider, created_at, payload"
+        with self._read("search lookup") as conn:
+            row = conn.execute(
+                f"SELECT {columns} FROM searches WHERE params_key = ? AND norm_query = ? "
+                "AND created_at >= ?",
+                (params_key, normalize_query(query), since),
+            ).fetchone()
+            if row is not None:
+                return _hit("exact", row, now)
+            if not words:
+                return None
+            if self._fts:
+                rows = conn.execute(
+                    f"SELECT {columns}, s.terms FROM searches_fts f "
+                    "JOIN searches s ON s.id = f.rowid WHERE searches_fts MATCH ? "
+                    "AND s.params_key = ? AND s.created_at >= ? AND s.n_terms <= ? "
+                    "ORDER BY s.created_at DESC LIMIT ?",
+                    (
+                        fts_query(words),
+                        params_key,
+                        since,
+                        len(words) + MAX_EXTRA_WORDS,
+                        _CANDIDATES,
+                    ),
+                ).fetchall()
+            else:
+                rows = conn.execute(
+                    f"SELECT {columns}, terms FROM searches WHERE params_key = ? AND terms = ? "
+                    "AND created_at >= ? ORDER BY created_at DESC LIMIT 1",
+                    (params_key, _terms(words), since),
+                ).fetchall()
+        matches = [r for r in rows if search_matches(words, r[4].split(" "))]
+        if not matches:
+            return None
+        best = min(matches, key=lambda r: (len(r[4].split(" ")), -r[2]))
+        return _hit("similar", best[:4], now)
+
+    # -- page snapshots ---------------------------------------------------------------
+
+    def put_snapshot(self, snapshot: Snapshot) -> Snapshot:
+        """Store a page version; return it with its content ``hash`` filled in.
+
+        One row per (requested URL, content): storing the same text again only refreshes
+        it (``fetched_at`` and the response details).
+        """
+        stored = msgspec.structs.replace(snapshot, hash=snapshot_hash(snapshot.text, snapshot.mode))
+        values = (
+            stored.hash, stored.url, stored.final_url, stored.mode, stored.title, stored.text,
+            stored.status, stored.content_type, stored.charset, stored.bytes,
+            stored.fetched_at, msgspec.json.encode(stored.redirects).decode(),
+            int(stored.truncated), int(stored.download_truncated),
+        )  # fmt: skip
+        with self._write("store page") as conn:
+            conn.execute(
+                f"INSERT OR REPLACE INTO snapshots ({_SNAPSHOT_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                values,
+            )
+        return stored
+
+    def get_snapshot_by_hash(self, content_hash: str) -> Snapshot | None:
+        """The stored page version with this content hash (the newest copy), at any age."""
+        with self._read("page lookup") as conn:
+            row = conn.execute(
+                f"SELECT {_SNAPSHOT_COLUMNS} FROM snapshots WHERE hash = ? "
+                "ORDER BY fetched_at DESC LIMIT 1",
+                (content_hash,),
+            ).fetchone()
+            return None if row is None else _snapshot(row)
+
+    def get_latest_snapshot(self, url: str, mode: str, *, max_age_s: float) -> Snapshot | None:
+        """The newest version of *url* (requested or final URL) in *mode*, if young enough."""
+        since = self._clock() - max_age_s
+        with self._read("page lookup") as conn:
+            row = conn.execute(
+                f"SELECT {_SNAPSHOT_COLUMNS} FROM snapshots "
+                "WHERE (url = ? OR final_url = ?) AND mode = ? AND fetched_at >= ? "
+                "ORDER BY fetched_at DESC LIMIT 1",
+                (url, url, mode, since),
+            ).fetchone()
+            return None if row is None else _snapshot(row)
+
+    # -- findings ---------------------------------------------------------------------
+
+    def add_finding(
+        self, query: str, content: str, source_url: str | None = None, *, ttl_s: float
+    ) -> Finding:
+        """Store a model-contributed fact (unverified) that expires after *ttl_s* seconds."""
+        query_words = content_words(query)
+        now = self._clock()
+        with self._write("store finding") as conn:
+            cur = conn.execute(
+                "INSERT INTO findings (query, content, source_url, query_terms, terms, origin, "
+                "stored_at, expires_at) VALUES (?, ?, ?, ?, ?, 'model', ?, ?)",
+                (
+                    query, content, source_url, _terms(query_words),
+                    _terms(query_words | content_words(content)), now, now + ttl_s,
+                ),
+            )  # fmt: skip
+            finding_id = cur.lastrowid
+            assert finding_id is not None
+            if self._fts:
+                conn.execute(
+                    "INSERT INTO findings_fts (rowid, terms) "
+                    "SELECT id, terms FROM findings WHERE id = ?",
+                    (finding_id,),
+                )
+        return Finding(
+            id=finding_id,
+            query=query,
+            content=content,
+            source_url=source_url,
+            stored_at=now,
+            expires_at=now + ttl_s,
+        )
+
+    def find_findings(self, query: str, *, limit: int = 3) -> list[Finding]:
+        """Unexpired findings relevant to *query* (see :func:`.text.finding_matches`).
+
+        With FTS5 the best bm25 matches come first; without it, the newest.
+        """
+        words = content_words(query)
+        if not words or limit <= 0:
+            return []
+        now = self._clock()
+        columns = ", ".join(f"d.{c}" for c in _FINDING_COLUMNS.split(", "))
+        with self._read("finding lookup") as conn:
+            if self._fts:
+                rows = conn.execute(
+                    f"SELECT {columns}, d.query_terms, d.terms FROM findings_fts f "
+                    "JOIN findings d ON d.id = f.rowid WHERE findings_fts MATCH ? "
+                    "AND d.expires_at > ? ORDER BY f.rank, d.stored_at DESC LIMIT ?",
+                    (fts_query(words), now, _CANDIDATES),
+                ).fetchall()
+            else:
+                rows = conn.execute(
+                    f"SELECT {columns}, d.query_terms, d.terms FROM findings d "
+                    "WHERE d.expires_at > ? ORDER BY d.stored_at DESC LIMIT ?",
+                    (now, _NO_FTS_FINDINGS_SCAN),
+                ).fetchall()
+        found = [
+            _finding(r[:9]) for r in rows if finding_matches(words, r[9].split(), r[10].split())
+        ]
+        return found[:limit]
+
+    def mark_verified(self, finding_id: int, *, verified_by_url: str) -> bool:
+        """Mark a finding verified by a fetched page; False if no such finding exists."""
+        with self._write("verify finding") as conn:
+            cur = conn.execute(
+                "UPDATE findings SET verified = 1, verified_by_url = ? WHERE id = ?",
+                (verified_by_url, finding_id),
+            )
+            return cur.rowcount > 0
+
+    def findings_for_source(self, url: str) -> list[Finding]:
+        """Unverified, unexpired findings whose ``source_url`` is exactly *url*."""
+        with self._read("finding lookup") as conn:
+            rows = conn.execute(
+                f"SELECT {_FINDING_COLUMNS} FROM findings WHERE source_url = ? "
+                "AND verified = 0 AND expires_at > ? ORDER BY id",
+                (url, self._clock()),
+            ).fetchall()
+        return [_finding(r) for r in rows]
+
+    # -- maintenance ------------------------------------------------------------------
+
+    def stats(self) -> CacheStats:
+        """Row counts and file size; a cache file that does not exist yet is not created."""
+        if self._conn is None and not self.path.exists():
+            return CacheStats(
+                path=str(self.path), exists=False, file_bytes=0, searches=0, pages=0,
+                findings=0, fts5=False, sqlite_version=sqlite3.sqlite_version,
+            )  # fmt: skip
+        with self._read("stats") as conn:
+            counts = [
+                conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+                for table in ("searches", "snapshots", "findings")
+            ]
+            fts = self._fts
+        size = sum(
+            p.stat().st_size
+            for p in (self.path, self.path.with_name(self.path.name + "-wal"))
+            if p.exists()
+        )
+        return CacheStats(
+            path=str(self.path), exists=True, file_bytes=size, searches=counts[0],
+            pages=counts[1], findings=counts[2], fts5=fts,
+            sqlite_version=sqlite3.sqlite_version,
+        )  # fmt: skip
+
+    def clear(self, what: Store = "all") -> int:
+        """Delete every row of one store (or all); return how many rows were deleted."""
+        tables = {
+            "searches": ("searches",),
+            "pages": ("snapshots",),
+            "findings": ("findings",),
+            "all": ("searches", "snapshots", "findings"),
+        }[what]
+        if self._conn is None and not self.path.exists():
+            return 0
+        deleted = 0
+        with self._write("clear") as conn:
+            for table in tables:
+                if self._fts and table != "snapshots":
+                    conn.execute(f"DELETE FROM {table}_fts")
+                deleted += conn.execute(f"DELETE FROM {table}").rowcount
+        return deleted
+
+
+def _hit(match: Literal["exact", "similar"], row: Any, now: float) -> SearchHit:
+    query, provider, created_at, payload = row
+    return SearchHit(
+        match=match,
+        matched_query=query,
+        provider=provider,
+        age_s=max(0.0, now - created_at),
+        created_at=created_at,
+        payload=bytes(payload),
+    )
+
+
+def _snapshot(row: Any) -> Snapshot:
+    (content_hash, url, final_url, mode, title, text, status, content_type, charset, size,
+     fetched_at, redirects, truncated, download_truncated) = row  # fmt: skip
+    return Snapshot(
+        hash=content_hash,
+        url=url,
+        final_url=final_url,
+        mode=mode,
+        title=title,
+        text=text,
+        status=status,
+        content_type=content_type,
+        charset=charset,
+        bytes=size,
+        fetched_at=fetched_at,
+        redirects=_redirects_decoder.decode(redirects),
+        truncated=bool(truncated),
+        download_truncated=bool(download_truncated),
+    )
+
+
+def _finding(row: Any) -> Finding:
+    (finding_id, query, content, source_url, origin, verified, verified_by_url, stored_at,
+     expires_at) = row  # fmt: skip
+    return Finding(
+        id=finding_id,
+        query=query,
+        content=content,
+        source_url=source_url,
+        origin=origin,
+        verified=bool(verified),
+        verified_by_url=verified_by_url,
+        stored_at=stored_at,
+        expires_at=expires_at,
+    )
