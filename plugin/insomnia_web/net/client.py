@@ -1,0 +1,349 @@
+"""SafeClient: the one HTTP client every fetch goes through.
+
+What it guarantees (``design.md`` section 5):
+
+- Every URL, and every redirect hop, passes the :class:`~.urlpolicy.UrlPolicy` and the
+  DNS vetting before anything is dialled; aiohttp connects only to the vetted addresses
+  (see :mod:`.pinning`).
+- One total deadline per fetch (``ToolTimeout(phase="total")``), a connect timeout
+  (``phase="connect"``) and the DNS timeout (``phase="dns"``) inside it.
+- GET only, ``trust_env=False`` (no proxies from the environment), no cookies, a fixed
+  User-Agent, ``Accept-Encoding`` only for the codings decompressed with a bound, header
+  size and count limits, the *decompressed* body capped at ``max_bytes``.
+- Redirects followed by hand: at most ``max_redirects``; no https -> http downgrade; a
+  cross-host hop is offered to the caller's ``redirect_check``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from types import TracebackType
+from typing import Self
+
+import aiohttp
+from yarl import URL
+
+from ..config import FetchConfig, UrlPolicyConfig
+from ..errors import ToolError, ToolTimeout
+from .decompress import ACCEPT_ENCODING, make_decoder
+from .pinning import ConnectPermit, PinnedResolver, guarded_socket, permit
+from .resolver import AiodnsResolver, Resolver
+from .result import FetchResult, parse_content_type
+from .urlpolicy import POLICY_CODES, Target, UrlPolicy, check_characters
+
+__all__ = ["DEFAULT_ACCEPT", "MAX_FIELD_SIZE", "MAX_HEADERS", "MAX_LINE_SIZE", "SafeClient"]
+
+DEFAULT_ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5"
+MAX_LINE_SIZE = 8190
+"""Longest status line or header line accepted, in bytes."""
+MAX_FIELD_SIZE = 8190
+"""Longest header value accepted, in bytes."""
+MAX_HEADERS = 100
+"""Most response headers accepted."""
+
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+
+RedirectCheck = Callable[[URL], Awaitable[None]]
+
+
+def _connect_error(exc: aiohttp.ClientConnectorError, grant: ConnectPermit) -> ToolError:
+    if grant.refused:
+        return ToolError(
+            "blocked_address",
+            f"the connection to {grant.refused[0]} was refused by the connect-time guard",
+            details={"address": grant.refused[0]},
+        )
+    return ToolError("connection_error", f"cannot connect to {grant.host}: {exc.os_error}")
+
+
+def _client_error(exc: aiohttp.ClientError, grant: ConnectPermit) -> ToolError:
+    """Translate an aiohttp failure into the tool error the model sees."""
+    if isinstance(exc, aiohttp.ConnectionTimeoutError):
+        return ToolTimeout(f"connecting to {grant.host} timed out", phase="connect")
+    if isinstance(exc, aiohttp.ServerTimeoutError):
+        return ToolTimeout(f"{grant.host} stopped sending", phase="read")
+    if isinstance(exc, aiohttp.ClientSSLError):
+        return ToolError("tls_error", f"TLS with {grant.host} failed: {exc}")
+    if isinstance(exc, aiohttp.ClientConnectorError):
+        return _connect_error(exc, grant)
+    if isinstance(exc, aiohttp.ClientPayloadError):
+        return ToolError("protocol_error", f"{grant.host} sent a broken body: {exc}")
+    if isinstance(exc, aiohttp.ClientResponseError):
+        return ToolError("protocol_error", f"{grant.host} sent a malformed response: {exc.message}")
+    if isinstance(exc, aiohttp.ServerDisconnectedError | aiohttp.ClientOSError):
+        return ToolError("connection_error", f"the connection to {grant.host} failed: {exc}")
+    return ToolError("protocol_error", f"HTTP exchange with {grant.host} failed: {exc}")
+
+
+class SafeClient:
+    """Fetches URLs under the URL policy, with pinned DNS and bounded time and memory.
+
+    The underlying ``aiohttp.ClientSession`` is created on the first request (never at
+    construction or import) and shared by all requests; close it with :meth:`aclose` or
+    ``async with``. Without *resolver*, DNS goes through aiodns with the policy's
+    ``dns_timeout_s``.
+    """
+
+    def __init__(
+        self, fetch: FetchConfig, policy: UrlPolicyConfig, *, resolver: Resolver | None = None
+    ) -> None:
+        self.config = fetch
+        self.policy = UrlPolicy(policy)
+        self._owns_resolver = resolver is None
+        self.resolver: Resolver = (
+            resolver if resolver is not None else AiodnsResolver(timeout_s=policy.dns_timeout_s)
+        )
+        self._session: aiohttp.ClientSession | None = None
+        self._closed = False
+
+    def _get_session(self) -> aiohttp.ClientSession:
+        if self._closed:
+            raise RuntimeError("SafeClient is closed")
+        if self._session is None:
+            connector = aiohttp.TCPConnector(
+                resolver=PinnedResolver(),
+                use_dns_cache=False,
+                force_close=True,
+                socket_factory=guarded_socket,
+                limit=64,
+            )
+            connect_s = self.config.connect_timeout_s
+            self._session = aiohttp.ClientSession(
+                connector=connector,
+                trust_env=False,
+                cookie_jar=aiohttp.DummyCookieJar(),
+                auto_decompress=False,
+                timeout=aiohttp.ClientTimeout(
+                    total=None, connect=connect_s, sock_connect=connect_s
+                ),
+                max_line_size=MAX_LINE_SIZE,
+                max_field_size=MAX_FIELD_SIZE,
+                max_headers=MAX_HEADERS,
+                requote_redirect_url=False,
+            )
+        return self._session
+
+    async def aclose(self) -> None:
+        """Close the session (and the resolver this client created)."""
+        self._closed = True
+        if self._session is not None:
+            session, self._session = self._session, None
+            await session.close()
+        if self._owns_resolver:
+            await self.resolver.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def fetch(
+        self,
+        url: str,
+        *,
+        timeout_s: float | None = None,
+        max_bytes: int | None = None,
+        allow_truncate: bool = True,
+        headers: Mapping[str, str] | None = None,
+        follow_redirects: bool = True,
+        redirect_check: RedirectCheck | None = None,
+        accept: str = DEFAULT_ACCEPT,
+        trusted_origin: bool = False,
+    ) -> FetchResult:
+        """GET *url* under the policy and return its bounded, decompressed body.
+
+        - ``timeout_s``: the total deadline (default ``FetchConfig.timeout_s``), covering
+          DNS, connecting, every redirect and the body.
+        - ``max_bytes``: cap on the decompressed body (default ``max_response_bytes``);
+          a longer body is cut (``truncated=True``). A ``Content-Length`` above the cap is
+          refused with ``response_too_large`` unless ``allow_truncate`` is True.
+        - ``headers``: extra request headers for provider API calls (never model input).
+        - ``redirect_check``: awaited with the URL of each cross-host hop; it may raise
+          ``ToolError("redirect_not_followed", ...)``.
+        - ``trusted_origin``: the URL is a configured provider endpoint: port, host-name
+          and address rules are skipped for it, and redirects are never followed.
+
+        Raises a :class:`~insomnia_web.errors.ToolError` with the code of the failure.
+        """
+        started = time.monotonic()
+        deadline = timeout_s if timeout_s is not None else self.config.timeout_s
+        limit = max_bytes if max_bytes is not None else self.config.max_response_bytes
+        if limit < 0:
+            raise ValueError("max_bytes must not be negative")
+        target = self.policy.check(url, trusted=trusted_origin)
+        fetch = _Fetch(
+            client=self,
+            limit=limit,
+            allow_truncate=allow_truncate,
+            headers=self._request_headers(headers, accept),
+            follow=follow_redirects and not trusted_origin,
+            redirect_check=redirect_check,
+            started=started,
+        )
+        try:
+            async with asyncio.timeout(deadline):
+                return await fetch.run(target)
+        except ToolError:
+            raise
+        except TimeoutError as exc:
+            raise ToolTimeout(
+                f"fetching {url} took longer than the {deadline:g} s deadline", phase="total"
+            ) from exc
+
+    def _request_headers(self, extra: Mapping[str, str] | None, accept: str) -> dict[str, str]:
+        headers = {"User-Agent": self.config.user_agent, "Accept": accept}
+        if extra:
+            headers.update(extra)
+        headers["Accept-Encoding"] = ACCEPT_ENCODING
+        return headers
+
+    async def _addresses(self, target: Target) -> list[str]:
+        if target.ip is not None:
+            return [target.ip]
+        answers = await self.resolver.resolve(target.host)
+        return self.policy.vet_addresses(target, answers)
+
+
+class _Fetch:
+    """The state of one fetch: its hops, its limits and the caller's options."""
+
+    def __init__(
+        self,
+        *,
+        client: SafeClient,
+        limit: int,
+        allow_truncate: bool,
+        headers: dict[str, str],
+        follow: bool,
+        redirect_check: RedirectCheck | None,
+        started: float,
+    ) -> None:
+        self.client = client
+        self.limit = limit
+        self.allow_truncate = allow_truncate
+        self.headers = headers
+        self.follow = follow
+        self.redirect_check = redirect_check
+        self.started = started
+        self.redirects: list[str] = []
+
+    def _blocked(self, exc: ToolError, location: str) -> ToolError:
+        return ToolError(
+            "redirect_blocked",
+            f"redirect hop {len(self.redirects)} to {location} is not allowed: {exc.message}",
+            details={"hop": len(self.redirects), "location": location, "inner_code": exc.code},
+        )
+
+    async def run(self, target: Target) -> FetchResult:
+        first = str(target.url)
+        previous: Target | None = None
+        while True:
+            try:
+                addresses = await self.client._addresses(target)
+            except ToolError as exc:
+                if previous is not None and exc.code in POLICY_CODES:
+                    raise self._blocked(exc, str(target.url)) from exc
+                raise
+            if (
+                previous is not None
+                and self.redirect_check is not None
+                and target.host != previous.host
+            ):
+                await self.redirect_check(target.url)
+            grant = ConnectPermit(
+                host=target.host,
+                addresses=tuple(addresses),
+                table=None if target.exempt else self.client.policy.table,
+            )
+            with permit(grant):
+                location = await self._exchange(target, grant, first)
+            if isinstance(location, FetchResult):
+                return location
+            previous, target = target, self._next_hop(target, location)
+
+    async def _exchange(
+        self, target: Target, grant: ConnectPermit, first: str
+    ) -> FetchResult | str:
+        """One request: the result, or the Location of a redirect to follow."""
+        session = self.client._get_session()
+        try:
+            async with session.get(target.url, allow_redirects=False, headers=self.headers) as resp:
+                location = resp.headers.get("Location")
+                if self.follow and resp.status in _REDIRECTS and location is not None:
+                    return location
+                return await self._read(resp, target, first)
+        except aiohttp.ClientError as exc:
+            raise _client_error(exc, grant) from exc
+
+    def _next_hop(self, current: Target, location: str) -> Target:
+        self.redirects.append(location)
+        hop = len(self.redirects)
+        max_redirects = self.client.config.max_redirects
+        if hop > max_redirects:
+            raise ToolError(
+                "too_many_redirects",
+                f"more than {max_redirects} redirects (last to {location})",
+                details={"hop": hop, "location": location},
+            )
+        try:
+            check_characters(location)
+            joined = current.url.join(URL(location))
+        except ToolError as exc:
+            raise self._blocked(exc, location) from exc
+        except (ValueError, TypeError, UnicodeError) as exc:
+            inner = ToolError("invalid_url", f"the Location cannot be parsed: {exc}")
+            raise self._blocked(inner, location) from exc
+        self.redirects[-1] = str(joined)
+        if current.url.scheme == "https" and joined.scheme == "http":
+            inner = ToolError("scheme_not_allowed", "https -> http downgrade")
+            raise self._blocked(inner, str(joined))
+        try:
+            return self.client.policy.check(joined)
+        except ToolError as exc:
+            raise self._blocked(exc, str(joined)) from exc
+
+    async def _read(self, resp: aiohttp.ClientResponse, target: Target, first: str) -> FetchResult:
+        limit = self.limit
+        length = resp.content_length
+        if length is not None and length > limit and not self.allow_truncate:
+            raise ToolError(
+                "response_too_large",
+                f"{target.url} declares {length} bytes; the limit is {limit}",
+                details={"content_length": length, "limit": limit},
+            )
+        codings = resp.headers.getall("Content-Encoding", [])
+        decoder = make_decoder(", ".join(codings) if codings else None)
+        body = bytearray()
+        truncated = False
+        if resp.status not in _REDIRECTS:
+            async for chunk in resp.content.iter_any():
+                body += decoder.feed(chunk, limit + 1 - len(body))
+                if len(body) > limit:
+                    break
+            else:
+                body += decoder.flush(limit + 1 - len(body))
+            if len(body) > limit:
+                truncated = True
+                del body[limit:]
+        content_type, charset = parse_content_type(resp.headers.get("Content-Type"))
+        return FetchResult(
+            url=first,
+            final_url=str(target.url),
+            status=resp.status,
+            headers={name.lower(): value for name, value in resp.headers.items()},
+            content_type=content_type,
+            charset=charset,
+            body=bytes(body),
+            truncated=truncated,
+            bytes_read=len(body),
+            redirects=list(self.redirects),
+            elapsed_s=time.monotonic() - self.started,
+        )

@@ -1,0 +1,88 @@
+"""Host name rules: syntax, special-use local names and manifest host patterns.
+
+Host names here are already IDNA-encoded (``xn--...``), lower-case, without the trailing
+dot of an FQDN: exactly the name that is resolved and sent in the ``Host`` header.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from yarl import URL
+
+__all__ = ["HostPatterns", "local_name_rule", "normalize_host", "syntax_problem"]
+
+# Suffixes of names that only mean something on a local network (or Tor).
+_LOCAL_SUFFIXES = ("localhost", "local", "internal", "localdomain", "home.arpa", "onion")
+_LABEL = re.compile(r"^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$")
+
+
+def normalize_host(host: str) -> str:
+    """Lower-case *host* and drop one trailing FQDN dot."""
+    host = host.lower()
+    return host[:-1] if host.endswith(".") else host
+
+
+def syntax_problem(host: str) -> str | None:
+    """What is wrong with the (normalised) host name's syntax, or None if it is well formed."""
+    if not host:
+        return "the host is empty"
+    if len(host) > 253:
+        return "the host name is longer than 253 characters"
+    for label in host.split("."):
+        if not label:
+            return f"host {host!r} has an empty label"
+        if not _LABEL.match(label):
+            return f"host {host!r} has an invalid label {label!r}"
+    return None
+
+
+def local_name_rule(host: str) -> str | None:
+    """The special-use rule *host* falls under (``"*.local"``, ``"dotless name"``...), or None."""
+    for suffix in _LOCAL_SUFFIXES:
+        if host == suffix:
+            return suffix
+        if host.endswith("." + suffix):
+            return f"*.{suffix}"
+    if "." not in host:
+        return "dotless name"
+    return None
+
+
+def _encode_pattern_host(name: str) -> str:
+    name = normalize_host(name.strip())
+    if name.isascii():
+        return name
+    encoded = URL.build(scheme="http", host=name).raw_host
+    return encoded or name
+
+
+class HostPatterns:
+    """Manifest host patterns: ``"example.com"`` matches that host only, ``"*.example.com"``
+    matches its subdomains (not ``example.com`` itself) and ``"*"`` matches any host."""
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        self.exact: set[str] = set()
+        self.suffixes: list[str] = []
+        self.any = False
+        for pattern in patterns:
+            text = pattern.strip()
+            if text == "*":
+                self.any = True
+            elif text.startswith("*."):
+                self.suffixes.append("." + _encode_pattern_host(text[2:]))
+            elif text:
+                self.exact.add(_encode_pattern_host(text))
+        self.patterns = tuple(patterns)
+
+    def match(self, host: str) -> str | None:
+        """The pattern that matches *host* (normalised), or None."""
+        if self.any:
+            return "*"
+        if host in self.exact:
+            return host
+        for suffix in self.suffixes:
+            if host.endswith(suffix):
+                return "*" + suffix
+        return None
