@@ -12,6 +12,7 @@ when this SQLite build has FTS5; without it the cache still works, with narrower
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "fts5_available", "open_database"]
@@ -103,13 +104,30 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, bool]:
     )
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        conn.execute("PRAGMA journal_mode = WAL")
+        _enable_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         use_fts = _migrate(conn)
     except BaseException:
         conn.close()
         raise
     return conn, use_fts
+
+
+def _enable_wal(conn: sqlite3.Connection) -> None:
+    """Switch to WAL, waiting while another process holds the lock.
+
+    Changing the journal mode can fail with SQLITE_BUSY at once (no busy handler) while
+    another process is creating the same file, so this retries until the busy timeout.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _fts_missing(conn: sqlite3.Connection, fts: bool) -> list[str]:

@@ -1,0 +1,87 @@
+"""Page snapshots: stored by content hash, found by hash, requested URL or final URL."""
+
+from __future__ import annotations
+
+from insomnia_web.cache import Cache, Snapshot, snapshot_hash
+
+from .conftest import FakeClock
+
+WEEK = 604_800.0
+
+
+def _snapshot(clock: FakeClock, text: str = "Hello world", **kw: object) -> Snapshot:
+    fields: dict[str, object] = {
+        "url": "http://example.com/a",
+        "final_url": "https://example.com/a/",
+        "mode": "readable",
+        "text": text,
+        "status": 200,
+        "fetched_at": clock(),
+        "title": "A page",
+        "content_type": "text/html",
+        "charset": "utf-8",
+        "bytes": 1234,
+        "redirects": ["https://example.com/a", "https://example.com/a/"],
+        "truncated": False,
+        "download_truncated": True,
+        **kw,
+    }
+    return Snapshot(**fields)  # type: ignore[arg-type]
+
+
+def test_round_trip_by_hash(cache: Cache, clock: FakeClock) -> None:
+    """put_snapshot fills in the content hash and every field comes back by that hash."""
+    stored = cache.put_snapshot(_snapshot(clock))
+    assert stored.hash == snapshot_hash("Hello world", "readable")
+    assert len(stored.hash) == 64
+    assert cache.get_snapshot_by_hash(stored.hash) == stored
+    assert cache.get_snapshot_by_hash("0" * 64) is None
+
+
+def test_hash_depends_on_text_and_mode() -> None:
+    """The same text in another mode, or other text, has another hash."""
+    base = snapshot_hash("text", "readable")
+    assert base == snapshot_hash("text", "readable")
+    assert base != snapshot_hash("text", "full")
+    assert base != snapshot_hash("text.", "readable")
+
+
+def test_latest_by_requested_or_final_url(cache: Cache, clock: FakeClock) -> None:
+    """The latest snapshot is found by the requested URL and by the final URL, per mode."""
+    stored = cache.put_snapshot(_snapshot(clock))
+    assert cache.get_latest_snapshot("http://example.com/a", "readable", max_age_s=WEEK) == stored
+    assert cache.get_latest_snapshot("https://example.com/a/", "readable", max_age_s=WEEK) == stored
+    assert cache.get_latest_snapshot("http://example.com/a", "full", max_age_s=WEEK) is None
+    assert cache.get_latest_snapshot("http://example.com/b", "readable", max_age_s=WEEK) is None
+
+
+def test_new_version_is_latest_and_old_version_stays(cache: Cache, clock: FakeClock) -> None:
+    """A changed page becomes the latest while the earlier version is still there by hash."""
+    old = cache.put_snapshot(_snapshot(clock, text="version one"))
+    clock.advance(60)
+    new = cache.put_snapshot(_snapshot(clock, text="version two"))
+    assert old.hash != new.hash
+    latest = cache.get_latest_snapshot("http://example.com/a", "readable", max_age_s=WEEK)
+    assert latest == new
+    assert cache.get_snapshot_by_hash(old.hash) == old
+
+
+def test_same_content_refreshes_one_row(cache: Cache, clock: FakeClock) -> None:
+    """Storing the same text for the same URL again keeps one row with the new fetch time."""
+    cache.put_snapshot(_snapshot(clock))
+    clock.advance(500)
+    again = cache.put_snapshot(_snapshot(clock, status=203))
+    assert cache.stats().pages == 1
+    latest = cache.get_latest_snapshot("http://example.com/a", "readable", max_age_s=100)
+    assert latest == again
+    assert latest is not None
+    assert latest.status == 203
+
+
+def test_max_age_hides_old_snapshots(cache: Cache, clock: FakeClock) -> None:
+    """get_latest_snapshot ignores versions older than max_age_s; by hash they remain."""
+    stored = cache.put_snapshot(_snapshot(clock))
+    clock.advance(1000)
+    assert cache.get_latest_snapshot("http://example.com/a", "readable", max_age_s=999) is None
+    assert cache.get_latest_snapshot("http://example.com/a", "readable", max_age_s=1000) == stored
+    assert cache.get_snapshot_by_hash(stored.hash) == stored
