@@ -83,6 +83,19 @@ def check_characters(text: str) -> None:
             )
 
 
+def _authority(text: str) -> str:
+    """The authority part of an absolute URL string, as written (before any normalising)."""
+    _, sep, rest = text.partition("//")
+    if not sep:
+        return ""
+    end = len(rest)
+    for delimiter in "/?#":
+        index = rest.find(delimiter)
+        if index != -1:
+            end = min(end, index)
+    return rest[:end]
+
+
 class UrlPolicy:
     """The manifest's ``[web.url_policy]`` compiled once for fast, repeated checks."""
 
@@ -127,8 +140,7 @@ class UrlPolicy:
             raise ToolError(
                 "scheme_not_allowed", f"scheme {scheme!r} is not allowed (allowed: {allowed})"
             )
-        authority = url.raw_authority
-        if "@" in authority or url.raw_user is not None:
+        if "@" in url.raw_authority or "@" in _authority(str(raw)) or url.raw_user is not None:
             raise ToolError("credentials_in_url", "the URL contains a user:password@ part")
         raw_host = url.raw_host
         if not raw_host:
