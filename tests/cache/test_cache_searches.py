@@ -124,6 +124,18 @@ def test_similar_prefers_fewest_extra_words_then_freshest(cache: Cache, clock: F
     assert hit.age_s == pytest.approx(10)
 
 
+def test_same_words_found_behind_many_newer_near_matches(cache: Cache, clock: FakeClock) -> None:
+    """A same-words match is found even when many newer one-extra-word matches exist."""
+    cache.put_search("python asyncio tutorial", PARAMS, "brave", b"same")
+    for n in range(60):
+        clock.advance(1)
+        extra = chr(97 + n % 26) + chr(97 + n // 26)
+        cache.put_search(f"python asyncio tutorial {extra}", PARAMS, "brave", b"x")
+    hit = cache.get_search("tutorial for python asyncio", PARAMS, max_age_s=DAY)
+    assert hit is not None
+    assert hit.payload == b"same"
+
+
 def test_put_replaces_the_same_query(cache: Cache, clock: FakeClock) -> None:
     """Storing a query again replaces its response and its age."""
     cache.put_search("python asyncio tutorial", PARAMS, "brave", b"first")

@@ -227,7 +227,7 @@ class Cache:
                     f"SELECT {columns}, s.terms FROM searches_fts f "
                     "JOIN searches s ON s.id = f.rowid WHERE searches_fts MATCH ? "
                     "AND s.params_key = ? AND s.created_at >= ? AND s.n_terms <= ? "
-                    "ORDER BY s.created_at DESC LIMIT ?",
+                    "ORDER BY s.n_terms, s.created_at DESC LIMIT ?",
                     (
                         fts_query(words),
                         params_key,
