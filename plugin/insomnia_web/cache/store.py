@@ -115,7 +115,7 @@ class Cache:
         self.close()
 
     @contextmanager
-    def _read(self, action: str) -> Iterator[sqlite3.Connection]:
+    def _use(self, action: str) -> Iterator[sqlite3.Connection]:
         """The open connection, under the lock, with errors turned into ``cache_error``."""
         with self._lock:
             try:
@@ -129,8 +129,8 @@ class Cache:
 
     @contextmanager
     def _write(self, action: str) -> Iterator[sqlite3.Connection]:
-        """Like :meth:`_read`, inside one short ``BEGIN IMMEDIATE`` transaction."""
-        with self._read(action) as conn:
+        """Like :meth:`_use`, inside one short ``BEGIN IMMEDIATE`` transaction."""
+        with self._use(action) as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
@@ -212,7 +212,7 @@ class Cache:
         now = self._clock()
         since = now - max_age_s
         columns = "query, provider, created_at, payload"
-        with self._read("search lookup") as conn:
+        with self._use("search lookup") as conn:
             row = conn.execute(
                 f"SELECT {columns} FROM searches WHERE params_key = ? AND norm_query = ? "
                 "AND created_at >= ?",
@@ -273,7 +273,7 @@ class Cache:
 
     def get_snapshot_by_hash(self, content_hash: str) -> Snapshot | None:
         """The stored page version with this content hash (the newest copy), at any age."""
-        with self._read("page lookup") as conn:
+        with self._use("page lookup") as conn:
             row = conn.execute(
                 f"SELECT {_SNAPSHOT_COLUMNS} FROM snapshots WHERE hash = ? "
                 "ORDER BY fetched_at DESC LIMIT 1",
@@ -284,7 +284,7 @@ class Cache:
     def get_latest_snapshot(self, url: str, mode: str, *, max_age_s: float) -> Snapshot | None:
         """The newest version of *url* (requested or final URL) in *mode*, if young enough."""
         since = self._clock() - max_age_s
-        with self._read("page lookup") as conn:
+        with self._use("page lookup") as conn:
             row = conn.execute(
                 f"SELECT {_SNAPSHOT_COLUMNS} FROM snapshots "
                 "WHERE (url = ? OR final_url = ?) AND mode = ? AND fetched_at >= ? "
@@ -337,7 +337,7 @@ class Cache:
             return []
         now = self._clock()
         columns = ", ".join(f"d.{c}" for c in _FINDING_COLUMNS.split(", "))
-        with self._read("finding lookup") as conn:
+        with self._use("finding lookup") as conn:
             if self._fts:
                 rows = conn.execute(
                     f"SELECT {columns}, d.query_terms, d.terms FROM findings_fts f "
@@ -367,7 +367,7 @@ class Cache:
 
     def findings_for_source(self, url: str) -> list[Finding]:
         """Unverified, unexpired findings whose ``source_url`` is exactly *url*."""
-        with self._read("finding lookup") as conn:
+        with self._use("finding lookup") as conn:
             rows = conn.execute(
                 f"SELECT {_FINDING_COLUMNS} FROM findings WHERE source_url = ? "
                 "AND verified = 0 AND expires_at > ? ORDER BY id",
@@ -384,7 +384,7 @@ class Cache:
                 path=str(self.path), exists=False, file_bytes=0, searches=0, pages=0,
                 findings=0, fts5=False, sqlite_version=sqlite3.sqlite_version,
             )  # fmt: skip
-        with self._read("stats") as conn:
+        with self._use("stats") as conn:
             counts = [
                 conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
                 for table in ("searches", "snapshots", "findings")
