@@ -58,7 +58,9 @@ def dial_guard(monkeypatch: pytest.MonkeyPatch) -> Iterator[DialGuard]:
 
 
 @pytest_asyncio.fixture
-async def serve_app(dial_guard: DialGuard) -> AsyncIterator[Callable[[web.Application], Awaitable[int]]]:
+async def serve_app(
+    dial_guard: DialGuard,
+) -> AsyncIterator[Callable[[web.Application], Awaitable[int]]]:
     """Start aiohttp applications on 127.0.0.1 (port 0); returns their ports."""
     runners: list[web.AppRunner] = []
 

@@ -96,7 +96,10 @@ async def test_session_is_created_lazily(serve_app: Serve, make_client: MakeClie
 
 @pytest.mark.asyncio
 async def test_environment_proxy_is_ignored(
-    serve_app: Serve, make_client: MakeClient, monkeypatch: pytest.MonkeyPatch, dial_guard: DialGuard
+    serve_app: Serve,
+    make_client: MakeClient,
+    monkeypatch: pytest.MonkeyPatch,
+    dial_guard: DialGuard,
 ) -> None:
     """Proxy variables in the environment are not used (trust_env=False)."""
     monkeypatch.setenv("HTTP_PROXY", "http://10.9.9.9:3128")
@@ -145,15 +148,24 @@ async def test_mixed_answers_block_the_fetch(
 
 @pytest.mark.asyncio
 async def test_connect_guard_catches_a_swapped_answer(
-    serve_app: Serve, make_client: MakeClient, monkeypatch: pytest.MonkeyPatch, dial_guard: DialGuard
+    serve_app: Serve,
+    make_client: MakeClient,
+    monkeypatch: pytest.MonkeyPatch,
+    dial_guard: DialGuard,
 ) -> None:
     """If aiohttp were handed an unvetted address, the connect-time guard refuses it."""
     port = await serve_app(echo_app())
 
     async def swapped(self: PinnedResolver, host: str, port: int = 0, family: Any = 0) -> Any:
         return [
-            {"hostname": host, "host": "127.0.0.3", "port": port, "family": socket.AF_INET,
-             "proto": 0, "flags": 0}
+            {
+                "hostname": host,
+                "host": "127.0.0.3",
+                "port": port,
+                "family": socket.AF_INET,
+                "proto": 0,
+                "flags": 0,
+            }
         ]
 
     monkeypatch.setattr(PinnedResolver, "resolve", swapped)
@@ -230,7 +242,9 @@ async def test_trusted_origin_skips_address_and_port_rules(serve_app: Serve) -> 
 
 
 @pytest.mark.asyncio
-async def test_connection_refused_is_connection_error(make_client: MakeClient, dial_guard: DialGuard) -> None:
+async def test_connection_refused_is_connection_error(
+    make_client: MakeClient, dial_guard: DialGuard
+) -> None:
     """A closed port on an allowed address fails as connection_error."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -41,7 +41,9 @@ async def refused(client: SafeClient, url: str) -> ToolError:
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
-async def test_redirect_chain_is_followed(serve_app: Serve, make_client: MakeClient, status: int) -> None:
+async def test_redirect_chain_is_followed(
+    serve_app: Serve, make_client: MakeClient, status: int
+) -> None:
     """A relative redirect chain within the limit ends at the final page, hops recorded."""
 
     def location(request: web.Request) -> str:
@@ -59,7 +61,9 @@ async def test_redirect_chain_is_followed(serve_app: Serve, make_client: MakeCli
 
 
 @pytest.mark.asyncio
-async def test_redirect_loop_is_too_many_redirects(serve_app: Serve, make_client: MakeClient) -> None:
+async def test_redirect_loop_is_too_many_redirects(
+    serve_app: Serve, make_client: MakeClient
+) -> None:
     """A redirect loop stops after max_redirects with too_many_redirects."""
     port = await serve_app(redirect_app(lambda r: "/r/1"))
     error = await refused(make_client(port, max_redirects=3), f"http://{SITE}:{port}/r/1")
@@ -131,8 +135,13 @@ async def test_https_to_http_downgrade_is_blocked(make_client: MakeClient) -> No
     from insomnia_web.net.client import _Fetch
 
     state = _Fetch(
-        client=client, limit=10, allow_truncate=True, headers={}, follow=True,
-        redirect_check=None, started=0.0,
+        client=client,
+        limit=10,
+        allow_truncate=True,
+        headers={},
+        follow=True,
+        redirect_check=None,
+        started=0.0,
     )
     current = client.policy.check("https://site.test/a")
     with pytest.raises(ToolError) as info:
@@ -141,8 +150,13 @@ async def test_https_to_http_downgrade_is_blocked(make_client: MakeClient) -> No
     assert info.value.details["inner_code"] == "scheme_not_allowed"
     assert "downgrade" in info.value.message
     upgraded = _Fetch(
-        client=client, limit=10, allow_truncate=True, headers={}, follow=True,
-        redirect_check=None, started=0.0,
+        client=client,
+        limit=10,
+        allow_truncate=True,
+        headers={},
+        follow=True,
+        redirect_check=None,
+        started=0.0,
     )
     assert upgraded._next_hop(client.policy.check("http://site.test:443/a"), "https://site.test/b")
 
@@ -174,8 +188,10 @@ async def test_dns_rebinding_between_hops_is_blocked(
 
 
 @pytest.mark.asyncio
-async def test_cross_host_hop_goes_to_redirect_check(serve_app: Serve, make_client: MakeClient) -> None:
-    """A cross-host hop is offered to redirect_check, which can refuse it; same-host hops are not."""
+async def test_cross_host_hop_goes_to_redirect_check(
+    serve_app: Serve, make_client: MakeClient
+) -> None:
+    """A cross-host hop is offered to redirect_check, which may refuse it."""
     port = await serve_app(redirect_app(lambda r: f"http://other.test:{port}/ok"))
     client = make_client(port, resolve={"other.test": ["127.0.0.1"]})
     seen: list[URL] = []
@@ -197,7 +213,9 @@ async def test_cross_host_hop_goes_to_redirect_check(serve_app: Serve, make_clie
 
 
 @pytest.mark.asyncio
-async def test_follow_redirects_false_returns_the_redirect(serve_app: Serve, make_client: MakeClient) -> None:
+async def test_follow_redirects_false_returns_the_redirect(
+    serve_app: Serve, make_client: MakeClient
+) -> None:
     """With follow_redirects=False the 3xx response itself is the result."""
     port = await serve_app(redirect_app(lambda r: "/ok"))
     result = await make_client(port).fetch(f"http://{SITE}:{port}/r/1", follow_redirects=False)

@@ -92,9 +92,11 @@ OTHER_RESERVED = [
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("url", LOOPBACK_FORMS + PRIVATE_FORMS + LINK_LOCAL_AND_METADATA + OTHER_RESERVED)
+@pytest.mark.parametrize(
+    "url", LOOPBACK_FORMS + PRIVATE_FORMS + LINK_LOCAL_AND_METADATA + OTHER_RESERVED
+)
 async def test_blocked_address_forms(url: str) -> None:
-    """Every encoding of a loopback, private, link-local, metadata or reserved address is blocked."""
+    """Each form of a loopback, private, link-local, metadata or reserved address is blocked."""
     verdict = await check_url(url, resolve=NO_DNS)
     assert not verdict.allowed
     assert verdict.code == "blocked_address", verdict.reason
@@ -149,9 +151,7 @@ async def test_public_addresses_are_allowed(url: str) -> None:
 @pytest.mark.asyncio
 async def test_public_name_is_allowed_with_its_addresses() -> None:
     """A name resolving to public addresses is allowed and lists exactly those addresses."""
-    verdict = await check_url(
-        "https://example.com/", resolve={"example.com": ["93.184.215.14"]}
-    )
+    verdict = await check_url("https://example.com/", resolve={"example.com": ["93.184.215.14"]})
     assert verdict.allowed
     assert verdict.addresses == ["93.184.215.14"]
     both = await check_url(
@@ -259,7 +259,9 @@ async def test_public_non_canonical_form_names_canonical_address() -> None:
 @pytest.mark.asyncio
 async def test_idna_host_is_checked_encoded() -> None:
     """An internationalised name is resolved and checked in its IDNA (xn--) form."""
-    verdict = await check_url("https://bücher.example/", resolve={"xn--bcher-kva.example": ["1.1.1.1"]})
+    verdict = await check_url(
+        "https://bücher.example/", resolve={"xn--bcher-kva.example": ["1.1.1.1"]}
+    )
     assert verdict.allowed
     assert verdict.addresses == ["1.1.1.1"]
 
@@ -272,7 +274,9 @@ async def test_allow_cidrs_are_exact_exceptions() -> None:
     assert (await check_url("http://10.1.2.3/", config=config)).allowed
     assert (await check_url("http://127.0.0.2/", config=config)).code == "blocked_address"
     assert (await check_url("http://10.2.0.1/", config=config)).code == "blocked_address"
-    named = await check_url("http://box.example/", config=config, resolve={"box.example": ["10.1.0.9"]})
+    named = await check_url(
+        "http://box.example/", config=config, resolve={"box.example": ["10.1.0.9"]}
+    )
     assert named.allowed
 
 
@@ -280,27 +284,45 @@ async def test_allow_cidrs_are_exact_exceptions() -> None:
 async def test_allow_hosts_exempts_names_and_addresses() -> None:
     """allow_hosts exempts a host from the local-name and address rules, and nothing else."""
     config = UrlPolicyConfig(allow_hosts=["wiki.internal", "*.corp.example"])
-    wiki = await check_url("http://wiki.internal/", config=config, resolve={"wiki.internal": ["10.0.0.5"]})
+    wiki = await check_url(
+        "http://wiki.internal/", config=config, resolve={"wiki.internal": ["10.0.0.5"]}
+    )
     assert wiki.allowed
-    sub = await check_url("http://a.corp.example/", config=config, resolve={"a.corp.example": ["192.168.0.2"]})
+    sub = await check_url(
+        "http://a.corp.example/", config=config, resolve={"a.corp.example": ["192.168.0.2"]}
+    )
     assert sub.allowed
-    apex = await check_url("http://corp.example/", config=config, resolve={"corp.example": ["192.168.0.2"]})
+    apex = await check_url(
+        "http://corp.example/", config=config, resolve={"corp.example": ["192.168.0.2"]}
+    )
     assert apex.code == "blocked_address"
-    other = await check_url("http://db.internal/", config=config, resolve={"db.internal": ["10.0.0.5"]})
+    other = await check_url(
+        "http://db.internal/", config=config, resolve={"db.internal": ["10.0.0.5"]}
+    )
     assert other.code == "blocked_hostname"
-    port = await check_url("http://wiki.internal:22/", config=config, resolve={"wiki.internal": ["10.0.0.5"]})
+    port = await check_url(
+        "http://wiki.internal:22/", config=config, resolve={"wiki.internal": ["10.0.0.5"]}
+    )
     assert port.code == "port_not_allowed"
 
 
 @pytest.mark.asyncio
 async def test_deny_hosts_patterns() -> None:
     """deny_hosts blocks an exact host and the subdomains of a *. pattern, even if allowed."""
-    config = UrlPolicyConfig(deny_hosts=["bad.example", "*.evil.example"], allow_hosts=["bad.example"])
+    config = UrlPolicyConfig(
+        deny_hosts=["bad.example", "*.evil.example"], allow_hosts=["bad.example"]
+    )
     dns = {"bad.example": ["1.1.1.1"], "x.evil.example": ["1.1.1.1"], "evil.example": ["1.1.1.1"]}
-    assert (await check_url("http://bad.example/", config=config, resolve=dns)).code == "blocked_hostname"
-    assert (await check_url("http://x.evil.example/", config=config, resolve=dns)).code == "blocked_hostname"
+    assert (
+        await check_url("http://bad.example/", config=config, resolve=dns)
+    ).code == "blocked_hostname"
+    assert (
+        await check_url("http://x.evil.example/", config=config, resolve=dns)
+    ).code == "blocked_hostname"
     assert (await check_url("http://evil.example/", config=config, resolve=dns)).allowed
-    assert "deny_hosts" in (await check_url("http://bad.example/", config=config, resolve=dns)).reason
+    assert (
+        "deny_hosts" in (await check_url("http://bad.example/", config=config, resolve=dns)).reason
+    )
 
 
 @pytest.mark.asyncio
@@ -308,7 +330,9 @@ async def test_manifest_and_ports_config() -> None:
     """check_url accepts a whole Manifest and honours its ports list."""
     manifest = Manifest(web=WebConfig(url_policy=UrlPolicyConfig(ports=[443])))
     dns = {"example.com": ["93.184.215.14"]}
-    assert (await check_url("http://example.com/", config=manifest, resolve=dns)).code == "port_not_allowed"
+    assert (
+        await check_url("http://example.com/", config=manifest, resolve=dns)
+    ).code == "port_not_allowed"
     assert (await check_url("https://example.com/", config=manifest, resolve=dns)).allowed
     assert (await check_url("https://example.com:443/", config=manifest, resolve=dns)).allowed
 
