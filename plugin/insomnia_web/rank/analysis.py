@@ -3,6 +3,10 @@
 The stemmer only folds the inflections that most often split a query term from its match
 (plurals, ``-ing``, ``-ed``); it never touches words of 4 letters or fewer, numbers, or words
 outside the Latin alphabet, so names, codes and other scripts pass through unchanged.
+
+Chinese and Japanese are written without spaces, and Korean attaches particles to words, so
+a run of Han, kana or Hangul characters is indexed as its overlapping character bigrams
+("東京都庁" -> "東京", "京都", "都庁"), the usual dictionary-free approach for CJK search.
 """
 
 from __future__ import annotations
@@ -12,6 +16,9 @@ import re
 __all__ = ["STOPWORDS", "analyze", "stem", "words"]
 
 _WORD_RE = re.compile(r"\w+")
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_CJK_RE = re.compile(f"[{_CJK}]")
+_CJK_WORD_RE = re.compile(f"[^\\W{_CJK}]+|[{_CJK}]+")
 
 _STOPWORD_TEXT = """
 a about above after again against all also am an and any are as at be because been
@@ -57,12 +64,26 @@ def stem(word: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """Return the lower-cased ``\\w+`` words of *text*, stopwords included."""
-    return _WORD_RE.findall(text.lower())
+    """Return the lower-cased ``\\w+`` words of *text* (CJK runs as character bigrams)."""
+    lowered = text.lower()
+    if _CJK_RE.search(lowered) is None:
+        return _WORD_RE.findall(lowered)
+    out: list[str] = []
+    for token in _CJK_WORD_RE.findall(lowered):
+        if _CJK_RE.match(token) and len(token) > 2:
+            out.extend(token[i : i + 2] for i in range(len(token) - 1))
+        else:
+            out.append(token)
+    return out
 
 
 def analyze(text: str, *, keep_stopwords: bool = False) -> list[str]:
     """Return the index terms of *text*: words, minus stopwords (unless kept), stemmed."""
+    tokens = words(text)
+    cache = _CACHE
+    for word in set(tokens).difference(cache):
+        stem(word)
+    stems = map(cache.__getitem__, tokens)
     if keep_stopwords:
-        return [stem(w) for w in words(text)]
-    return [stem(w) for w in words(text) if w not in STOPWORDS]
+        return list(stems)
+    return [s for s, w in zip(stems, tokens, strict=True) if w not in STOPWORDS]

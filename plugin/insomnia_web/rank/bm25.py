@@ -1,36 +1,43 @@
 """Okapi BM25 over the candidate passages of one query.
 
-IDF is computed over the passages being ranked (all pages of the query plus the snippets),
-with the non-negative form ``ln(1 + (N - df + 0.5) / (df + 0.5))``.
+The index holds, per passage, the term frequencies of the query terms only and the passage
+length, so building it costs one pass over each passage's words. IDF is computed over the
+passages being ranked (all pages of the query plus the snippets), with the non-negative form
+``ln(1 + (N - df + 0.5) / (df + 0.5))``.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 __all__ = ["BM25"]
 
 
 class BM25:
-    """Scores analysed passages against analysed query terms."""
+    """Scores passages, given as query-term frequencies plus lengths."""
 
-    def __init__(self, docs: Sequence[Sequence[str]], *, k1: float = 1.2, b: float = 0.75) -> None:
-        """Index *docs* (each a list of terms) with BM25 parameters *k1* and *b*."""
+    def __init__(
+        self,
+        term_freqs: Sequence[Mapping[str, int]],
+        lengths: Sequence[int],
+        *,
+        k1: float = 1.2,
+        b: float = 0.75,
+    ) -> None:
+        """Index passages: *term_freqs[i]* maps terms to counts in passage i of *lengths[i]*."""
+        if len(term_freqs) != len(lengths):
+            raise ValueError("term_freqs and lengths must have the same length")
         self.k1 = k1
         self.b = b
-        self.counts = [Counter(doc) for doc in docs]
-        self.lengths = [len(doc) for doc in docs]
-        self.avg_length = (sum(self.lengths) / len(docs)) if docs else 0.0
-        self.df: Counter[str] = Counter()
-        for counts in self.counts:
-            self.df.update(counts.keys())
+        self.term_freqs = term_freqs
+        self.lengths = lengths
+        self.avg_length = (sum(lengths) / len(lengths)) if lengths else 0.0
 
     def idf(self, term: str) -> float:
         """Return the inverse document frequency of *term* over the indexed passages."""
-        n = len(self.counts)
-        df = self.df.get(term, 0)
+        n = len(self.term_freqs)
+        df = sum(1 for tf in self.term_freqs if tf.get(term))
         return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
     def scores(self, query: Sequence[str]) -> list[float]:
@@ -39,11 +46,11 @@ class BM25:
         k1, b = self.k1, self.b
         avg = self.avg_length or 1.0
         out: list[float] = []
-        for counts, length in zip(self.counts, self.lengths, strict=True):
+        for freqs, length in zip(self.term_freqs, self.lengths, strict=True):
             norm = k1 * (1.0 - b + b * length / avg)
             score = 0.0
             for term, idf in terms:
-                tf = counts.get(term)
+                tf = freqs.get(term)
                 if tf:
                     score += idf * tf * (k1 + 1.0) / (tf + norm)
             out.append(score)

@@ -22,7 +22,6 @@ while ``start``/``end`` still cover only the rows taken from the page.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import msgspec
 
@@ -36,6 +35,8 @@ _ITEM_RE = re.compile(r"(?:[-*+•]|\d{1,3}[.)])\s")
 _FENCE_RE = re.compile(r"(```|~~~)")
 _TABLE_SEP_RE = re.compile(r"\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?…。！？])[\"')\]]*\s+")
+# 4 bytes per token (see tokens.py) x 1.3 tokens per word.
+_BYTES_PER_WORD_X10 = 52
 _LINE_END_RE = re.compile(r"\n")
 _TOKEN_RE = re.compile(r"\S+")
 
@@ -66,20 +67,15 @@ class _Unit(msgspec.Struct, kw_only=True):
     kind: str  # "heading" | "block" | "row"
     heading: str | None
     table_header: str = ""  # for body rows of a table with a header: header + separator
-    is_table_head: bool = False
-
-    @property
-    def lead_in(self) -> bool:
-        """True for units that introduce what follows: headings and table header rows."""
-        return self.kind == "heading" or self.is_table_head
-
-
-_WORD_RE = re.compile(r"\S*\w\S*")
+    lead_in: bool = False  # introduces what follows: a heading or a table header row
 
 
 def _count_words(text: str, start: int, end: int) -> int:
-    """Count whitespace-separated words that contain a letter or digit (not ``|`` or ``-``)."""
-    return len(_WORD_RE.findall(text, start, end))
+    """Size of ``text[start:end]`` in words: whitespace-separated words, not counting table
+    bars (``|``), or the token estimate / 1.3 when that is larger (link-heavy text)."""
+    segment = text[start:end]
+    words = len(segment.split()) - segment.count("|")
+    return max(words, len(segment.encode("utf-8", "surrogatepass")) * 10 // _BYTES_PER_WORD_X10)
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
@@ -90,13 +86,8 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _lines(text: str) -> Iterator[tuple[int, int, str]]:
-    """Yield (start, end-without-newline, stripped line) for each line of *text*."""
-    pos = 0
-    for raw in text.splitlines(keepends=True):
-        body = raw.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
-        yield pos, pos + len(body), body.strip()
-        pos += len(raw)
+_LINE_BREAKS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_ITEM_START = frozenset("-*+•0123456789")
 
 
 class _Scanner:
@@ -106,34 +97,49 @@ class _Scanner:
         self.text = text
         self.units: list[_Unit] = []
         self.headings: list[tuple[int, str]] = []
+        self.path: str | None = None
         self.block_start = -1
         self.block_end = -1
         self.table_header = ""
         self.table_rows = 0
 
-    def path(self) -> str | None:
-        return " > ".join(title for _, title in self.headings) or None
-
-    def add(self, start: int, end: int, kind: str, **extra: str | bool) -> None:
+    def add(self, start: int, end: int, kind: str, table_header: str = "") -> None:
         start, end = _trimmed(self.text, start, end)
         if start < end:
             words = _count_words(self.text, start, end)
             self.units.append(
-                _Unit(start=start, end=end, words=words, kind=kind, heading=self.path(), **extra)  # type: ignore[arg-type]
-            )
+                _Unit(
+                    start=start, end=end, words=words, kind=kind, heading=self.path,
+                    table_header=table_header, lead_in=kind == "heading",
+                )
+            )  # fmt: skip
 
     def close_block(self) -> None:
         if self.block_start >= 0:
             self.add(self.block_start, self.block_end, "block")
         self.block_start = -1
 
-    def close_table(self) -> None:
-        self.table_header = ""
-        self.table_rows = 0
+    def heading(self, start: int, end: int, line: str) -> bool:
+        match = _HEADING_RE.fullmatch(line)
+        if not match or not match.group(2):
+            return False
+        self.close_block()
+        level = len(match.group(1))
+        while self.headings and self.headings[-1][0] >= level:
+            self.headings.pop()
+        self.headings.append((level, match.group(2)))
+        self.path = " > ".join(title for _, title in self.headings)
+        self.add(start, end, "heading")
+        return True
 
     def scan(self) -> list[_Unit]:
         fence = ""
-        for start, end, line in _lines(self.text):
+        pos = 0
+        for raw in self.text.splitlines(keepends=True):
+            start = pos
+            pos += len(raw)
+            end = start + len(raw.rstrip(_LINE_BREAKS))
+            line = raw.strip()
             if fence:
                 self.block_end = end
                 if line.startswith(fence):
@@ -142,27 +148,21 @@ class _Scanner:
                 continue
             if not line:
                 self.close_block()
-                self.close_table()
+                self.table_rows = 0
                 continue
-            if line.startswith("|"):
+            first = line[0]
+            if first == "|":
                 self.close_block()
                 self.table_row(start, end, line)
                 continue
-            self.close_table()
-            fence_match = _FENCE_RE.match(line)
-            heading = _HEADING_RE.fullmatch(line) if line.startswith("#") else None
-            if fence_match:
+            self.table_rows = 0
+            if first == "#" and self.heading(start, end, line):
+                continue
+            if first in "`~" and (fence_match := _FENCE_RE.match(line)):
                 self.close_block()
                 fence = fence_match.group(1)
                 self.block_start, self.block_end = start, end
-            elif heading and heading.group(2):
-                self.close_block()
-                level = len(heading.group(1))
-                while self.headings and self.headings[-1][0] >= level:
-                    self.headings.pop()
-                self.headings.append((level, heading.group(2)))
-                self.add(start, end, "heading")
-            elif _ITEM_RE.match(line):
+            elif first in _ITEM_START and _ITEM_RE.match(line):
                 self.close_block()
                 self.block_start, self.block_end = start, end
             else:
@@ -174,11 +174,13 @@ class _Scanner:
 
     def table_row(self, start: int, end: int, line: str) -> None:
         self.table_rows += 1
+        if self.table_rows == 1:
+            self.table_header = ""
         if self.table_rows == 2 and _TABLE_SEP_RE.fullmatch(line) and self.units:
             head = self.units[-1]
             head.end = end
             head.words = _count_words(self.text, head.start, end)
-            head.is_table_head = True
+            head.lead_in = True
             self.table_header = self.text[head.start : end].strip()
             return
         self.add(start, end, "row", table_header=self.table_header)
@@ -243,26 +245,28 @@ def split_passages(
     passages: list[Passage] = []
     current: list[_Unit] = []
     words = 0
+    body_units = 0
 
-    def flush(keep_trailing_headings: bool) -> None:
-        nonlocal current, words
+    def flush(keep_trailing_lead_ins: bool) -> None:
+        nonlocal current, words, body_units
         carry: list[_Unit] = []
-        if keep_trailing_headings:
+        if keep_trailing_lead_ins:
             while current and current[-1].lead_in:
                 carry.insert(0, current.pop())
         if current:
             passages.append(_make_passage(text, current, len(passages)))
         current = carry
         words = sum(u.words for u in carry)
+        body_units = 0
 
     for unit in units:
-        has_body = any(not u.lead_in for u in current)
         if unit.kind == "heading":
-            if has_body and words >= min_words:
-                flush(keep_trailing_headings=False)
-        elif current and words + unit.words > max_words and has_body:
-            flush(keep_trailing_headings=True)
+            if body_units and words >= min_words:
+                flush(keep_trailing_lead_ins=False)
+        elif body_units and words + unit.words > max_words:
+            flush(keep_trailing_lead_ins=True)
         current.append(unit)
         words += unit.words
-    flush(keep_trailing_headings=False)
+        body_units += not unit.lead_in
+    flush(keep_trailing_lead_ins=False)
     return passages

@@ -20,10 +20,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 
-from .analysis import analyze
+from .analysis import analyze, stem, words
 from .bm25 import BM25
 from .budget import excerpt_cost
 from .dedup import is_near_duplicate, shingles
@@ -46,8 +47,9 @@ class _Candidate:
         "score",
         "source",
         "start",
-        "terms",
         "text",
+        "tf",
+        "words",
     )
 
     def __init__(
@@ -70,7 +72,8 @@ class _Candidate:
         self.end = end
         self.index = index
         self.heading = heading
-        self.terms = analyze(text)
+        self.words: Counter[str] = Counter(words(text))
+        self.tf: dict[str, int] = {}
         self.score = 0.0
 
     def excerpt(self, excerpt_id: int) -> Excerpt:
@@ -110,6 +113,27 @@ def _candidates(docs: Sequence[SourceDoc]) -> list[_Candidate]:
     return out
 
 
+def _count_query_terms(candidates: Sequence[_Candidate], query_terms: Sequence[str]) -> None:
+    """Fill each candidate's ``tf``: frequencies of the query terms (as stems) it contains.
+
+    Stemming runs once per distinct word of the whole candidate set, not once per token.
+    """
+    wanted = set(query_terms)
+    vocabulary: set[str] = set()
+    for c in candidates:
+        vocabulary.update(c.words)
+    forms: dict[str, list[str]] = {}
+    for word in vocabulary:
+        term = stem(word)
+        if term in wanted:
+            forms.setdefault(term, []).append(word)
+    for c in candidates:
+        for term, surface in forms.items():
+            tf = sum(c.words.get(w, 0) for w in surface)
+            if tf:
+                c.tf[term] = tf
+
+
 def _query_terms(query: str) -> list[str]:
     return analyze(query) or analyze(query, keep_stopwords=True)
 
@@ -125,7 +149,8 @@ def rank_candidates(query: str, docs: Sequence[SourceDoc], weights: Weights) -> 
         for c in leads:
             c.score = 1.0 / max(c.source.rank, 1)
         return sorted(leads, key=lambda c: (-c.score, c.doc, c.kind != "snippet"))
-    index = BM25([c.terms for c in candidates])
+    _count_query_terms(candidates, query_terms)
+    index = BM25([c.tf for c in candidates], [c.words.total() for c in candidates])
     raw = index.scores(query_terms)
     best = max(raw) or 1.0
     idf = {t: index.idf(t) for t in dict.fromkeys(query_terms)}
@@ -136,7 +161,7 @@ def rank_candidates(query: str, docs: Sequence[SourceDoc], weights: Weights) -> 
     if weights.page:
         page_terms: list[set[str]] = [set() for _ in docs]
         for c in candidates:
-            page_terms[c.doc].update(c.terms)
+            page_terms[c.doc].update(c.tf)
         page_cover = [coverage(terms, idf) for terms in page_terms]
     eligible: list[_Candidate] = []
     for c, bm in zip(candidates, raw, strict=True):
@@ -146,15 +171,11 @@ def rank_candidates(query: str, docs: Sequence[SourceDoc], weights: Weights) -> 
         if bm <= 0 and head <= 0:
             continue
         score = weights.bm25 * bm / best + weights.heading * head
-        if weights.coverage or weights.bigram:
-            present = set(c.terms)
-            if weights.coverage:
-                score += weights.coverage * coverage(present, idf)
-            if weights.bigram and query_bigrams:
-                matched = 0
-                if len(present & idf.keys()) > 1:
-                    matched = len(query_bigrams & bigrams(c.terms))
-                score += weights.bigram * matched / len(query_bigrams)
+        if weights.coverage:
+            score += weights.coverage * coverage(c.tf.keys(), idf)
+        if weights.bigram and query_bigrams and len(c.tf) > 1:
+            matched = len(query_bigrams & bigrams(analyze(c.text)))
+            score += weights.bigram * matched / len(query_bigrams)
         if title_cover:
             score += weights.title * title_cover[c.doc]
         if page_cover:

@@ -1,0 +1,302 @@
+"""Answer recall of excerpt ranking on the dev set, against plain BM25 and the page lead.
+
+For each question of ``bench/devset.json``, five search results are simulated: the page that
+holds the answer plus the four other pages of the benchmark data most similar to the
+question (document-level BM25 over all pages), with provider ranks shuffled deterministically
+so the answer page is not always first. Page texts come from ``insomnia_web.extract`` when it
+works, else from the datasets' ground-truth text (the run says which).
+
+A question counts as answered at a budget when one of its answer strings occurs
+(case-insensitively) in the excerpts returned. Methods: ``ours``, ``bm25`` (plain BM25
+passages) and ``lead`` (the first tokens of the rank-1 page, as much as the budget allows).
+
+    python bench/recall.py [--text extract|truth] [--ablate]
+
+Data: ``../shared/data`` next to the repository, or ``$INSOMNIA_WEB_DATA``. WCXB pages are
+CC-BY-4.0, "WCXB, Murrough Foley".
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import msgspec
+
+from insomnia_web.rank import SourceDoc, estimate_tokens, select_excerpts
+from insomnia_web.rank.analysis import analyze
+from insomnia_web.rank.budget import label_cost
+from insomnia_web.rank.features import DEFAULT_WEIGHTS, Weights
+from insomnia_web.rank.features import BM25_ONLY
+from insomnia_web.rank.ranker import rank_candidates, select_weighted
+
+BUDGETS = (500, 1000, 2000)
+DISTRACTORS = 4
+BENCH_DIR = Path(__file__).resolve().parent
+DATA_DIR = Path(os.environ.get("INSOMNIA_WEB_DATA", BENCH_DIR.parents[0].parent / "shared" / "data"))
+
+
+class Page(msgspec.Struct, kw_only=True):
+    """One benchmark page: where it came from and its ground-truth text."""
+
+    key: str
+    dataset: str
+    page: str
+    url: str
+    title: str
+    truth: str
+
+
+class Question(msgspec.Struct, kw_only=True):
+    """A dev-set question over one page."""
+
+    id: str
+    dataset: str
+    page: str
+    question: str
+    answers: list[str]
+
+
+def load_pages() -> dict[str, Page]:
+    """Read every page's url, title and ground-truth text from both datasets."""
+    pages: dict[str, Page] = {}
+    aeb = json.loads((DATA_DIR / "aeb" / "ground-truth.json").read_text())
+    for sha, entry in aeb.items():
+        slug = entry["url"].rstrip("/").rsplit("/", 1)[-1].replace("-", " ")
+        pages[f"aeb/{sha}"] = Page(
+            key=f"aeb/{sha}", dataset="aeb", page=sha, url=entry["url"], title=slug,
+            truth=entry["articleBody"],
+        )  # fmt: skip
+    for path in sorted((DATA_DIR / "wcxb-dev" / "ground-truth").glob("*.json")):
+        entry = json.loads(path.read_text())
+        truth = entry["ground_truth"]
+        text = truth.get("main_content_markdown") or truth.get("main_content") or ""
+        pages[f"wcxb/{path.stem}"] = Page(
+            key=f"wcxb/{path.stem}", dataset="wcxb", page=path.stem, url=entry["url"],
+            title=truth.get("title") or "", truth=text,
+        )  # fmt: skip
+    return pages
+
+
+def html_path(page: Page) -> Path:
+    """Return the gzipped HTML file of *page*."""
+    folder = "aeb" if page.dataset == "aeb" else "wcxb-dev"
+    return DATA_DIR / folder / "html" / f"{page.page}.html.gz"
+
+
+def make_extractor() -> Callable[[Page], tuple[str, str]] | None:
+    """Return a page -> (title, text) extractor built on insomnia_web.extract, if it works."""
+    try:
+        from insomnia_web.extract import extract_html
+    except Exception as exc:  # the extractor may be missing or broken
+        print(f"# extractor unavailable ({exc!r}); using ground-truth text", file=sys.stderr)
+        return None
+
+    def extract(page: Page) -> tuple[str, str]:
+        html = gzip.decompress(html_path(page).read_bytes()).decode("utf-8", "replace")
+        result = extract_html(html, url=page.url)
+        return result.title or page.title, result.text
+
+    return extract
+
+
+class DocIndex:
+    """Document-level BM25 over all pages, used only to pick on-topic distractors."""
+
+    def __init__(self, pages: Sequence[Page]) -> None:
+        self.keys = [p.key for p in pages]
+        self.counts = [Counter(analyze(f"{p.title}\n{p.truth}")) for p in pages]
+        self.lengths = [sum(c.values()) for c in self.counts]
+        self.avg = sum(self.lengths) / len(self.lengths)
+        self.df: Counter[str] = Counter()
+        for c in self.counts:
+            self.df.update(c.keys())
+
+    def nearest(self, query: str, exclude: str, k: int) -> list[str]:
+        """Return the *k* page keys most similar to *query*, skipping *exclude*."""
+        n = len(self.keys)
+        terms = {t: math.log(1 + (n - self.df[t] + 0.5) / (self.df[t] + 0.5)) for t in analyze(query)}
+        scored: list[tuple[float, str]] = []
+        for key, counts, length in zip(self.keys, self.counts, self.lengths, strict=True):
+            if key == exclude:
+                continue
+            norm = 1.2 * (0.25 + 0.75 * length / self.avg)
+            score = sum(w * counts[t] * 2.2 / (counts[t] + norm) for t, w in terms.items() if counts[t])
+            scored.append((score, key))
+        scored.sort(key=lambda s: (-s[0], s[1]))
+        return [key for _, key in scored[:k]]
+
+
+def build_cases(
+    questions: Sequence[Question], pages: dict[str, Page], text_of: Callable[[Page], tuple[str, str]]
+) -> list[tuple[Question, list[SourceDoc]]]:
+    """Build the five SourceDocs of every question (answer page + distractors, shuffled ranks)."""
+    index = DocIndex(list(pages.values()))
+    cases = []
+    for q in questions:
+        answer_key = f"{q.dataset}/{q.page}"
+        keys = [answer_key, *index.nearest(q.question, answer_key, DISTRACTORS)]
+        ranks = list(range(1, len(keys) + 1))
+        random.Random(q.id).shuffle(ranks)
+        docs = []
+        for key, rank in zip(keys, ranks, strict=True):
+            title, text = text_of(pages[key])
+            docs.append(SourceDoc(url=pages[key].url, title=title, text=text, rank=rank))
+        docs.sort(key=lambda d: d.rank)
+        cases.append((q, docs))
+    return cases
+
+
+def answered(q: Question, texts: Sequence[str]) -> bool:
+    """Return True when an answer string occurs in the concatenated *texts*."""
+    blob = "\n".join(texts).lower()
+    return any(a.lower() in blob for a in q.answers)
+
+
+def lead_texts(docs: Sequence[SourceDoc], budget: int) -> list[str]:
+    """Return the longest prefix of the rank-1 page that fits *budget* with its label."""
+    top = docs[0]
+    room = budget - label_cost(top.title, top.url, None)
+    text = top.text
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if estimate_tokens(text[:mid]) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    return [text[:lo]]
+
+
+def recall_row(
+    cases: Sequence[tuple[Question, list[SourceDoc]]],
+    run: Callable[[str, list[SourceDoc], int], list[str]],
+) -> tuple[list[float], float]:
+    """Return recall at each budget and mean CPU milliseconds per call."""
+    hits = [0] * len(BUDGETS)
+    cpu = 0.0
+    for q, docs in cases:
+        for i, budget in enumerate(BUDGETS):
+            start = time.process_time()
+            texts = run(q.question, docs, budget)
+            cpu += time.process_time() - start
+            hits[i] += answered(q, texts)
+    calls = len(cases) * len(BUDGETS)
+    return [h / len(cases) for h in hits], 1000 * cpu / calls
+
+
+def answer_rank(q: Question, docs: Sequence[SourceDoc], weights: Weights) -> int | None:
+    """Return the 1-based rank of the first candidate passage holding an answer, if any."""
+    for position, candidate in enumerate(rank_candidates(q.question, docs, weights), start=1):
+        if answered(q, [candidate.text]):
+            return position
+    return None
+
+
+def mrr(cases: Sequence[tuple[Question, list[SourceDoc]]], weights: Weights) -> float:
+    """Mean reciprocal rank of the first answer-bearing passage (0 when none is eligible)."""
+    ranks = [answer_rank(q, docs, weights) for q, docs in cases]
+    return sum(1 / r for r in ranks if r) / len(cases)
+
+
+def method_runner(method: str) -> Callable[[str, list[SourceDoc], int], list[str]]:
+    """Return a runner for a select_excerpts method."""
+
+    def run(query: str, docs: list[SourceDoc], budget: int) -> list[str]:
+        found = select_excerpts(query, docs, max_tokens=budget, method=method)  # type: ignore[arg-type]
+        return [e.text for e in found]
+
+    return run
+
+
+def weights_runner(weights: Weights) -> Callable[[str, list[SourceDoc], int], list[str]]:
+    """Return a runner for explicit feature weights."""
+
+    def run(query: str, docs: list[SourceDoc], budget: int) -> list[str]:
+        return [e.text for e in select_weighted(query, docs, max_tokens=budget, weights=weights)]
+
+    return run
+
+
+def speed_ms(cases: Sequence[tuple[Question, list[SourceDoc]]], method: str) -> float:
+    """Mean CPU ms to rank 5 pages of about 10k words each (pages repeated to that length)."""
+    texts = sorted((d.text for _, docs in cases for d in docs), key=len, reverse=True)[:5]
+    docs = [
+        SourceDoc(url=f"https://example.com/{i}", title=f"Page {i}", rank=i + 1,
+                  text="\n\n".join([t] * max(1, 10_000 // max(1, len(t.split())))))
+        for i, t in enumerate(texts)
+    ]  # fmt: skip
+    words = sum(len(d.text.split()) for d in docs)
+    rounds = 3
+    start = time.process_time()
+    for q, _ in cases[:rounds]:
+        select_excerpts(q.question, docs, max_tokens=1000, method=method)  # type: ignore[arg-type]
+    ms = 1000 * (time.process_time() - start) / rounds
+    print(f"# speed input: 5 pages, {words} words in total")
+    return ms
+
+
+def main() -> None:
+    """Run the benchmark and print the tables."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--text", choices=["extract", "truth"], default="extract")
+    parser.add_argument("--ablate", action="store_true", help="also drop one feature at a time")
+    parser.add_argument("--detail", action="store_true", help="print the answer rank per question")
+    args = parser.parse_args()
+    questions = msgspec.json.decode((BENCH_DIR / "devset.json").read_bytes(), type=list[Question])
+    pages = load_pages()
+    extractor = make_extractor() if args.text == "extract" else None
+
+    def truth(page: Page) -> tuple[str, str]:
+        return page.title, page.truth
+
+    text_of = extractor or truth
+    source = "insomnia_web.extract.extract_html" if extractor else "ground-truth text"
+    start = time.perf_counter()
+    cases = build_cases(questions, pages, text_of)
+    missing = [q.id for q, docs in cases if not answered(q, [d.text for d in docs])]
+    cases = [(q, docs) for q, docs in cases if q.id not in missing]
+    print(f"# page text from {source} ({time.perf_counter() - start:.1f}s)")
+    print(f"# {len(cases)} of {len(questions)} questions have their answer in the page text;")
+    print(f"# lost in the text, left out: {', '.join(missing) or 'none'}")
+    rows: list[tuple[str, list[float], float | None, float | None]] = []
+    for name, weights in (("ours", DEFAULT_WEIGHTS), ("bm25", BM25_ONLY)):
+        recall, ms = recall_row(cases, method_runner(name))
+        rows.append((name, recall, mrr(cases, weights), ms))
+    recall, _ = recall_row(cases, lambda q, docs, b: lead_texts(docs, b))
+    rows.append(("lead", recall, None, None))
+    header = " | ".join(f"recall@{b}" for b in BUDGETS)
+    print(f"\n| method | {header} | MRR | CPU ms/call |")
+    print("|---|" + "---|" * len(BUDGETS) + "---|---|")
+    for name, recall, rr, ms in rows:
+        cells = " | ".join(f"{r:.3f}" for r in recall)
+        rr_cell = "-" if rr is None else f"{rr:.3f}"
+        print(f"| {name} | {cells} | {rr_cell} | {'-' if ms is None else f'{ms:.1f}'} |")
+    if args.detail:
+        for q, docs in cases:
+            ours, base = answer_rank(q, docs, DEFAULT_WEIGHTS), answer_rank(q, docs, BM25_ONLY)
+            print(f"# {q.id} ours={ours} bm25={base} {q.question}")
+    for method in ("ours", "bm25"):
+        print(f"# {method}: {speed_ms(cases, method):.1f} CPU ms for 5 pages x ~10k words")
+    if args.ablate:
+        print(f"\n| ours without | {header} | MRR |")
+        print("|---|" + "---|" * len(BUDGETS) + "---|")
+        for field in DEFAULT_WEIGHTS.__struct_fields__:
+            if field == "bm25" or not getattr(DEFAULT_WEIGHTS, field):
+                continue
+            weights = msgspec.structs.replace(DEFAULT_WEIGHTS, **{field: 0.0})
+            recall, _ = recall_row(cases, weights_runner(weights))
+            cells = " | ".join(f"{r:.3f}" for r in recall)
+            print(f"| {field} | {cells} | {mrr(cases, weights):.3f} |")
+
+if __name__ == "__main__":
+    main()
