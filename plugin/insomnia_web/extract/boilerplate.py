@@ -1,0 +1,159 @@
+"""Whole-page extraction with boilerplate removed: for pages that are not one article.
+
+Listings, forum threads, product pages, documentation and collections spread their content
+over many similar blocks; an article extractor keeps one of them. Here the page is kept
+whole and pruned instead: navigation, headers and footers, sidebars, forms, cookie and
+consent banners, share widgets and link-dense blocks go; the rest stays. When the page marks
+its main region (``<main>``, ``role=main``) and that region holds the content, only it is kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+__all__ = ["prune_boilerplate"]
+
+_DROP_TAGS = frozenset(("nav", "aside", "button", "select", "input", "textarea", "label"))
+_DROP_ROLES = frozenset(
+    ["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar", "tablist", "toolbar"]
+)
+_BOILERPLATE_RE = re.compile(
+    r"(?:^|[-_ ])(?:nav|navbar|navigation|menu|menubar|submenu|megamenu|footer|site-?footer|"
+    r"page-?footer|masthead|site-?header|global-?header|topbar|top-?bar|header-?bar|sidebar|"
+    r"side-?bar|widget|widgets|breadcrumbs?|crumbs|cookies?|cookie-?banner|consent|gdpr|cmp|"
+    r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|subscription|"
+    r"signup|sign-?up|related|related-?posts|recommended|popular|trending|promo|advert|ads|"
+    r"ad-?slot|adsbygoogle|sponsor|sponsored|banner|popup|modal|overlay|skip-?link|"
+    r"pagination|pager|comment-?form|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"
+    r"language-?switcher|lang-?switch|search-?form|searchbox|search-?bar|offcanvas|"
+    r"off-?canvas|drawer|visually-?hidden|sr-only|screen-?reader-?text|print-?only)"
+    r"(?:$|[-_ ])",
+    re.I,
+)
+_KEEP_RE = re.compile(r"(?:^|[-_ ])(?:main|content|article|post|body|entry|thread)(?:$|[-_ ])", re.I)
+_CONTAINER_TAGS = frozenset(("html", "body", "main", "article"))
+
+
+def _tag(el: HtmlElement) -> str:
+    tag = el.tag
+    return tag.rpartition("}")[2].lower() if isinstance(tag, str) else ""
+
+
+def _text_len(el: HtmlElement) -> int:
+    return len("".join(el.itertext()).split())
+
+
+def _features(el: HtmlElement) -> str:
+    return f"{el.get('class', '')} {el.get('id', '')}".strip()
+
+
+def _looks_boilerplate(el: HtmlElement, tag: str, inside_main: bool) -> bool:
+    if tag in _DROP_TAGS:
+        return True
+    if tag in ("header", "footer") and not inside_main:
+        return True
+    if tag == "form":
+        return True
+    role = (el.get("role") or "").strip().lower()
+    if role in _DROP_ROLES:
+        return True
+    features = _features(el)
+    if not features or len(features) > 400:
+        return False
+    if not _BOILERPLATE_RE.search(features):
+        return False
+    return not _KEEP_RE.search(features)
+
+
+def _word_counts(root: HtmlElement) -> tuple[dict[HtmlElement, int], dict[HtmlElement, int]]:
+    """Words under each element, and words inside links under each element (one pass)."""
+    words: dict[HtmlElement, int] = {}
+    link_words: dict[HtmlElement, int] = {}
+    elements = list(root.iter())
+    for el in reversed(elements):
+        if not isinstance(el.tag, str):
+            continue
+        own = len(el.text.split()) if el.text else 0
+        total = own
+        linked = 0
+        for child in el:
+            if not isinstance(child.tag, str):
+                continue
+            total += words.get(child, 0)
+            linked += link_words.get(child, 0)
+            if child.tail:
+                total += len(child.tail.split())
+        if el.tag == "a":
+            linked = total
+        words[el] = total
+        link_words[el] = linked
+    return words, link_words
+
+
+def _main_region(root: HtmlElement, words: dict[HtmlElement, int]) -> HtmlElement:
+    body = root.find("body")
+    if body is None:
+        body = root
+    total = words.get(body, 0)
+    best = None
+    for el in body.iter("main", "article", "div", "section"):
+        tag = el.tag
+        if tag == "main" or (el.get("role") or "").lower() == "main":
+            if words.get(el, 0) >= 0.3 * total:
+                best = el
+                break
+    return best if best is not None else body
+
+
+def prune_boilerplate(root: HtmlElement) -> HtmlElement:
+    """Remove boilerplate from *root* in place and return the element holding the content."""
+    words, _ = _word_counts(root)
+    body = root.find("body")
+    total = words.get(body if body is not None else root, 0)
+    doomed: list[HtmlElement] = []
+    # Walk top-down, skipping subtrees already doomed.
+    stack: list[tuple[HtmlElement, bool]] = [(root, False)]
+    while stack:
+        el, inside_main = stack.pop()
+        tag = _tag(el)
+        if not tag:
+            continue
+        if tag not in _CONTAINER_TAGS and _looks_boilerplate(el, tag, inside_main):
+            share = words.get(el, 0) / total if total else 0.0
+            if share < 0.4 and el.find(".//main") is None:
+                doomed.append(el)
+                continue
+        child_inside = inside_main or tag in ("main", "article")
+        for child in reversed(el):
+            stack.append((child, child_inside))
+    for el in doomed:
+        el.drop_tree()
+    words, link_words = _word_counts(root)
+    region = _main_region(root, words)
+    _drop_link_dense(region, words, link_words)
+    return region
+
+
+def _drop_link_dense(
+    region: HtmlElement, words: dict[HtmlElement, int], link_words: dict[HtmlElement, int]
+) -> None:
+    doomed: list[HtmlElement] = []
+    stack = [region]
+    while stack:
+        el = stack.pop()
+        for child in el:
+            tag = _tag(child)
+            if not tag or tag == "a":
+                continue
+            total = words.get(child, 0)
+            linked = link_words.get(child, 0)
+            if total and tag in ("ul", "ol", "div", "section", "table", "p", "dl", "span"):
+                density = linked / total
+                if density > 0.8 and total < 400:
+                    doomed.append(child)
+                    continue
+            stack.append(child)
+    for el in doomed:
+        el.drop_tree()

@@ -1,0 +1,75 @@
+"""Remove what is never page text: scripts, styles, templates and hidden elements."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from lxml.html import HtmlElement
+
+__all__ = ["is_hidden", "strip_invisible"]
+
+_INVISIBLE_TAGS = frozenset(
+    ["script", "style", "template", "svg", "head", "iframe", "object", "embed", "canvas", "audio", "video", "map", "datalist", "dialog"]
+)
+_HIDDEN_STYLE_RE = re.compile(
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I
+)
+
+
+def is_hidden(el: HtmlElement) -> bool:
+    """True when *el* is hidden by ``hidden``, ``aria-hidden=true`` or an inline style."""
+    attrib = el.attrib
+    if "hidden" in attrib:
+        return True
+    if attrib.get("aria-hidden", "").strip().lower() == "true":
+        return True
+    style = attrib.get("style")
+    return bool(style and _HIDDEN_STYLE_RE.search(style))
+
+
+def _local(tag: object) -> str | None:
+    if not isinstance(tag, str):
+        return None
+    return tag.rpartition("}")[2].lower()
+
+
+def _words(el: HtmlElement) -> int:
+    return len("".join(el.itertext()).split())
+
+
+def strip_invisible(root: HtmlElement) -> None:
+    """Drop invisible elements from *root* in place, keeping the text that follows them.
+
+    A ``<noscript>`` that holds most of the page's text (the server-rendered view of a
+    JavaScript app, as Discourse forums send) is kept as an ordinary block.
+    """
+    doomed: list[HtmlElement] = []
+    hidden: list[HtmlElement] = []
+    noscripts: list[HtmlElement] = []
+    for el in root.iter():
+        tag = _local(el.tag)
+        if tag is None or tag in _INVISIBLE_TAGS:
+            doomed.append(el)
+        elif tag == "noscript":
+            noscripts.append(el)
+        elif tag != "html" and tag != "body" and is_hidden(el):
+            hidden.append(el)
+    _drop(doomed)
+    if not hidden and not noscripts:
+        return
+    total = _words(root)
+    # Streaming server-side rendering (React) ships the real page in a hidden element that a
+    # script reveals: a hidden element holding most of the text is content, not chrome.
+    _drop(el for el in hidden if _words(el) <= 0.5 * total)
+    for el in noscripts:
+        if _words(el) > 0.5 * total:
+            el.tag = "div"
+        else:
+            _drop((el,))
+
+
+def _drop(elements: Iterable[HtmlElement]) -> None:
+    for el in list(elements):
+        if el.getparent() is not None:
+            el.drop_tree()

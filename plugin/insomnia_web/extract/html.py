@@ -1,0 +1,68 @@
+"""HTML -> :class:`Extracted`: main content (``readable``) or the whole page text (``full``).
+
+``readable`` runs readability-lxml for the main article and, independently, a boilerplate-
+pruned whole-page extraction. When readability kept too little of what the page really holds
+(a listing, a forum thread, a product page, documentation), the page extraction wins.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Literal
+
+from lxml.html import HtmlElement
+
+from .boilerplate import prune_boilerplate
+from .clean import strip_invisible
+from .model import Extracted
+from .parse import parse_html
+from .readable import readable_article
+from .serialize import serialize
+from .title import page_title
+
+__all__ = ["extract_html"]
+
+_WORD_RE = re.compile(r"\w+")
+
+
+def _words(text: str) -> int:
+    return len(_WORD_RE.findall(text))
+
+
+def _body(root: HtmlElement) -> HtmlElement:
+    body = root.find("body")
+    return body if body is not None else root
+
+
+def _choose(article_text: str, page_text: str) -> tuple[str, str]:
+    """Pick readability's article unless it holds too little of the page's content."""
+    article_words = _words(article_text)
+    page_words = _words(page_text)
+    if article_words >= 0.6 * page_words:
+        return article_text, "readability"
+    return page_text, "page"
+
+
+def extract_html(
+    html: str, *, url: str | None = None, mode: Literal["readable", "full"] = "readable"
+) -> Extracted:
+    """Extract the title and Markdown-like text of an HTML page.
+
+    ``mode="readable"`` keeps the main content; ``mode="full"`` keeps all visible text (only
+    scripts, styles and hidden elements are removed). *url* is accepted for future
+    site-specific rules and does not change the result today.
+    """
+    root = parse_html(html)
+    if root is None:
+        return Extracted(title=None, text="", method=mode if mode == "full" else "empty")
+    title = page_title(root)
+    strip_invisible(root)
+    if mode == "full":
+        return Extracted(title=title, text=serialize(_body(root)), method="full")
+    article = readable_article(root)
+    article_text = serialize(article) if article is not None else ""
+    page_root = copy.deepcopy(root)
+    page_text = serialize(prune_boilerplate(page_root))
+    text, method = _choose(article_text, page_text)
+    return Extracted(title=title, text=text, method=method)

@@ -1,0 +1,112 @@
+"""Main-content detection with readability-lxml, on an already parsed and cleaned tree.
+
+readability's ``Document`` normally re-parses the source, runs an HTML cleaner and returns the
+article as an HTML string. Here it works on a copy of our cleaned tree (scripts and hidden
+elements are already gone) and hands back the article element itself, so nothing is parsed
+twice and the article goes straight to our serializer.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from typing import Any
+
+from lxml.etree import tounicode
+from lxml.html import HtmlElement, fragment_fromstring
+from readability import Document
+
+__all__ = ["readable_article"]
+
+logging.getLogger("readability.readability").setLevel(logging.CRITICAL)
+
+_INLINE_TAGS = frozenset(
+    ["a", "b", "cite", "code", "em", "font", "i", "small", "span", "strong", "sub", "sup", "u"]
+)
+_BLOCK_PREFIXES = ("blockquote", "dl", "div", "img", "ol", "p", "table", "ul")
+
+
+class _TreeDocument(Document):  # type: ignore[misc]
+    """A readability ``Document`` fed with a parsed tree instead of an HTML string."""
+
+    def __init__(self, tree: HtmlElement) -> None:
+        super().__init__(tree)
+        self._tree = tree
+        self.article: HtmlElement | None = None
+
+    def _parse(self, input: Any) -> HtmlElement:
+        self.encoding = "utf-8"
+        return copy.deepcopy(self._tree)
+
+    def get_clean_html(self) -> str:
+        self.article = self.html
+        return str(tounicode(self.html, method="html"))
+
+    def transform_misused_divs_into_paragraphs(self) -> None:
+        # Same rule as readability (a div without block descendants is a paragraph), computed
+        # in one bottom-up pass instead of serializing every div's children.
+        elements = list(self.html.iter())
+        has_block: dict[HtmlElement, bool] = {}
+        for el in reversed(elements):
+            found = False
+            for child in el:
+                tag = child.tag
+                if not isinstance(tag, str):
+                    continue
+                if tag.startswith(_BLOCK_PREFIXES) or has_block.get(child, False):
+                    found = True
+                    break
+            has_block[el] = found
+        divs = [el for el in elements if el.tag == "div"]
+        for el in divs:
+            if not has_block[el]:
+                el.tag = "p"
+        for el in divs:
+            if el.tag != "div":
+                continue
+            _wrap_inline_runs(el, has_block)
+
+
+def _new_p() -> HtmlElement:
+    return fragment_fromstring("<p/>")
+
+
+def _wrap_inline_runs(div: HtmlElement, has_block: dict[HtmlElement, bool]) -> None:
+    """Wrap a div's loose text and runs of inline children in ``<p>``s, drop its ``<br>``s."""
+    children = list(div)
+    paragraph = None
+    if div.text and div.text.strip():
+        p = _new_p()
+        p.text = div.text
+        div.text = None
+        div.insert(0, p)
+        paragraph = p
+    for child in children:
+        if child.tag == "br":
+            paragraph = None
+            continue
+        if child.tag not in _INLINE_TAGS or has_block.get(child, True):
+            paragraph = None
+            continue
+        if paragraph is None:
+            paragraph = _new_p()
+            child.addprevious(paragraph)
+        paragraph.append(child)
+    for pos, child in reversed(list(enumerate(div))):
+        if child.tail and child.tail.strip():
+            p = _new_p()
+            p.text = child.tail
+            child.tail = None
+            div.insert(pos + 1, p)
+        if child.tag == "br":
+            child.drop_tree()
+
+
+def readable_article(tree: HtmlElement) -> HtmlElement | None:
+    """Return readability's article element for *tree* (left unchanged), or ``None``."""
+    doc = _TreeDocument(tree)
+    try:
+        doc.summary(html_partial=True)
+    except Exception:  # readability raises Unparseable and assorted internal errors
+        return None
+    return doc.article

@@ -1,0 +1,232 @@
+"""lxml tree -> Markdown-like text, without recursion.
+
+The walk keeps an explicit stack, so 100k-deep documents cannot raise ``RecursionError``, and
+every piece of text is touched a constant number of times, so a 50 MB line stays linear.
+
+Output rules: headings become ``#`` .. ``######``, list items ``- `` or ``1. ``, data tables
+Markdown tables (header row kept), ``pre`` fenced code blocks, ``<br>`` a line break. Every
+block element ends the current line, so words of adjacent blocks are never glued together;
+whitespace inside inline text is collapsed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from lxml.html import HtmlElement
+
+__all__ = ["BLOCK_TAGS", "SKIP_TAGS", "serialize"]
+
+BLOCK_TAGS = frozenset(
+    ["address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "frame", "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "legend", "li", "listing", "main", "menu", "nav", "ol", "optgroup", "option", "p", "plaintext", "pre", "search", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "xmp"]
+)
+INLINE_TAGS = frozenset(
+    ["a", "abbr", "acronym", "b", "bdi", "bdo", "big", "blink", "button", "cite", "code", "data", "del", "dfn", "em", "font", "i", "img", "input", "ins", "kbd", "label", "mark", "meter", "nobr", "output", "progress", "q", "rp", "rt", "ruby", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr"]
+)
+SKIP_TAGS = frozenset(
+    ["script", "style", "noscript", "template", "head", "title", "meta", "link", "svg", "iframe", "object", "embed", "canvas", "audio", "video", "select", "datalist", "map", "area", "input", "textarea", "base", "param", "source", "track"]
+)
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_LIST_TAGS = frozenset(("ul", "ol", "dir", "menu"))
+_PARA_TAGS = frozenset(["p", "blockquote", "pre", "table", "ul", "ol", "dl", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr"])
+
+# Markers in the token stream (text pieces are plain ``str``).
+_LINE = 1  # end the current line
+_PARA = 2  # end the current paragraph (blank line)
+_BR = 3  # hard line break (<br>)
+
+
+class _Prefix:
+    """Prefix for the next non-empty line (list bullet, heading hashes)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class _Raw:
+    """Pre-formatted text emitted as its own block, unchanged."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+_Token = str | int | _Prefix | _Raw
+
+
+def _tag(el: HtmlElement) -> str | None:
+    tag = el.tag
+    if not isinstance(tag, str):
+        return None  # comment or processing instruction
+    if "}" in tag:
+        tag = tag.rpartition("}")[2]
+    return tag.lower()
+
+
+def _is_data_table(table: HtmlElement) -> bool:
+    """A table worth rendering as a Markdown table: no nested table, at least two columns."""
+    if next(table.iterdescendants("table"), None) is not None:
+        return False
+    return any(len(row.findall("td")) + len(row.findall("th")) >= 2 for row in table.iter("tr"))
+
+
+def _rows(table: HtmlElement) -> Iterator[HtmlElement]:
+    for row in table.iter("tr"):
+        yield row
+
+
+def _cell_text(cell: HtmlElement) -> str:
+    text = " ".join(serialize(cell, _inside_cell=True).split())
+    return text.replace("|", "\\|")
+
+
+def _table_markdown(table: HtmlElement) -> str:
+    rows: list[list[str]] = []
+    for row in _rows(table):
+        cells = [c for c in row if _tag(c) in ("td", "th")]
+        if not cells:
+            continue
+        texts: list[str] = []
+        for cell in cells:
+            texts.append(_cell_text(cell))
+            span = cell.get("colspan", "1")
+            extra = int(span) - 1 if span.isdigit() and 1 < int(span) <= 50 else 0
+            texts.extend([""] * extra)
+        if any(texts):
+            rows.append(texts)
+    if not rows:
+        return ""
+    caption = table.find("caption")
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    # Markdown needs a header row: the first row is the header, as in most tables.
+    lines = ["| " + " | ".join(rows[0]) + " |", "| " + " | ".join(["---"] * width) + " |"]
+    lines.extend("| " + " | ".join(r) + " |" for r in rows[1:])
+    if caption is not None:
+        cap = " ".join(caption.text_content().split())
+        if cap:
+            lines.insert(0, cap + "\n")
+    return "\n".join(lines)
+
+
+def _pre_text(pre: HtmlElement) -> str:
+    text = pre.text_content().strip("\n")
+    if not text.strip():
+        return ""
+    fence = "```"
+    while fence in text:
+        fence += "`"
+    return f"{fence}\n{text}\n{fence}"
+
+
+def _tokens(root: HtmlElement, inside_cell: bool) -> list[_Token]:
+    out: list[_Token] = []
+    lists: list[list[int]] = []  # stack of [ordered?, counter]
+    # Stack entries: (element, tag, entered). Tails are emitted when an element is left.
+    stack: list[tuple[HtmlElement, str | None, bool]] = [(root, _tag(root), False)]
+    while stack:
+        el, tag, entered = stack.pop()
+        if entered:
+            if tag in BLOCK_TAGS:
+                if tag in _LIST_TAGS and lists:
+                    lists.pop()
+                out.append(_LINE if lists or tag not in _PARA_TAGS else _PARA)
+            if el is not root and el.tail:
+                out.append(el.tail)
+            continue
+        if tag is None or tag in SKIP_TAGS:
+            if el is not root and el.tail:
+                out.append(el.tail)
+            continue
+        if tag == "br":
+            out.append(_BR)
+            if el.tail:
+                out.append(el.tail)
+            continue
+        if tag == "pre" or tag == "xmp" or tag == "plaintext":
+            out.append(_PARA)
+            out.append(_Raw(_pre_text(el)))
+            out.append(_PARA)
+            if el is not root and el.tail:
+                out.append(el.tail)
+            continue
+        if tag == "table" and not inside_cell and _is_data_table(el):
+            out.append(_PARA)
+            out.append(_Raw(_table_markdown(el)))
+            out.append(_PARA)
+            if el is not root and el.tail:
+                out.append(el.tail)
+            continue
+        if tag in BLOCK_TAGS or tag not in INLINE_TAGS:
+            if tag in ("td", "th"):
+                out.append(" ")  # cells of a layout table: keep them apart
+            out.append(_LINE if lists or tag not in _PARA_TAGS else _PARA)
+            if tag in _LIST_TAGS:
+                start = el.get("start", "1")
+                lists.append([tag == "ol", int(start) - 1 if start.isdigit() else 0])
+            elif tag == "li":
+                if lists:
+                    ordered, _ = lists[-1]
+                    lists[-1][1] += 1
+                    bullet = f"{lists[-1][1]}. " if ordered else "- "
+                    out.append(_Prefix("  " * (len(lists) - 1) + bullet))
+                else:
+                    out.append(_Prefix("- "))
+            elif tag in _HEADINGS:
+                out.append(_Prefix("#" * _HEADINGS[tag] + " "))
+        if el.text:
+            out.append(el.text)
+        stack.append((el, tag, True))
+        children = list(el)
+        for child in reversed(children):
+            stack.append((child, _tag(child), False))
+    return out
+
+
+def _collapse(pieces: list[str]) -> str:
+    return " ".join("".join(pieces).split())
+
+
+def serialize(root: HtmlElement, *, _inside_cell: bool = False) -> str:
+    """Return the Markdown-like text of *root* and everything below it."""
+    lines: list[str] = []
+    pieces: list[str] = []
+    prefix = ""
+    pending_break = 0
+
+    def flush() -> None:
+        nonlocal prefix, pending_break
+        text = _collapse(pieces)
+        pieces.clear()
+        if not text:
+            return
+        if lines:
+            lines.append("\n\n" if pending_break >= _PARA else "\n")
+        lines.append(prefix + text)
+        prefix = ""
+        pending_break = 0
+
+    for token in _tokens(root, _inside_cell):
+        if isinstance(token, str):
+            pieces.append(token)
+        elif isinstance(token, int):
+            flush()
+            if token == _BR:
+                pending_break = max(pending_break, _LINE)
+            else:
+                pending_break = max(pending_break, token)
+        elif isinstance(token, _Prefix):
+            flush()
+            prefix = token.text
+        else:
+            flush()
+            if token.text:
+                if lines:
+                    lines.append("\n\n")
+                lines.append(token.text)
+                pending_break = _PARA
+    flush()
+    return "".join(lines)
