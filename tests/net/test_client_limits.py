@@ -31,8 +31,9 @@ def _zeros_compressed(coding: str) -> bytes:
     chunk = bytes(MiB)
     if coding == "br":
         comp = brotli.Compressor(quality=5)
-        parts = [comp.process(chunk) for _ in range(BOMB_SIZE // MiB)]
-        return b"".join(parts) + comp.finish()
+        parts: list[bytes] = [comp.process(chunk) for _ in range(BOMB_SIZE // MiB)]
+        tail: bytes = comp.finish()
+        return b"".join(parts) + tail
     wbits = {"gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}[coding]
     obj = zlib.compressobj(9, zlib.DEFLATED, wbits)
     parts = [obj.compress(chunk) for _ in range(BOMB_SIZE // MiB)]
@@ -210,13 +211,13 @@ async def test_slow_connect_is_a_connect_timeout(
     make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A connection that cannot be opened within connect_timeout_s fails with phase=connect."""
-    import aiohttp.connector
+    import aiohappyeyeballs
 
     async def never(*args: object, **kwargs: object) -> object:
         await asyncio.sleep(30)
         raise AssertionError("unreachable")
 
-    monkeypatch.setattr(aiohttp.connector.aiohappyeyeballs, "start_connection", never)
+    monkeypatch.setattr(aiohappyeyeballs, "start_connection", never)
     with pytest.raises(ToolTimeout) as info:
         await make_client(8080, connect_timeout_s=0.2).fetch(f"http://{SITE}:8080/", timeout_s=5)
     assert info.value.phase == "connect"

@@ -17,6 +17,7 @@ What it guarantees (``design.md`` section 5):
 from __future__ import annotations
 
 import asyncio
+import io
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from types import TracebackType
@@ -321,18 +322,22 @@ class _Fetch:
             )
         codings = resp.headers.getall("Content-Encoding", [])
         decoder = make_decoder(", ".join(codings) if codings else None)
-        body = bytearray()
+        # BytesIO.getvalue() hands over its buffer without a copy: peak memory stays ~limit.
+        buffer = io.BytesIO()
         truncated = False
         if resp.status not in _REDIRECTS:
             async for chunk in resp.content.iter_any():
-                body += decoder.feed(chunk, limit + 1 - len(body))
-                if len(body) > limit:
+                for piece in decoder.feed(chunk, limit + 1 - buffer.tell()):
+                    buffer.write(piece)
+                if buffer.tell() > limit:
                     break
             else:
-                body += decoder.flush(limit + 1 - len(body))
-            if len(body) > limit:
+                buffer.write(decoder.flush(limit + 1 - buffer.tell()))
+            if buffer.tell() > limit:
                 truncated = True
-                del body[limit:]
+                buffer.truncate(limit)
+        body = buffer.getvalue()
+        del buffer
         content_type, charset = parse_content_type(resp.headers.get("Content-Type"))
         return FetchResult(
             url=first,
@@ -341,7 +346,7 @@ class _Fetch:
             headers={name.lower(): value for name, value in resp.headers.items()},
             content_type=content_type,
             charset=charset,
-            body=bytes(body),
+            body=body,
             truncated=truncated,
             bytes_read=len(body),
             redirects=list(self.redirects),
