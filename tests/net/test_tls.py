@@ -1,0 +1,122 @@
+"""TLS: certificates are verified, against the URL's host name, even with pinned DNS."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import ssl
+import subprocess
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import aiohttp.connector
+import pytest
+import pytest_asyncio
+from aiohttp import web
+
+from insomnia_web.errors import ToolError
+from insomnia_web.net import SafeClient
+
+from .conftest import LOOPBACK, SITE, DialGuard
+
+MakeClient = Callable[..., SafeClient]
+
+
+def make_cert(directory: Path, name: str) -> tuple[Path, Path]:
+    """A self-signed certificate for DNS name *name*; returns (cert, key) paths."""
+    cert, key = directory / f"{name}.crt", directory / f"{name}.key"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            f"/CN={name}",
+            "-addext",
+            f"subjectAltName=DNS:{name}",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+@pytest_asyncio.fixture
+async def https_server(tmp_path: Path, dial_guard: DialGuard) -> AsyncIterator[tuple[int, Path]]:
+    """An HTTPS server on 127.0.0.1 with a self-signed certificate for site.test."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    cert, key = make_cert(tmp_path, SITE)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+
+    async def index(request: web.Request) -> web.Response:
+        return web.Response(text="secure")
+
+    app = web.Application()
+    app.router.add_get("/", index)
+    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.5)
+    await runner.setup()
+    site = web.TCPSite(runner, LOOPBACK, 0, ssl_context=context)
+    await site.start()
+    server = site._server
+    assert isinstance(server, asyncio.Server)
+    port = int(server.sockets[0].getsockname()[1])
+    dial_guard.allow(port)
+    yield port, cert
+    await runner.cleanup()
+
+
+def trust(monkeypatch: pytest.MonkeyPatch, cert: Path) -> None:
+    """Make aiohttp's verified default context trust *cert* (and only it)."""
+    context = ssl.create_default_context(cafile=str(cert))
+    monkeypatch.setattr(aiohttp.connector, "_SSL_CONTEXT_VERIFIED", context)
+
+
+@pytest.mark.asyncio
+async def test_untrusted_certificate_is_tls_error(
+    https_server: tuple[int, Path], make_client: MakeClient
+) -> None:
+    """A certificate that does not chain to a trusted root fails as tls_error."""
+    port, _ = https_server
+    with pytest.raises(ToolError) as info:
+        await make_client(port).fetch(f"https://{SITE}:{port}/")
+    assert info.value.code == "tls_error"
+
+
+@pytest.mark.asyncio
+async def test_trusted_certificate_for_the_url_host_works(
+    https_server: tuple[int, Path], make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the certificate trusted, the pinned connection to site.test verifies and succeeds."""
+    port, cert = https_server
+    trust(monkeypatch, cert)
+    result = await make_client(port).fetch(f"https://{SITE}:{port}/")
+    assert result.body == b"secure"
+
+
+@pytest.mark.asyncio
+async def test_certificate_is_checked_against_the_url_host(
+    https_server: tuple[int, Path], make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same trusted certificate fails for another name pinned to the same address."""
+    port, cert = https_server
+    trust(monkeypatch, cert)
+    client = make_client(port, resolve={"other.test": [LOOPBACK]})
+    with pytest.raises(ToolError) as info:
+        await client.fetch(f"https://other.test:{port}/")
+    assert info.value.code == "tls_error"
+    with pytest.raises(ToolError) as literal:
+        await client.fetch(f"https://{LOOPBACK}:{port}/")
+    assert literal.value.code == "tls_error"
