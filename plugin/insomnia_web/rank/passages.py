@@ -75,7 +75,8 @@ def _count_words(text: str, start: int, end: int) -> int:
     bars (``|``), or the token estimate / 1.3 when that is larger (link-heavy text)."""
     segment = text[start:end]
     words = len(segment.split()) - segment.count("|")
-    return max(words, len(segment.encode("utf-8", "surrogatepass")) * 10 // _BYTES_PER_WORD_X10)
+    size = len(segment) if segment.isascii() else len(segment.encode("utf-8", "surrogatepass"))
+    return max(words, size * 10 // _BYTES_PER_WORD_X10)
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
@@ -213,6 +214,8 @@ def _split_long(text: str, unit: _Unit, max_words: int) -> list[_Unit]:
 
 
 def _word_chunks(text: str, start: int, end: int, max_words: int) -> list[tuple[int, int]]:
+    if _count_words(text, start, end) <= max_words:
+        return [(start, end)]
     spans = [m.span() for m in _TOKEN_RE.finditer(text[start:end])]
     if len(spans) <= max_words:
         return [(start, end)]

@@ -1,0 +1,181 @@
+"""select_excerpts: candidates, ranking, dedup, budget and output order."""
+
+from __future__ import annotations
+
+import pytest
+
+import insomnia_web.rank
+from insomnia_web.rank import Excerpt, SourceDoc, estimate_tokens, select_excerpts
+from insomnia_web.rank.budget import excerpt_cost
+
+FILLER = (
+    "Visitors often arrive in the late afternoon when the light over the harbour turns gold "
+    "and the fishing boats come back with their catch for the evening market."
+)
+
+
+def para(topic: str) -> str:
+    """Return a 60-word paragraph that mentions *topic* once."""
+    return f"{FILLER} {topic}. {FILLER}"
+
+
+def doc(rank: int, text: str, *, snippet: str | None = None, title: str = "") -> SourceDoc:
+    """Return a SourceDoc with a URL and title derived from *rank*."""
+    return SourceDoc(
+        url=f"https://site{rank}.example/page",
+        title=title or f"Page {rank}",
+        text=text,
+        rank=rank,
+        snippet=snippet,
+    )
+
+
+def total_cost(excerpts: list[Excerpt]) -> int:
+    """Return the budget cost of *excerpts*, labels included."""
+    return sum(excerpt_cost(e.title, e.url, e.heading, e.text) for e in excerpts)
+
+
+def corpus() -> list[SourceDoc]:
+    """Return three pages, each with several paragraphs, one of which is about volcanoes."""
+    return [
+        doc(1, "\n\n".join(para(f"harbour fact {i}") for i in range(8))),
+        doc(2, "\n\n".join([para("volcano eruption lava"), *(para(f"x{i}") for i in range(6))])),
+        doc(3, "\n\n".join([*(para(f"y{i}") for i in range(6)), para("volcano ash cloud")])),
+    ]
+
+
+def test_public_names_are_exported() -> None:
+    """The package exports exactly the documented API."""
+    assert sorted(insomnia_web.rank.__all__) == [
+        "Excerpt",
+        "Method",
+        "SourceDoc",
+        "estimate_tokens",
+        "select_excerpts",
+    ]
+
+
+@pytest.mark.parametrize("method", ["ours", "bm25"])
+@pytest.mark.parametrize("budget", [60, 150, 400, 1000])
+def test_budget_is_respected(method: str, budget: int) -> None:
+    """The excerpts plus their label overhead never exceed max_tokens."""
+    found = select_excerpts("volcano lava harbour", corpus(), max_tokens=budget, method=method)  # type: ignore[arg-type]
+    assert total_cost(found) <= budget
+
+
+def test_relevant_passages_come_first_when_budget_is_tight() -> None:
+    """The passage matching all query terms is chosen and scored above partial matches."""
+    found = select_excerpts("volcano eruption lava", corpus(), max_tokens=300)
+    best = max(found, key=lambda e: e.score)
+    assert "volcano eruption lava" in best.text
+    assert all(e.score < best.score for e in found if e is not best)
+
+
+def test_passages_without_query_terms_are_not_returned() -> None:
+    """Only passages containing a query term are eligible, even when budget is left over."""
+    found = select_excerpts("volcano", corpus(), max_tokens=5000)
+    assert found
+    assert all("volcano" in e.text for e in found)
+
+
+def test_excerpt_offsets_match_the_page_text() -> None:
+    """Each page excerpt's text is page_text[start:end] of its source."""
+    docs = corpus()
+    by_url = {d.url: d.text for d in docs}
+    for e in select_excerpts("volcano", docs, max_tokens=2000):
+        assert e.kind == "page"
+        assert by_url[e.url][e.start : e.end] == e.text
+
+
+def test_output_is_grouped_by_source_rank_then_page_order() -> None:
+    """Excerpts are ordered by provider rank, then by position on the page; ids count from 1."""
+    docs = [
+        doc(2, "\n\n".join([para("alpha"), para("filler"), para("alpha beta")])),
+        doc(1, "\n\n".join([para("beta"), para("filler"), para("alpha beta gamma")])),
+    ]
+    found = select_excerpts("alpha beta gamma", docs, max_tokens=5000)
+    keys = [(e.source_rank, e.start) for e in found]
+    assert keys == sorted(keys)
+    assert next(e.source_rank for e in found) == 1
+    assert [e.id for e in found] == list(range(1, len(found) + 1))
+
+
+def test_near_duplicates_are_returned_once() -> None:
+    """The same paragraph on two pages is returned only once, from the higher-scored copy."""
+    shared = para("kraken sighting")
+    docs = [doc(1, shared), doc(2, shared + "\n\n" + para("kraken tentacles"))]
+    found = select_excerpts("kraken sighting", docs, max_tokens=5000)
+    assert sum(shared in e.text for e in found) == 1
+
+
+def test_snippet_is_used_when_the_page_failed() -> None:
+    """A result with no page text still contributes its provider snippet."""
+    docs = [
+        doc(1, "", snippet="The Eiffel Tower is 330 metres tall."),
+        doc(2, para("unrelated harbour")),
+    ]
+    found = select_excerpts("eiffel tower height", docs, max_tokens=500)
+    assert [(e.kind, e.start, e.end, e.source_rank) for e in found] == [("snippet", -1, -1, 1)]
+    assert found[0].text == "The Eiffel Tower is 330 metres tall."
+
+
+def test_snippet_repeated_on_the_page_is_dropped() -> None:
+    """A snippet whose words are all in a chosen page passage is not returned twice."""
+    sentence = "The Eiffel Tower is 330 metres tall and was finished in 1889."
+    docs = [doc(1, f"{FILLER} {sentence}", snippet=sentence)]
+    found = select_excerpts("eiffel tower height 1889", docs, max_tokens=1000)
+    assert len(found) == 1
+
+
+def test_heading_match_counts_for_ours_only() -> None:
+    """A passage whose heading matches the query is eligible under 'ours' but not plain BM25."""
+    text = "# Pricing\n\n" + para("plans start small") + "\n\n# Support\n\n" + para("email us")
+    docs = [doc(1, text)]
+    ours = select_excerpts("pricing", docs, max_tokens=1000, method="ours")
+    plain = select_excerpts("pricing", docs, max_tokens=1000, method="bm25")
+    assert [e.heading for e in ours] == ["Pricing"]
+    assert all("# Pricing" in e.text for e in plain)
+
+
+def test_split_table_excerpt_repeats_the_header() -> None:
+    """An excerpt from the middle of a long table starts with the header row."""
+    rows = [f"| city {i} | {FILLER} |" for i in range(20)] + ["| Reykjavik | capital of Iceland |"]
+    text = "| Name | Notes |\n|---|---|\n" + "\n".join(rows)
+    found = select_excerpts("reykjavik", [doc(1, text)], max_tokens=2000)
+    assert len(found) == 1
+    assert found[0].text.startswith("| Name | Notes |\n|---|---|\n")
+    assert found[0].text.endswith(text[found[0].start : found[0].end])
+    assert "Reykjavik" in text[found[0].start : found[0].end]
+
+
+def test_empty_inputs_return_nothing() -> None:
+    """No documents, no budget, or only empty pages give an empty list."""
+    assert select_excerpts("anything", [], max_tokens=1000) == []
+    assert select_excerpts("volcano", corpus(), max_tokens=0) == []
+    assert select_excerpts("volcano", [doc(1, "  "), doc(2, "")], max_tokens=1000) == []
+
+
+def test_query_without_terms_returns_page_leads_in_rank_order() -> None:
+    """A query with no words falls back to the first passage of each page, by rank."""
+    found = select_excerpts("?!", corpus(), max_tokens=5000)
+    assert [e.source_rank for e in found] == [1, 2, 3]
+    assert all(e.start == 0 for e in found)
+
+
+def test_stopword_only_query_still_matches() -> None:
+    """A query made only of stopwords ('The Who') searches with those words."""
+    docs = [doc(1, para("harbour")), doc(2, para("The Who played live"))]
+    found = select_excerpts("The Who", docs, max_tokens=200)
+    best = max(found, key=lambda e: e.score)
+    assert "The Who played live" in best.text
+
+
+def test_cjk_query_finds_the_cjk_passage() -> None:
+    """A Japanese query without spaces matches the Japanese passage on a mixed page."""
+    text = (
+        para("harbour") + "\n\n東京都庁は新宿区にあります。展望室は無料です。\n\n" + para("boats")
+    )
+    found = select_excerpts("都庁の展望室", [doc(1, text)], max_tokens=1000)
+    assert len(found) == 1
+    assert "展望室" in found[0].text
+    assert estimate_tokens(found[0].text) > 0
