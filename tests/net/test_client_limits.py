@@ -351,3 +351,32 @@ async def test_endless_headers_are_bounded(serve_raw: ServeRaw, make_client: Mak
     with pytest.raises(ToolError) as info:
         await make_client(port).fetch(f"http://{SITE}:{port}/", timeout_s=5)
     assert info.value.code == "protocol_error"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    "response",
+    [
+        b"HTTP/1.1 200 OK\r\nContent-Length: abc\r\n\r\nhello",
+        b"HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\nhello",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\nhello",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n",
+    ],
+)
+async def test_malformed_framing_is_protocol_error(
+    serve_raw: ServeRaw, make_client: MakeClient, response: bytes
+) -> None:
+    """Bad, negative, overflowing, duplicate or conflicting lengths and bad chunks are refused."""
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await read_request(reader)
+        writer.write(response)
+        await writer.drain()
+
+    port = await serve_raw(answer)
+    with pytest.raises(ToolError) as info:
+        await make_client(port).fetch(f"http://{SITE}:{port}/", timeout_s=3)
+    assert info.value.code == "protocol_error"
+    assert "\n" not in info.value.message

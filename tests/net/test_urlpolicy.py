@@ -200,6 +200,8 @@ async def test_missing_host_in_resolve_is_nxdomain() -> None:
         ("http://nas.home.arpa/", "*.home.arpa"),
         ("http://duckduckgogg42xjoc72x3sjasowoarfbgcmvfimaftt6twagswzczad.onion/", "*.onion"),
         ("http://intranet/", "dotless name"),
+        ("http://\u24db\u24de\u24d2\u24d0\u24db\u24d7\u24de\u24e2\u24e3/", "localhost"),
+        ("HTTP://LOCALHOST/", "localhost"),
     ],
 )
 async def test_local_names_are_blocked(url: str, rule: str) -> None:
@@ -236,6 +238,10 @@ async def test_local_names_are_blocked(url: str, rule: str) -> None:
         ("http://example.123/", "invalid_url"),
         ("http://a..b.com/", "invalid_url"),
         ("http://[fe80::1%25eth0]/", "invalid_url"),
+        ("http://%31%32%37.0.0.1/", "invalid_url"),
+        ("http://localhost%00.example.com/", "invalid_url"),
+        ("http://[127.0.0.1]/", "invalid_url"),
+        ("http://127.0.0.1%2f@example.com/", "credentials_in_url"),
         ("http://134744072/", "invalid_url"),
         ("http://example.com:99999/", "invalid_url"),
         ("http://example.com/" + "a" * 2100, "invalid_url"),

@@ -49,6 +49,12 @@ _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 RedirectCheck = Callable[[URL], Awaitable[None]]
 
 
+def _first_line(text: object) -> str:
+    """The first line of an aiohttp message, capped: parser errors quote server bytes."""
+    lines = str(text).strip().splitlines()
+    return lines[0][:200] if lines else ""
+
+
 def _connect_error(exc: aiohttp.ClientConnectorError, grant: ConnectPermit) -> ToolError:
     if grant.refused:
         return ToolError(
@@ -66,16 +72,22 @@ def _client_error(exc: aiohttp.ClientError, grant: ConnectPermit) -> ToolError:
     if isinstance(exc, aiohttp.ServerTimeoutError):
         return ToolTimeout(f"{grant.host} stopped sending", phase="read")
     if isinstance(exc, aiohttp.ClientSSLError):
-        return ToolError("tls_error", f"TLS with {grant.host} failed: {exc}")
+        return ToolError("tls_error", f"TLS with {grant.host} failed: {_first_line(exc)}")
     if isinstance(exc, aiohttp.ClientConnectorError):
         return _connect_error(exc, grant)
     if isinstance(exc, aiohttp.ClientPayloadError):
-        return ToolError("protocol_error", f"{grant.host} sent a broken body: {exc}")
+        return ToolError("protocol_error", f"{grant.host} sent a broken body: {_first_line(exc)}")
     if isinstance(exc, aiohttp.ClientResponseError):
-        return ToolError("protocol_error", f"{grant.host} sent a malformed response: {exc.message}")
+        return ToolError(
+            "protocol_error", f"{grant.host} sent a malformed response: {_first_line(exc.message)}"
+        )
     if isinstance(exc, aiohttp.ServerDisconnectedError | aiohttp.ClientOSError):
-        return ToolError("connection_error", f"the connection to {grant.host} failed: {exc}")
-    return ToolError("protocol_error", f"HTTP exchange with {grant.host} failed: {exc}")
+        return ToolError(
+            "connection_error", f"the connection to {grant.host} failed: {_first_line(exc)}"
+        )
+    return ToolError(
+        "protocol_error", f"HTTP exchange with {grant.host} failed: {_first_line(exc)}"
+    )
 
 
 class SafeClient:
