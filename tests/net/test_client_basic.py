@@ -253,3 +253,42 @@ async def test_connection_refused_is_connection_error(
     with pytest.raises(ToolError) as info:
         await make_client(port).fetch(f"http://{SITE}:{port}/")
     assert info.value.code == "connection_error"
+
+
+@pytest.mark.asyncio
+async def test_concurrent_fetches_keep_their_own_permits(
+    serve_app: Serve, make_client: MakeClient
+) -> None:
+    """Concurrent fetches of different hosts share the session but never each other's addresses."""
+    import asyncio
+
+    port = await serve_app(echo_app())
+    client = make_client(port, resolve={"b.test": ["127.0.0.1"], "bad.test": ["127.0.0.9"]})
+    urls = [f"http://{host}:{port}/page" for host in ("site.test", "b.test") * 4]
+    results = await asyncio.gather(
+        *(client.fetch(u) for u in urls),
+        client.fetch(f"http://bad.test:{port}/"),
+        return_exceptions=True,
+    )
+    assert all(not isinstance(r, BaseException) and r.status == 200 for r in results[:-1])
+    last = results[-1]
+    assert isinstance(last, ToolError)
+    assert last.code == "blocked_address"
+
+
+def test_public_exports() -> None:
+    """insomnia_web.net exports exactly the intended public names."""
+    import insomnia_web.net as net
+
+    assert sorted(net.__all__) == [
+        "AiodnsResolver",
+        "FetchResult",
+        "Resolver",
+        "SafeClient",
+        "StaticResolver",
+        "UrlVerdict",
+        "check_url",
+        "parse_cidrs",
+    ]
+    for name in net.__all__:
+        assert getattr(net, name) is not None

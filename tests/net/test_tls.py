@@ -6,7 +6,7 @@ import asyncio
 import shutil
 import ssl
 import subprocess
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import aiohttp.connector
@@ -120,3 +120,44 @@ async def test_certificate_is_checked_against_the_url_host(
     with pytest.raises(ToolError) as literal:
         await client.fetch(f"https://{LOOPBACK}:{port}/")
     assert literal.value.code == "tls_error"
+
+
+@pytest.mark.asyncio
+async def test_https_to_http_redirect_is_blocked_end_to_end(
+    tmp_path: Path,
+    make_client: MakeClient,
+    monkeypatch: pytest.MonkeyPatch,
+    serve_app: Callable[[web.Application], Awaitable[int]],
+    dial_guard: DialGuard,
+) -> None:
+    """An https page redirecting to http on an allowed host is refused as a downgrade."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    cert, key = make_cert(tmp_path, SITE)
+    trust(monkeypatch, cert)
+    plain_port = await serve_app(web.Application())
+
+    async def index(request: web.Request) -> web.Response:
+        raise web.HTTPFound(f"http://{SITE}:{plain_port}/")
+
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    app = web.Application()
+    app.router.add_get("/", index)
+    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.5)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, LOOPBACK, 0, ssl_context=context)
+        await site.start()
+        server = site._server
+        assert isinstance(server, asyncio.Server)
+        port = int(server.sockets[0].getsockname()[1])
+        dial_guard.allow(port)
+        client = make_client(port, policy={"ports": [port, plain_port]})
+        with pytest.raises(ToolError) as info:
+            await client.fetch(f"https://{SITE}:{port}/")
+        assert info.value.code == "redirect_blocked"
+        assert info.value.details["inner_code"] == "scheme_not_allowed"
+        assert (LOOPBACK, plain_port) not in dial_guard.dialled
+    finally:
+        await runner.cleanup()

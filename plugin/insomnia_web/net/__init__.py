@@ -6,6 +6,7 @@ the same policy's verdict without connecting.
 
 from __future__ import annotations
 
+from .addresses import parse_cidrs
 from .check import UrlVerdict, check_url
 from .client import SafeClient
 from .resolver import AiodnsResolver, Resolver, StaticResolver
@@ -19,4 +20,5 @@ __all__ = [
     "StaticResolver",
     "UrlVerdict",
     "check_url",
+    "parse_cidrs",
 ]

@@ -96,7 +96,8 @@ class SafeClient:
     The underlying ``aiohttp.ClientSession`` is created on the first request (never at
     construction or import) and shared by all requests; close it with :meth:`aclose` or
     ``async with``. Without *resolver*, DNS goes through aiodns with the policy's
-    ``dns_timeout_s``.
+    ``dns_timeout_s`` (closed by :meth:`aclose`); a resolver passed in stays the caller's
+    to close. Keep-alive is off: every request dials anew through the pinning hooks.
     """
 
     def __init__(
