@@ -20,141 +20,39 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 
-from .analysis import analyze, stem, words
+from .analysis import analyze
 from .bm25 import BM25
 from .budget import excerpt_cost
+from .candidates import Candidate, build_candidates, count_query_terms, query_terms
 from .dedup import is_near_duplicate, shingles
 from .features import BM25_ONLY, DEFAULT_WEIGHTS, Weights, bigrams, coverage
 from .models import Excerpt, SourceDoc
-from .passages import split_passages
 
-__all__ = ["Method", "rank_candidates", "select_excerpts"]
+__all__ = ["Method", "rank_candidates", "select_excerpts", "select_weighted"]
 
 Method = Literal["ours", "bm25"]
 
 
-class _Candidate:
-    __slots__ = (
-        "doc",
-        "end",
-        "heading",
-        "index",
-        "kind",
-        "score",
-        "source",
-        "start",
-        "text",
-        "tf",
-        "words",
-    )
-
-    def __init__(
-        self,
-        *,
-        doc: int,
-        source: SourceDoc,
-        kind: str,
-        text: str,
-        start: int,
-        end: int,
-        index: int,
-        heading: str | None,
-    ) -> None:
-        self.doc = doc
-        self.source = source
-        self.kind = kind
-        self.text = text
-        self.start = start
-        self.end = end
-        self.index = index
-        self.heading = heading
-        self.words: Counter[str] = Counter(words(text))
-        self.tf: dict[str, int] = {}
-        self.score = 0.0
-
-    def excerpt(self, excerpt_id: int) -> Excerpt:
-        return Excerpt(
-            id=excerpt_id,
-            url=self.source.url,
-            title=self.source.title,
-            text=self.text,
-            score=round(self.score, 4),
-            start=self.start,
-            end=self.end,
-            source_rank=self.source.rank,
-            kind=self.kind,
-            heading=self.heading,
-        )
-
-
-def _candidates(docs: Sequence[SourceDoc]) -> list[_Candidate]:
-    out: list[_Candidate] = []
-    for i, doc in enumerate(docs):
-        if doc.snippet and doc.snippet.strip():
-            for p in split_passages(doc.snippet):
-                out.append(
-                    _Candidate(
-                        doc=i, source=doc, kind="snippet", text=p.text(doc.snippet),
-                        start=-1, end=-1, index=0, heading=None,
-                    )
-                )  # fmt: skip
-        if doc.text.strip():
-            for p in split_passages(doc.text):
-                out.append(
-                    _Candidate(
-                        doc=i, source=doc, kind="page", text=p.text(doc.text),
-                        start=p.start, end=p.end, index=p.index, heading=p.heading,
-                    )
-                )  # fmt: skip
-    return out
-
-
-def _count_query_terms(candidates: Sequence[_Candidate], query_terms: Sequence[str]) -> None:
-    """Fill each candidate's ``tf``: frequencies of the query terms (as stems) it contains.
-
-    Stemming runs once per distinct word of the whole candidate set, not once per token.
-    """
-    wanted = set(query_terms)
-    vocabulary: set[str] = set()
-    for c in candidates:
-        vocabulary.update(c.words)
-    forms: dict[str, list[str]] = {}
-    for word in vocabulary:
-        term = stem(word)
-        if term in wanted:
-            forms.setdefault(term, []).append(word)
-    for c in candidates:
-        for term, surface in forms.items():
-            tf = sum(c.words.get(w, 0) for w in surface)
-            if tf:
-                c.tf[term] = tf
-
-
-def _query_terms(query: str) -> list[str]:
-    return analyze(query) or analyze(query, keep_stopwords=True)
-
-
-def rank_candidates(query: str, docs: Sequence[SourceDoc], weights: Weights) -> list[_Candidate]:
+def rank_candidates(query: str, docs: Sequence[SourceDoc], weights: Weights) -> list[Candidate]:
     """Score every candidate passage of *docs*; return the eligible ones, best first."""
-    candidates = _candidates(docs)
-    query_terms = _query_terms(query)
+    candidates = build_candidates(docs)
+    terms = query_terms(query)
     if not candidates:
         return []
-    if not query_terms:
+    if not terms:
         leads = [c for c in candidates if c.index == 0]
         for c in leads:
             c.score = 1.0 / max(c.source.rank, 1)
         return sorted(leads, key=lambda c: (-c.score, c.doc, c.kind != "snippet"))
-    _count_query_terms(candidates, query_terms)
+    count_query_terms(candidates, terms)
     index = BM25([c.tf for c in candidates], [c.words.total() for c in candidates])
-    raw = index.scores(query_terms)
+    raw = index.scores(terms)
     best = max(raw) or 1.0
-    idf = {t: index.idf(t) for t in dict.fromkeys(query_terms)}
-    query_bigrams = bigrams(query_terms)
+    idf = {t: index.idf(t) for t in dict.fromkeys(terms)}
+    query_bigrams = bigrams(terms)
     heading_terms: dict[str | None, set[str]] = {None: set()}
     title_cover = [coverage(analyze(d.title), idf) for d in docs] if weights.title else []
     page_cover: list[float] = []
@@ -163,7 +61,7 @@ def rank_candidates(query: str, docs: Sequence[SourceDoc], weights: Weights) -> 
         for c in candidates:
             page_terms[c.doc].update(c.tf)
         page_cover = [coverage(terms, idf) for terms in page_terms]
-    eligible: list[_Candidate] = []
+    eligible: list[Candidate] = []
     for c, bm in zip(candidates, raw, strict=True):
         if c.heading not in heading_terms:
             heading_terms[c.heading] = set(analyze(c.heading or ""))
@@ -187,8 +85,8 @@ def rank_candidates(query: str, docs: Sequence[SourceDoc], weights: Weights) -> 
     return eligible
 
 
-def _select(ranked: list[_Candidate], max_tokens: int) -> list[_Candidate]:
-    chosen: list[_Candidate] = []
+def _select(ranked: list[Candidate], max_tokens: int) -> list[Candidate]:
+    chosen: list[Candidate] = []
     chosen_shingles: list[frozenset[tuple[str, ...]]] = []
     remaining = max_tokens
     for c in ranked:

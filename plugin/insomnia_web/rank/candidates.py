@@ -1,0 +1,123 @@
+"""Candidates for ranking: the passages and snippets of one search, with term counts.
+
+A candidate keeps the counts of all its lower-cased words; :func:`count_query_terms` then
+folds them into frequencies of the (stemmed) query terms, stemming each distinct word of the
+whole search once instead of every token, which keeps ranking cheap on long pages.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from .analysis import analyze, stem, words
+from .models import Excerpt, SourceDoc
+from .passages import split_passages
+
+__all__ = ["Candidate", "build_candidates", "count_query_terms", "query_terms"]
+
+
+class Candidate:
+    """One passage (or snippet) of one result, with its query-term counts and score."""
+
+    __slots__ = (
+        "doc",
+        "end",
+        "heading",
+        "index",
+        "kind",
+        "score",
+        "source",
+        "start",
+        "text",
+        "tf",
+        "words",
+    )
+
+    def __init__(
+        self,
+        *,
+        doc: int,
+        source: SourceDoc,
+        kind: str,
+        text: str,
+        start: int,
+        end: int,
+        index: int,
+        heading: str | None,
+    ) -> None:
+        self.doc = doc
+        self.source = source
+        self.kind = kind
+        self.text = text
+        self.start = start
+        self.end = end
+        self.index = index
+        self.heading = heading
+        self.words: Counter[str] = Counter(words(text))
+        self.tf: dict[str, int] = {}
+        self.score = 0.0
+
+    def excerpt(self, excerpt_id: int) -> Excerpt:
+        """Return this candidate as the public :class:`Excerpt` numbered *excerpt_id*."""
+        return Excerpt(
+            id=excerpt_id,
+            url=self.source.url,
+            title=self.source.title,
+            text=self.text,
+            score=round(self.score, 4),
+            start=self.start,
+            end=self.end,
+            source_rank=self.source.rank,
+            kind=self.kind,
+            heading=self.heading,
+        )
+
+
+def build_candidates(docs: Sequence[SourceDoc]) -> list[Candidate]:
+    """Split every result into candidates: its snippet (if any), then its page passages."""
+    out: list[Candidate] = []
+    for i, doc in enumerate(docs):
+        if doc.snippet and doc.snippet.strip():
+            for p in split_passages(doc.snippet):
+                out.append(
+                    Candidate(
+                        doc=i, source=doc, kind="snippet", text=p.text(doc.snippet),
+                        start=-1, end=-1, index=0, heading=None,
+                    )
+                )  # fmt: skip
+        if doc.text.strip():
+            for p in split_passages(doc.text):
+                out.append(
+                    Candidate(
+                        doc=i, source=doc, kind="page", text=p.text(doc.text),
+                        start=p.start, end=p.end, index=p.index, heading=p.heading,
+                    )
+                )  # fmt: skip
+    return out
+
+
+def count_query_terms(candidates: Sequence[Candidate], query_terms: Sequence[str]) -> None:
+    """Fill each candidate's ``tf``: frequencies of the query terms (as stems) it contains.
+
+    Stemming runs once per distinct word of the whole candidate set, not once per token.
+    """
+    wanted = set(query_terms)
+    vocabulary: set[str] = set()
+    for c in candidates:
+        vocabulary.update(c.words)
+    forms: dict[str, list[str]] = {}
+    for word in vocabulary:
+        term = stem(word)
+        if term in wanted:
+            forms.setdefault(term, []).append(word)
+    for c in candidates:
+        for term, surface in forms.items():
+            tf = sum(c.words.get(w, 0) for w in surface)
+            if tf:
+                c.tf[term] = tf
+
+
+def query_terms(query: str) -> list[str]:
+    """Return the terms of *query*; a query made only of stopwords keeps them ("The Who")."""
+    return analyze(query) or analyze(query, keep_stopwords=True)
