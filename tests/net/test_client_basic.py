@@ -292,3 +292,23 @@ def test_public_exports() -> None:
     ]
     for name in net.__all__:
         assert getattr(net, name) is not None
+
+
+@pytest.mark.asyncio
+async def test_aclose_closes_the_resolver_once() -> None:
+    """aclose closes the client's resolver, and calling it twice is harmless."""
+    from insomnia_web.net.resolver import Resolver
+
+    class Closing(Resolver):
+        closed = 0
+
+        async def resolve(self, host: str) -> list[str]:
+            return []
+
+        async def aclose(self) -> None:
+            Closing.closed += 1
+
+    client = SafeClient(FetchConfig(), UrlPolicyConfig(), resolver=Closing())
+    await client.aclose()
+    await client.aclose()
+    assert Closing.closed == 1

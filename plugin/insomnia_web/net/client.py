@@ -96,8 +96,8 @@ class SafeClient:
     The underlying ``aiohttp.ClientSession`` is created on the first request (never at
     construction or import) and shared by all requests; close it with :meth:`aclose` or
     ``async with``. Without *resolver*, DNS goes through aiodns with the policy's
-    ``dns_timeout_s`` (closed by :meth:`aclose`); a resolver passed in stays the caller's
-    to close. Keep-alive is off: every request dials anew through the pinning hooks.
+    ``dns_timeout_s``. The client owns its resolver: :meth:`aclose` closes it, passed in
+    or not. Keep-alive is off: every request dials anew through the pinning hooks.
     """
 
     def __init__(
@@ -105,12 +105,12 @@ class SafeClient:
     ) -> None:
         self.config = fetch
         self.policy = UrlPolicy(policy)
-        self._owns_resolver = resolver is None
         self.resolver: Resolver = (
             resolver if resolver is not None else AiodnsResolver(timeout_s=policy.dns_timeout_s)
         )
         self._session: aiohttp.ClientSession | None = None
         self._closed = False
+        self._closed_resolver = False
 
     def _get_session(self) -> aiohttp.ClientSession:
         if self._closed:
@@ -140,12 +140,13 @@ class SafeClient:
         return self._session
 
     async def aclose(self) -> None:
-        """Close the session (and the resolver this client created)."""
+        """Close the session and the resolver (idempotent)."""
         self._closed = True
         if self._session is not None:
             session, self._session = self._session, None
             await session.close()
-        if self._owns_resolver:
+        if not self._closed_resolver:
+            self._closed_resolver = True
             await self.resolver.aclose()
 
     async def __aenter__(self) -> Self:
