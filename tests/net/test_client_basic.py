@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -71,13 +72,13 @@ async def test_request_headers_are_fixed(serve_app: Serve, make_client: MakeClie
     port = await serve_app(echo_app())
     client = make_client(port, user_agent="test-agent/1")
     first = await client.fetch(f"http://{SITE}:{port}/", headers={"X-Api-Key": "k"})
-    seen: dict[str, Any] = __import__("json").loads(first.body)
+    seen: dict[str, Any] = json.loads(first.body)
     assert seen["user-agent"] == "test-agent/1"
     assert seen["accept-encoding"] == "gzip, deflate, br"
     assert seen["x-api-key"] == "k"
     assert "cookie" not in seen
     second = await client.fetch(f"http://{SITE}:{port}/")
-    assert "cookie" not in __import__("json").loads(second.body)
+    assert "cookie" not in json.loads(second.body)
 
 
 @pytest.mark.asyncio
@@ -312,3 +313,25 @@ async def test_aclose_closes_the_resolver_once() -> None:
     await client.aclose()
     await client.aclose()
     assert Closing.closed == 1
+
+
+@pytest.mark.asyncio
+async def test_extra_headers_stay_with_the_first_origin(
+    serve_app: Serve, make_client: MakeClient
+) -> None:
+    """Caller headers (an API key) are not forwarded to a redirect target on another host."""
+
+    async def hop(request: web.Request) -> web.Response:
+        raise web.HTTPFound(f"http://other.test:{request.url.port}/")
+
+    app = echo_app()
+    app.router.add_get("/hop", hop)
+    port = await serve_app(app)
+    client = make_client(port, resolve={"other.test": ["127.0.0.1"]})
+    same = await client.fetch(f"http://{SITE}:{port}/", headers={"X-Api-Key": "secret"})
+    assert json.loads(same.body)["x-api-key"] == "secret"
+    moved = await client.fetch(f"http://{SITE}:{port}/hop", headers={"X-Api-Key": "secret"})
+    seen = json.loads(moved.body)
+    assert moved.final_url == f"http://other.test:{port}/"
+    assert "x-api-key" not in seen
+    assert seen["user-agent"]

@@ -180,7 +180,8 @@ class SafeClient:
         - ``max_bytes``: cap on the decompressed body (default ``max_response_bytes``);
           a longer body is cut (``truncated=True``). A ``Content-Length`` above the cap is
           refused with ``response_too_large`` unless ``allow_truncate`` is True.
-        - ``headers``: extra request headers for provider API calls (never model input).
+        - ``headers``: extra request headers for provider API calls (never model input);
+          sent only to the origin of *url*, never to a redirect target elsewhere.
         - ``redirect_check``: awaited with the URL of each cross-host hop; it may raise
           ``ToolError("redirect_not_followed", ...)``.
         - ``trusted_origin``: the URL is a configured provider endpoint: port, host-name
@@ -198,7 +199,12 @@ class SafeClient:
             client=self,
             limit=limit,
             allow_truncate=allow_truncate,
-            headers=self._request_headers(headers, accept),
+            headers={
+                "User-Agent": self.config.user_agent,
+                "Accept": accept,
+                "Accept-Encoding": ACCEPT_ENCODING,
+            },
+            extra_headers=dict(headers or {}),
             follow=follow_redirects and not trusted_origin,
             redirect_check=redirect_check,
             started=started,
@@ -212,13 +218,6 @@ class SafeClient:
             raise ToolTimeout(
                 f"fetching {url} took longer than the {deadline:g} s deadline", phase="total"
             ) from exc
-
-    def _request_headers(self, extra: Mapping[str, str] | None, accept: str) -> dict[str, str]:
-        headers = {"User-Agent": self.config.user_agent, "Accept": accept}
-        if extra:
-            headers.update(extra)
-        headers["Accept-Encoding"] = ACCEPT_ENCODING
-        return headers
 
     async def _addresses(self, target: Target) -> list[str]:
         if target.ip is not None:
@@ -237,6 +236,7 @@ class _Fetch:
         limit: int,
         allow_truncate: bool,
         headers: dict[str, str],
+        extra_headers: dict[str, str] | None = None,
         follow: bool,
         redirect_check: RedirectCheck | None,
         started: float,
@@ -245,6 +245,7 @@ class _Fetch:
         self.limit = limit
         self.allow_truncate = allow_truncate
         self.headers = headers
+        self.extra_headers = extra_headers or {}
         self.follow = follow
         self.redirect_check = redirect_check
         self.started = started
@@ -284,13 +285,23 @@ class _Fetch:
                 return location
             previous, target = target, self._next_hop(target, location)
 
+    def _headers_for(self, target: Target, first: str) -> dict[str, str]:
+        """The caller's extra headers (an API key...) go only to the first URL's origin."""
+        if not self.extra_headers or target.url.origin() != URL(first).origin():
+            return self.headers
+        merged = {**self.headers, **self.extra_headers}
+        merged["Accept-Encoding"] = ACCEPT_ENCODING
+        return merged
+
     async def _exchange(
         self, target: Target, grant: ConnectPermit, first: str
     ) -> FetchResult | str:
         """One request: the result, or the Location of a redirect to follow."""
         session = self.client._get_session()
         try:
-            async with session.get(target.url, allow_redirects=False, headers=self.headers) as resp:
+            async with session.get(
+                target.url, allow_redirects=False, headers=self._headers_for(target, first)
+            ) as resp:
                 location = resp.headers.get("Location")
                 if self.follow and resp.status in _REDIRECTS and location is not None:
                     return location
