@@ -339,7 +339,8 @@ class _Fetch:
     async def _read(self, resp: aiohttp.ClientResponse, target: Target, first: str) -> FetchResult:
         limit = self.limit
         length = resp.content_length
-        if length is not None and length > limit and not self.allow_truncate:
+        skip_body = resp.status in _REDIRECTS  # an unfollowed redirect: its body is not read
+        if not skip_body and length is not None and length > limit and not self.allow_truncate:
             raise ToolError(
                 "response_too_large",
                 f"{target.url} declares {length} bytes; the limit is {limit}",
@@ -350,7 +351,7 @@ class _Fetch:
         # BytesIO.getvalue() hands over its buffer without a copy: peak memory stays ~limit.
         buffer = io.BytesIO()
         truncated = False
-        if resp.status not in _REDIRECTS:
+        if not skip_body:
             async for chunk in resp.content.iter_any():
                 for piece in decoder.feed(chunk, limit + 1 - buffer.tell()):
                     buffer.write(piece)
