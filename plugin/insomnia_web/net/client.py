@@ -336,11 +336,11 @@ class _Fetch:
         except ToolError as exc:
             raise self._blocked(exc, str(joined)) from exc
 
-    async def _read(self, resp: aiohttp.ClientResponse, target: Target, first: str) -> FetchResult:
+    async def _read_body(self, resp: aiohttp.ClientResponse, target: Target) -> tuple[bytes, bool]:
+        """The decompressed body, cut at the limit, and whether it was cut."""
         limit = self.limit
         length = resp.content_length
-        skip_body = resp.status in _REDIRECTS  # an unfollowed redirect: its body is not read
-        if not skip_body and length is not None and length > limit and not self.allow_truncate:
+        if length is not None and length > limit and not self.allow_truncate:
             raise ToolError(
                 "response_too_large",
                 f"{target.url} declares {length} bytes; the limit is {limit}",
@@ -350,20 +350,22 @@ class _Fetch:
         decoder = make_decoder(", ".join(codings) if codings else None)
         # BytesIO.getvalue() hands over its buffer without a copy: peak memory stays ~limit.
         buffer = io.BytesIO()
-        truncated = False
-        if not skip_body:
-            async for chunk in resp.content.iter_any():
-                for piece in decoder.feed(chunk, limit + 1 - buffer.tell()):
-                    buffer.write(piece)
-                if buffer.tell() > limit:
-                    break
-            else:
-                buffer.write(decoder.flush(limit + 1 - buffer.tell()))
+        async for chunk in resp.content.iter_any():
+            for piece in decoder.feed(chunk, limit + 1 - buffer.tell()):
+                buffer.write(piece)
             if buffer.tell() > limit:
-                truncated = True
-                buffer.truncate(limit)
-        body = buffer.getvalue()
-        del buffer
+                break
+        else:
+            buffer.write(decoder.flush(limit + 1 - buffer.tell()))
+        truncated = buffer.tell() > limit
+        if truncated:
+            buffer.truncate(limit)
+        return buffer.getvalue(), truncated
+
+    async def _read(self, resp: aiohttp.ClientResponse, target: Target, first: str) -> FetchResult:
+        body, truncated = b"", False
+        if resp.status not in _REDIRECTS:  # an unfollowed redirect's body is not read
+            body, truncated = await self._read_body(resp, target)
         content_type, charset = parse_content_type(resp.headers.get("Content-Type"))
         return FetchResult(
             url=first,
