@@ -22,17 +22,18 @@ _DROP_ROLES = frozenset(
 _BOILERPLATE_RE = re.compile(
     r"(?:^|[-_ ])(?:nav|navbar|navigation|menu|menubar|submenu|megamenu|footer|site-?footer|"
     r"page-?footer|masthead|site-?header|global-?header|topbar|top-?bar|header-?bar|sidebar|"
-    r"side-?bar|widget|widgets|breadcrumbs?|crumbs|cookies?|cookie-?banner|consent|gdpr|cmp|"
+    r"side-?bar|breadcrumbs?|crumbs|cookies?|cookie-?banner|consent|gdpr|cmp|"
     r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|subscription|"
     r"signup|sign-?up|related|related-?posts|recommended|popular|trending|promo|advert|ads|"
-    r"ad-?slot|adsbygoogle|sponsor|sponsored|banner|popup|modal|overlay|skip-?link|"
-    r"pagination|pager|comment-?form|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"
+    r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|modal|overlay|skip-?link|"
+    r"pagination|pager|comment-?form|reviews?|ratings?|recommendations?|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"
     r"language-?switcher|lang-?switch|search-?form|searchbox|search-?bar|offcanvas|"
     r"off-?canvas|drawer|visually-?hidden|sr-only|screen-?reader-?text|print-?only)"
     r"(?:$|[-_ ])",
     re.I,
 )
 _KEEP_RE = re.compile(r"(?:^|[-_ ])(?:main|content|article|post|body|entry|thread)(?:$|[-_ ])", re.I)
+_LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
 _CONTAINER_TAGS = frozenset(("html", "body", "main", "article"))
 
 
@@ -67,29 +68,33 @@ def _looks_boilerplate(el: HtmlElement, tag: str, inside_main: bool) -> bool:
     return not _KEEP_RE.search(features)
 
 
-def _word_counts(root: HtmlElement) -> tuple[dict[HtmlElement, int], dict[HtmlElement, int]]:
-    """Words under each element, and words inside links under each element (one pass)."""
-    words: dict[HtmlElement, int] = {}
-    link_words: dict[HtmlElement, int] = {}
-    elements = list(root.iter())
-    for el in reversed(elements):
-        if not isinstance(el.tag, str):
-            continue
-        own = len(el.text.split()) if el.text else 0
-        total = own
-        linked = 0
-        for child in el:
-            if not isinstance(child.tag, str):
+class _Counts:
+    """Words, words inside links and number of links under each element (one pass)."""
+
+    def __init__(self, root: HtmlElement) -> None:
+        self.words: dict[HtmlElement, int] = {}
+        self.link_words: dict[HtmlElement, int] = {}
+        self.links: dict[HtmlElement, int] = {}
+        for el in reversed(list(root.iter())):
+            if not isinstance(el.tag, str):
                 continue
-            total += words.get(child, 0)
-            linked += link_words.get(child, 0)
-            if child.tail:
-                total += len(child.tail.split())
-        if el.tag == "a":
-            linked = total
-        words[el] = total
-        link_words[el] = linked
-    return words, link_words
+            total = len(el.text.split()) if el.text else 0
+            linked = 0
+            links = 0
+            for child in el:
+                if not isinstance(child.tag, str):
+                    continue
+                total += self.words.get(child, 0)
+                linked += self.link_words.get(child, 0)
+                links += self.links.get(child, 0)
+                if child.tail:
+                    total += len(child.tail.split())
+            if el.tag == "a":
+                linked = total
+                links += 1
+            self.words[el] = total
+            self.link_words[el] = linked
+            self.links[el] = links
 
 
 def _main_region(root: HtmlElement, words: dict[HtmlElement, int]) -> HtmlElement:
@@ -109,7 +114,7 @@ def _main_region(root: HtmlElement, words: dict[HtmlElement, int]) -> HtmlElemen
 
 def prune_boilerplate(root: HtmlElement) -> HtmlElement:
     """Remove boilerplate from *root* in place and return the element holding the content."""
-    words, _ = _word_counts(root)
+    words = _Counts(root).words
     body = root.find("body")
     total = words.get(body if body is not None else root, 0)
     doomed: list[HtmlElement] = []
@@ -130,15 +135,14 @@ def prune_boilerplate(root: HtmlElement) -> HtmlElement:
             stack.append((child, child_inside))
     for el in doomed:
         el.drop_tree()
-    words, link_words = _word_counts(root)
-    region = _main_region(root, words)
-    _drop_link_dense(region, words, link_words)
+    counts = _Counts(root)
+    region = _main_region(root, counts.words)
+    _drop_link_dense(region, counts)
     return region
 
 
-def _drop_link_dense(
-    region: HtmlElement, words: dict[HtmlElement, int], link_words: dict[HtmlElement, int]
-) -> None:
+def _drop_link_dense(region: HtmlElement, counts: _Counts) -> None:
+    """Drop menus, tag clouds and link lists: blocks of many short links and little else."""
     doomed: list[HtmlElement] = []
     stack = [region]
     while stack:
@@ -147,11 +151,11 @@ def _drop_link_dense(
             tag = _tag(child)
             if not tag or tag == "a":
                 continue
-            total = words.get(child, 0)
-            linked = link_words.get(child, 0)
-            if total and tag in ("ul", "ol", "div", "section", "table", "p", "dl", "span"):
-                density = linked / total
-                if density > 0.8 and total < 400:
+            total = counts.words.get(child, 0)
+            links = counts.links.get(child, 0)
+            if total and links and tag in _LINK_BLOCK_TAGS:
+                density = counts.link_words.get(child, 0) / total
+                if density > 0.8 and total / links <= 5:
                     doomed.append(child)
                     continue
             stack.append(child)

@@ -19,6 +19,7 @@ from .model import Extracted
 from .parse import parse_html
 from .readable import readable_article
 from .serialize import serialize
+from .signals import declares_article
 from .title import page_title
 
 __all__ = ["extract_html"]
@@ -35,11 +36,18 @@ def _body(root: HtmlElement) -> HtmlElement:
     return body if body is not None else root
 
 
-def _choose(article_text: str, page_text: str) -> tuple[str, str]:
+# Readability's article is kept when it holds at least this share of the pruned page's words:
+# little is needed when the page declares itself an article, much more otherwise.
+_ARTICLE_SHARE = 0.1
+_OTHER_SHARE = 0.8
+
+
+def _choose(article_text: str, page_text: str, is_article: bool) -> tuple[str, str]:
     """Pick readability's article unless it holds too little of the page's content."""
     article_words = _words(article_text)
     page_words = _words(page_text)
-    if article_words >= 0.6 * page_words:
+    share = _ARTICLE_SHARE if is_article else _OTHER_SHARE
+    if article_words and article_words >= share * page_words:
         return article_text, "readability"
     return page_text, "page"
 
@@ -57,6 +65,7 @@ def extract_html(
     if root is None:
         return Extracted(title=None, text="", method=mode if mode == "full" else "empty")
     title = page_title(root)
+    is_article = declares_article(root)
     strip_invisible(root)
     if mode == "full":
         return Extracted(title=title, text=serialize(_body(root)), method="full")
@@ -64,5 +73,5 @@ def extract_html(
     article_text = serialize(article) if article is not None else ""
     page_root = copy.deepcopy(root)
     page_text = serialize(prune_boilerplate(page_root))
-    text, method = _choose(article_text, page_text)
+    text, method = _choose(article_text, page_text, is_article)
     return Extracted(title=title, text=text, method=method)
