@@ -83,3 +83,17 @@ def test_run_vets_overridden_answers() -> None:
     )
     assert code == 1
     assert json.loads(out.getvalue())["code"] == "blocked_address"
+
+
+def test_run_with_unicode_override() -> None:
+    """An override written with a Unicode host name applies to that host's URL."""
+    out = io.StringIO()
+    code = run(
+        ["https://bücher.example/"],
+        manifest_config=UrlPolicyConfig(),
+        overrides=parse_resolve_args(["bücher.example:93.184.215.14"]),
+        as_json=True,
+        out=out,
+    )
+    assert code == 0
+    assert json.loads(out.getvalue())["addresses"] == ["93.184.215.14"]

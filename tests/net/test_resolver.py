@@ -161,3 +161,11 @@ async def test_static_resolver_overrides_only_named_hosts() -> None:
         assert await resolver.resolve("b.test") == ["8.8.8.8"]
     assert fallback.asked == ["b.test"]
     assert fallback.closed
+
+
+@pytest.mark.asyncio
+async def test_static_resolver_matches_idna_names() -> None:
+    """A Unicode table key answers for the IDNA form the client resolves."""
+    resolver = StaticResolver({"Bücher.example": ["1.1.1.1"]})
+    assert await resolver.resolve("xn--bcher-kva.example") == ["1.1.1.1"]
+    assert await resolver.resolve("bücher.example") == ["1.1.1.1"]

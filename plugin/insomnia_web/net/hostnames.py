@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from yarl import URL
 
-__all__ = ["HostPatterns", "local_name_rule", "normalize_host", "syntax_problem"]
+__all__ = ["HostPatterns", "idna_host", "local_name_rule", "normalize_host", "syntax_problem"]
 
 # Suffixes of names that only mean something on a local network (or Tor).
 _LOCAL_SUFFIXES = ("localhost", "local", "internal", "localdomain", "home.arpa", "onion")
@@ -50,12 +50,19 @@ def local_name_rule(host: str) -> str | None:
     return None
 
 
-def _encode_pattern_host(name: str) -> str:
+def idna_host(name: str) -> str:
+    """*name* as it is resolved: IDNA-encoded (``xn--``), lower-case, no trailing dot.
+
+    Names that cannot be encoded are returned normalised but otherwise unchanged.
+    """
     name = normalize_host(name.strip())
     if name.isascii():
         return name
-    encoded = URL.build(scheme="http", host=name).raw_host
-    return encoded or name
+    try:
+        encoded = URL.build(scheme="http", host=name).raw_host
+    except (ValueError, UnicodeError):
+        return name
+    return normalize_host(encoded or name)
 
 
 class HostPatterns:
@@ -71,9 +78,9 @@ class HostPatterns:
             if text == "*":
                 self.any = True
             elif text.startswith("*."):
-                self.suffixes.append("." + _encode_pattern_host(text[2:]))
+                self.suffixes.append("." + idna_host(text[2:]))
             elif text:
-                self.exact.add(_encode_pattern_host(text))
+                self.exact.add(idna_host(text))
         self.patterns = tuple(patterns)
 
     def match(self, host: str) -> str | None:

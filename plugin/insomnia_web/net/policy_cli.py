@@ -15,7 +15,7 @@ import msgspec
 
 from ..config import UrlPolicyConfig
 from .check import UrlVerdict, check_url_with
-from .hostnames import normalize_host
+from .hostnames import idna_host
 from .resolver import AiodnsResolver, StaticResolver
 from .urlpolicy import UrlPolicy
 
@@ -50,7 +50,7 @@ def parse_resolve_args(entries: list[str]) -> dict[str, list[str]]:
     overrides: dict[str, list[str]] = {}
     for entry in entries:
         host, sep, rest = entry.partition(":")
-        host = normalize_host(host.strip())
+        host = idna_host(host)
         if not sep or not host or not rest:
             raise ValueError(f"--resolve {entry!r}: expected HOST:IP")
         addresses = _parse_addresses(rest)

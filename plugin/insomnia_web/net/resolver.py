@@ -24,7 +24,7 @@ import aiodns.error
 import pycares
 
 from ..errors import ToolError, ToolTimeout
-from .hostnames import normalize_host
+from .hostnames import idna_host, normalize_host
 
 __all__ = ["AiodnsResolver", "Resolver", "StaticResolver"]
 
@@ -64,7 +64,8 @@ def _nxdomain(host: str) -> ToolError:
 class StaticResolver(Resolver):
     """Answers from a fixed ``host -> addresses`` table.
 
-    Names are matched case-insensitively, ignoring a trailing dot. A host missing from
+    Names are matched case-insensitively, ignoring a trailing dot, in IDNA form (a
+    table key ``bücher.de`` answers for ``xn--bcher-kva.de``). A host missing from
     the table is passed to *fallback*, or is NXDOMAIN (``dns_failure``) without one.
     The answers are not trusted: the policy still vets them. ``aclose()`` closes the
     fallback too.
@@ -77,12 +78,12 @@ class StaticResolver(Resolver):
         for host, addresses in mapping.items():
             if isinstance(addresses, str):
                 addresses = [addresses]
-            self.mapping.setdefault(normalize_host(host), []).extend(addresses)
+            self.mapping.setdefault(idna_host(host), []).extend(addresses)
         self.fallback = fallback
 
     async def resolve(self, host: str) -> list[str]:
         """Return the table's addresses for *host*, else ask the fallback, else NXDOMAIN."""
-        name = normalize_host(host)
+        name = idna_host(host)
         if name in self.mapping:
             answers = list(self.mapping[name])
             if not answers:
