@@ -116,3 +116,10 @@ def test_allow_cidrs_only_for_same_family() -> None:
     table = AddressTable(["127.0.0.1/32"])
     assert table.reason(ipaddress.ip_address("127.0.0.1")) is None
     assert table.reason(ipaddress.ip_address("::ffff:127.0.0.1")) is not None
+
+
+def test_local_nat64_names_the_embedded_address() -> None:
+    """A local-use NAT64 address (64:ff9b:1::/48) names the IPv4 in its last 32 bits."""
+    reason = blocked_reason(ipaddress.ip_address("64:ff9b:1::a9fe:a9fe"))
+    assert reason is not None
+    assert "169.254.169.254" in reason

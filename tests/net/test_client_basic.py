@@ -335,3 +335,16 @@ async def test_extra_headers_stay_with_the_first_origin(
     assert moved.final_url == f"http://other.test:{port}/"
     assert "x-api-key" not in seen
     assert seen["user-agent"]
+
+
+@pytest.mark.asyncio
+async def test_trusted_origin_by_name_may_resolve_private(serve_app: Serve) -> None:
+    """A trusted provider host name resolving to a private address is fetched."""
+    port = await serve_app(echo_app())
+    resolver = StaticResolver({"searx.lan": ["127.0.0.1"]})
+    async with SafeClient(FetchConfig(), UrlPolicyConfig(), resolver=resolver) as client:
+        with pytest.raises(ToolError) as info:
+            await client.fetch(f"http://searx.lan:{port}/page")
+        assert info.value.code == "port_not_allowed"
+        result = await client.fetch(f"http://searx.lan:{port}/page", trusted_origin=True)
+    assert result.status == 200

@@ -222,3 +222,14 @@ async def test_follow_redirects_false_returns_the_redirect(
     assert result.status == 302
     assert result.headers["location"] == "/ok"
     assert result.redirects == []
+
+
+@pytest.mark.asyncio
+async def test_redirect_to_unknown_host_is_dns_failure(
+    serve_app: Serve, make_client: MakeClient
+) -> None:
+    """A redirect to a name that does not resolve fails as dns_failure (not a policy block)."""
+    port = await serve_app(redirect_app(lambda r: f"http://nowhere.test:{port}/"))
+    error = await refused(make_client(port), f"http://{SITE}:{port}/r/1")
+    assert error.code == "dns_failure"
+    assert "nowhere.test" in error.message

@@ -78,6 +78,8 @@ _V6_NAMED: tuple[tuple[IPv6Network, str], ...] = tuple(
 )
 _TEREDO = IPv6Network("2001::/32")
 _SIXTOFOUR = IPv6Network("2002::/16")
+_NAT64 = IPv6Network("64:ff9b::/96")
+_LOCAL_NAT64 = IPv6Network("64:ff9b:1::/48")  # RFC 8215; the /96 layout is the common one
 
 
 def parse_ip(text: str) -> IPAddress:
@@ -113,7 +115,7 @@ def _embedded_v4(addr: IPv6Address) -> tuple[str, IPv4Address] | None:
     packed = addr.packed
     if packed[:12] == bytes(12) and int(addr) > 1:
         return "IPv4-compatible", IPv4Address(packed[12:])
-    if addr in IPv6Network("64:ff9b::/96"):
+    if addr in _NAT64 or addr in _LOCAL_NAT64:
         return "NAT64", IPv4Address(packed[12:])
     return None
 
