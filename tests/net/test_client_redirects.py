@@ -128,37 +128,29 @@ async def test_redirect_to_forbidden_target_is_blocked(
 
 @pytest.mark.asyncio
 async def test_https_to_http_downgrade_is_blocked(make_client: MakeClient) -> None:
-    """A redirect from https to http is refused without following it."""
-    client = make_client(443)
-    fetch = client._get_session  # the first hop is https; exercise the hop logic directly
-    assert fetch is not None
+    """The hop logic refuses https -> http and accepts http -> https on the same host."""
     from insomnia_web.net.client import _Fetch
 
-    state = _Fetch(
-        client=client,
-        limit=10,
-        allow_truncate=True,
-        headers={},
-        follow=True,
-        redirect_check=None,
-        started=0.0,
-    )
-    current = client.policy.check("https://site.test/a")
+    client = make_client(443, policy={"ports": [80, 443]})
+
+    def state() -> _Fetch:
+        return _Fetch(
+            client=client,
+            limit=10,
+            allow_truncate=True,
+            headers={},
+            follow=True,
+            redirect_check=None,
+            started=0.0,
+        )
+
     with pytest.raises(ToolError) as info:
-        state._next_hop(current, "http://site.test/b")
+        state()._next_hop(client.policy.check("https://site.test/a"), "http://site.test/b")
     assert info.value.code == "redirect_blocked"
     assert info.value.details["inner_code"] == "scheme_not_allowed"
     assert "downgrade" in info.value.message
-    upgraded = _Fetch(
-        client=client,
-        limit=10,
-        allow_truncate=True,
-        headers={},
-        follow=True,
-        redirect_check=None,
-        started=0.0,
-    )
-    assert upgraded._next_hop(client.policy.check("http://site.test:443/a"), "https://site.test/b")
+    upgraded = state()._next_hop(client.policy.check("http://site.test/a"), "https://site.test/b")
+    assert upgraded.url.scheme == "https"
 
 
 class Rebinding(Resolver):
