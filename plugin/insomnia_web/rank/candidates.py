@@ -106,10 +106,13 @@ def count_query_terms(candidates: Sequence[Candidate], query_terms: Sequence[str
     vocabulary: set[str] = set()
     for c in candidates:
         vocabulary.update(c.words)
+    # Stemming only strips suffixes and never shortens a word below 3 letters, so a word and
+    # its stem share their first two characters: only words with a query term's prefix can
+    # match, and only those are stemmed.
+    prefixes = {term[:2] for term in wanted}
     forms: dict[str, list[str]] = {}
     for word in vocabulary:
-        term = stem(word)
-        if term in wanted:
+        if word[:2] in prefixes and (term := stem(word)) in wanted:
             forms.setdefault(term, []).append(word)
     for c in candidates:
         for term, surface in forms.items():
