@@ -12,6 +12,7 @@ from .config import Manifest
 from .hookspecs import hookimpl
 from .permissions import Decision, ToolCall, evaluate_rules, parse_rules
 from .search.base import SearchProvider
+from .services import WebServices
 from .tools.base import Tool
 from .tools.save_finding import SaveFinding
 from .tools.web_fetch import WebFetch
@@ -26,12 +27,13 @@ def register_tools(register: Callable[[Tool[Any, Any]], None], manifest: Manifes
     web = manifest.web
     if not web.enabled:
         return
+    services = WebServices(manifest)  # shared; builds nothing until a call needs it
     if web.search.enabled:
-        register(WebSearch(manifest))
+        register(WebSearch(manifest, services))
     if web.fetch.enabled:
-        register(WebFetch(manifest))
+        register(WebFetch(manifest, services))
     if web.cache.enabled and web.cache.findings:
-        register(SaveFinding(manifest))
+        register(SaveFinding(manifest, services))
 
 
 @hookimpl

@@ -13,7 +13,7 @@ import re
 
 from lxml.html import HtmlElement
 
-__all__ = ["prune_boilerplate"]
+__all__ = ["prune_article", "prune_boilerplate"]
 
 _DROP_TAGS = frozenset(("nav", "aside", "button", "select", "input", "textarea", "label"))
 _DROP_ROLES = frozenset(
@@ -26,7 +26,7 @@ _BOILERPLATE_RE = re.compile(
     r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|subscription|"
     r"signup|sign-?up|related|related-?posts|recommended|popular|trending|promo|advert|ads|"
     r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|modal|overlay|skip-?link|"
-    r"pagination|pager|comment-?form|reviews?|ratings?|recommendations?|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"
+    r"pagination|pager|comment-?form|comments|comment-?list|commentlist|comment-?section|reviews?|ratings?|recommendations?|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"
     r"language-?switcher|lang-?switch|search-?form|searchbox|search-?bar|offcanvas|"
     r"off-?canvas|drawer|visually-?hidden|sr-only|screen-?reader-?text|print-?only)"
     r"(?:$|[-_ ])",
@@ -112,33 +112,44 @@ def _main_region(root: HtmlElement, words: dict[HtmlElement, int]) -> HtmlElemen
     return best if best is not None else body
 
 
-def prune_boilerplate(root: HtmlElement) -> HtmlElement:
-    """Remove boilerplate from *root* in place and return the element holding the content."""
-    words = _Counts(root).words
-    body = root.find("body")
-    total = words.get(body if body is not None else root, 0)
+def _drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> None:
+    """Drop boilerplate blocks under *root*; none that holds 40% of *top*'s words."""
+    words = _Counts(top).words
+    total = words.get(top, 0)
     doomed: list[HtmlElement] = []
     # Walk top-down, skipping subtrees already doomed.
-    stack: list[tuple[HtmlElement, bool]] = [(root, False)]
+    stack: list[tuple[HtmlElement, bool]] = [(root, inside_main)]
     while stack:
-        el, inside_main = stack.pop()
+        el, inside = stack.pop()
         tag = _tag(el)
         if not tag:
             continue
-        if tag not in _CONTAINER_TAGS and _looks_boilerplate(el, tag, inside_main):
+        if el is not root and tag not in _CONTAINER_TAGS and _looks_boilerplate(el, tag, inside):
             share = words.get(el, 0) / total if total else 0.0
             if share < 0.4 and el.find(".//main") is None:
                 doomed.append(el)
                 continue
-        child_inside = inside_main or tag in ("main", "article")
+        child_inside = inside or tag in ("main", "article")
         for child in reversed(el):
             stack.append((child, child_inside))
     for el in doomed:
         el.drop_tree()
+
+
+def prune_boilerplate(root: HtmlElement) -> HtmlElement:
+    """Remove boilerplate from *root* in place and return the element holding the content."""
+    body = root.find("body")
+    _drop_boilerplate(root, body if body is not None else root, inside_main=False)
     counts = _Counts(root)
     region = _main_region(root, counts.words)
     _drop_link_dense(region, counts)
     return region
+
+
+def prune_article(article: HtmlElement) -> None:
+    """Remove leftover chrome (share bars, related links, menus) from an article in place."""
+    _drop_boilerplate(article, article, inside_main=True)
+    _drop_link_dense(article, _Counts(article))
 
 
 def _drop_link_dense(region: HtmlElement, counts: _Counts) -> None:

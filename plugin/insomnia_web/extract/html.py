@@ -13,7 +13,7 @@ from typing import Literal
 
 from lxml.html import HtmlElement
 
-from .boilerplate import prune_boilerplate
+from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
 from .model import Extracted
 from .parse import parse_html
@@ -70,7 +70,10 @@ def extract_html(
     if mode == "full":
         return Extracted(title=title, text=serialize(_body(root)), method="full")
     article = readable_article(root)
-    article_text = serialize(article) if article is not None else ""
+    article_text = ""
+    if article is not None:
+        prune_article(article)
+        article_text = serialize(article)
     page_root = copy.deepcopy(root)
     page_text = serialize(prune_boilerplate(page_root))
     text, method = _choose(article_text, page_text, is_article)

@@ -8,7 +8,7 @@ import msgspec
 
 from ..config import Manifest, UrlPolicyConfig
 from ..errors import ToolError
-from .resolver import AiodnsResolver, Resolver, StaticResolver
+from .resolver import Resolver, StaticResolver, policy_resolver
 from .urlpolicy import UrlPolicy
 
 __all__ = ["UrlVerdict", "check_url", "check_url_with"]
@@ -64,14 +64,11 @@ async def check_url(
 
     *config* is the URL policy (or a whole manifest); the default policy without it.
     *resolve* maps host -> IP addresses and then replaces DNS entirely: a host missing
-    from it is NXDOMAIN (``dns_failure``). Without it, names are resolved with aiodns.
+    from it is NXDOMAIN (``dns_failure``). Without it, names are resolved with aiodns
+    under the policy's own ``resolve`` table.
     """
     policy_config = _policy_config(config)
     policy = UrlPolicy(policy_config)
-    resolver: Resolver = (
-        StaticResolver(resolve)
-        if resolve is not None
-        else AiodnsResolver(timeout_s=policy_config.dns_timeout_s)
-    )
+    resolver = StaticResolver(resolve) if resolve is not None else policy_resolver(policy_config)
     async with resolver:
         return await check_url_with(url, policy, resolver)

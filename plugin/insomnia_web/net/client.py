@@ -30,7 +30,7 @@ from ..config import FetchConfig, UrlPolicyConfig
 from ..errors import ToolError, ToolTimeout
 from .decompress import ACCEPT_ENCODING, make_decoder
 from .pinning import ConnectPermit, PinnedResolver, guarded_socket, permit
-from .resolver import AiodnsResolver, Resolver
+from .resolver import Resolver, policy_resolver
 from .result import FetchResult, parse_content_type
 from .urlpolicy import POLICY_CODES, Target, UrlPolicy, check_characters
 
@@ -96,7 +96,7 @@ class SafeClient:
     The underlying ``aiohttp.ClientSession`` is created on the first request (never at
     construction or import) and shared by all requests; close it with :meth:`aclose` or
     ``async with``. Without *resolver*, DNS goes through aiodns with the policy's
-    ``dns_timeout_s``. The client owns its resolver: :meth:`aclose` closes it, passed in
+    ``dns_timeout_s``, under the policy's static ``resolve`` table. The client owns its resolver: :meth:`aclose` closes it, passed in
     or not. Keep-alive is off: every request dials anew through the pinning hooks.
     """
 
@@ -105,9 +105,7 @@ class SafeClient:
     ) -> None:
         self.config = fetch
         self.policy = UrlPolicy(policy)
-        self.resolver: Resolver = (
-            resolver if resolver is not None else AiodnsResolver(timeout_s=policy.dns_timeout_s)
-        )
+        self.resolver: Resolver = resolver if resolver is not None else policy_resolver(policy)
         self._session: aiohttp.ClientSession | None = None
         self._closed = False
         self._closed_resolver = False

@@ -1,8 +1,9 @@
 """The engine of ``insomnia-web policy check URL... [--resolve HOST:IP]... [--json]``.
 
 It never connects: each URL gets the :func:`~.check.check_url` verdict. ``--resolve``
-overrides (curl-style) replace DNS only for the hosts they name; other hosts are
-resolved with aiodns. Overridden answers are still vetted by the policy.
+overrides (curl-style) replace DNS only for the hosts they name (merged over the
+manifest's ``url_policy.resolve``); other hosts are resolved with aiodns. Overridden
+answers are still vetted by the policy.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import msgspec
 from ..config import UrlPolicyConfig
 from .check import UrlVerdict, check_url_with
 from .hostnames import idna_host
-from .resolver import AiodnsResolver, StaticResolver
+from .resolver import policy_resolver
 from .urlpolicy import UrlPolicy
 
 __all__ = ["format_verdict", "parse_resolve_args", "run"]
@@ -76,8 +77,7 @@ async def _verdicts(
     urls: list[str], config: UrlPolicyConfig, overrides: dict[str, list[str]]
 ) -> list[UrlVerdict]:
     policy = UrlPolicy(config)
-    resolver = StaticResolver(overrides, fallback=AiodnsResolver(timeout_s=config.dns_timeout_s))
-    async with resolver:
+    async with policy_resolver(config, overrides) as resolver:
         return [await check_url_with(url, policy, resolver) for url in urls]
 
 

@@ -23,10 +23,11 @@ import aiodns
 import aiodns.error
 import pycares
 
+from ..config import UrlPolicyConfig
 from ..errors import ToolError, ToolTimeout
 from .hostnames import idna_host, normalize_host
 
-__all__ = ["AiodnsResolver", "Resolver", "StaticResolver"]
+__all__ = ["AiodnsResolver", "Resolver", "StaticResolver", "policy_resolver"]
 
 _NOT_FOUND = frozenset({pycares.errno.ARES_ENOTFOUND, pycares.errno.ARES_ENODATA})
 
@@ -183,3 +184,18 @@ class AiodnsResolver(Resolver):
         if self._dns is not None:
             dns, self._dns = self._dns, None
             await dns.close()
+
+
+def policy_resolver(
+    policy: UrlPolicyConfig, overrides: Mapping[str, Sequence[str]] | None = None
+) -> Resolver:
+    """The resolver a policy asks for: aiodns, under the manifest's ``resolve`` table.
+
+    *overrides* (curl-style ``--resolve``) are merged over the manifest's table, host by
+    host. Hosts in neither go to aiodns with the policy's ``dns_timeout_s``.
+    """
+    dns = AiodnsResolver(timeout_s=policy.dns_timeout_s)
+    table: dict[str, list[str]] = {idna_host(h): list(a) for h, a in policy.resolve.items()}
+    for host, addresses in (overrides or {}).items():
+        table[idna_host(host)] = list(addresses)
+    return StaticResolver(table, fallback=dns) if table else dns

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..config import Manifest
 from ..errors import ToolError
+from ..services import WebServices
 from .base import CallSubject, Tool, ToolAnnotations, ToolContext, ToolOutput
 from .schemas import SaveFindingInput, SaveFindingOutput
 
@@ -21,6 +23,14 @@ class SaveFinding(Tool[SaveFindingInput, SaveFindingOutput]):
     annotations = ToolAnnotations(
         read_only=False, destructive=False, idempotent=False, open_world=False
     )
+
+    def __init__(self, manifest: Manifest, services: WebServices | None = None) -> None:
+        super().__init__(manifest)
+        self.services = services or WebServices(manifest)
+
+    async def aclose(self) -> None:
+        """Release the shared client, cache and providers (once for all tools)."""
+        await self.services.aclose()
 
     def description(self) -> str:
         """The model-facing description, with limits from the active manifest."""

@@ -6,7 +6,9 @@ from typing import ClassVar
 
 from yarl import URL
 
+from ..config import Manifest
 from ..errors import ToolError
+from ..services import WebServices
 from .base import CallSubject, Tool, ToolAnnotations, ToolContext, ToolOutput
 from .schemas import WebFetchInput, WebFetchOutput
 
@@ -23,6 +25,14 @@ class WebFetch(Tool[WebFetchInput, WebFetchOutput]):
     annotations = ToolAnnotations(
         read_only=True, destructive=False, idempotent=True, open_world=True
     )
+
+    def __init__(self, manifest: Manifest, services: WebServices | None = None) -> None:
+        super().__init__(manifest)
+        self.services = services or WebServices(manifest)
+
+    async def aclose(self) -> None:
+        """Release the shared client, cache and providers (once for all tools)."""
+        await self.services.aclose()
 
     def description(self) -> str:
         """The model-facing description, with limits from the active manifest."""
