@@ -1,0 +1,42 @@
+"""Budget accounting: label overhead and exact fits."""
+
+from __future__ import annotations
+
+from insomnia_web.rank import SourceDoc, estimate_tokens, select_excerpts
+from insomnia_web.rank.budget import excerpt_cost, label_cost
+
+TEXT = "Reykjavik is the capital of Iceland and its largest city by population."
+DOC = SourceDoc(url="https://example.org/iceland", title="Iceland facts", text=TEXT, rank=1)
+
+
+def test_label_overhead_is_counted() -> None:
+    """An excerpt costs its text plus a label line with title and URL."""
+    cost = excerpt_cost(DOC.title, DOC.url, None, TEXT)
+    assert cost == estimate_tokens(TEXT) + label_cost(DOC.title, DOC.url, None)
+    assert label_cost(DOC.title, DOC.url, None) > estimate_tokens(DOC.url)
+
+
+def test_heading_line_adds_to_the_cost() -> None:
+    """A heading path is shown with the excerpt, so it is paid for."""
+    assert label_cost("T", "https://a.example", "Install > Linux") > label_cost(
+        "T", "https://a.example", None
+    )
+
+
+def test_an_exact_fit_is_taken_and_one_token_less_is_not() -> None:
+    """A budget equal to the excerpt's full cost returns it; one token less returns nothing."""
+    cost = excerpt_cost(DOC.title, DOC.url, None, TEXT)
+    assert len(select_excerpts("capital of iceland", [DOC], max_tokens=cost)) == 1
+    assert select_excerpts("capital of iceland", [DOC], max_tokens=cost - 1) == []
+
+
+def test_a_smaller_passage_fills_the_room_a_larger_one_cannot() -> None:
+    """When the best passage does not fit, a lower-ranked one that fits is still taken."""
+    big = " ".join(["Iceland capital Reykjavik history."] * 25)
+    docs = [
+        SourceDoc(url="https://big.example", title="Big", text=big, rank=1),
+        SourceDoc(url="https://small.example", title="Small", text=TEXT, rank=2),
+    ]
+    budget = excerpt_cost("Small", "https://small.example", None, TEXT) + 5
+    found = select_excerpts("iceland capital reykjavik", docs, max_tokens=budget)
+    assert [e.url for e in found] == ["https://small.example"]
