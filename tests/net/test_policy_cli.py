@@ -97,3 +97,19 @@ def test_run_with_unicode_override() -> None:
     )
     assert code == 0
     assert json.loads(out.getvalue())["addresses"] == ["93.184.215.14"]
+
+
+def test_run_merges_manifest_resolve_with_overrides() -> None:
+    """The manifest's resolve table applies and a --resolve override wins for its host."""
+    out = io.StringIO()
+    config = UrlPolicyConfig(resolve={"a.example": ["1.1.1.1"], "b.example": ["10.0.0.1"]})
+    code = run(
+        ["https://a.example/", "https://b.example/"],
+        manifest_config=config,
+        overrides={"b.example": ["8.8.8.8"]},
+        as_json=True,
+        out=out,
+    )
+    objects = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert code == 0
+    assert [o["addresses"] for o in objects] == [["1.1.1.1"], ["8.8.8.8"]]

@@ -357,3 +357,17 @@ async def test_verdict_is_json_serialisable() -> None:
         "addresses": [],
         "url": "http://10.0.0.1/",
     }
+
+
+@pytest.mark.asyncio
+async def test_manifest_resolve_table_is_used_and_vetted() -> None:
+    """Without resolve=, the policy's own resolve table answers, and its answers are vetted."""
+    good = UrlPolicyConfig(resolve={"example.com": ["93.184.215.14"]})
+    verdict = await check_url("https://example.com/", config=good)
+    assert verdict.addresses == ["93.184.215.14"]
+    bad = UrlPolicyConfig(resolve={"example.com": ["169.254.169.254"]})
+    assert (await check_url("https://example.com/", config=bad)).code == "blocked_address"
+    replaced = await check_url(
+        "https://example.com/", config=good, resolve={"example.com": ["1.1.1.1"]}
+    )
+    assert replaced.addresses == ["1.1.1.1"]

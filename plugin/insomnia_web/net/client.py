@@ -96,8 +96,9 @@ class SafeClient:
     The underlying ``aiohttp.ClientSession`` is created on the first request (never at
     construction or import) and shared by all requests; close it with :meth:`aclose` or
     ``async with``. Without *resolver*, DNS goes through aiodns with the policy's
-    ``dns_timeout_s``, under the policy's static ``resolve`` table. The client owns its resolver: :meth:`aclose` closes it, passed in
-    or not. Keep-alive is off: every request dials anew through the pinning hooks.
+    ``dns_timeout_s``, under the policy's static ``resolve`` table. The client owns its
+    resolver: :meth:`aclose` closes it, passed in or not. Keep-alive is off: every request
+    dials anew through the pinning hooks.
     """
 
     def __init__(
