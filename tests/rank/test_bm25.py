@@ -8,6 +8,7 @@ import pytest
 
 from insomnia_web.rank.analysis import analyze
 from insomnia_web.rank.bm25 import BM25
+from insomnia_web.rank.features import bigrams, coverage, proximity
 
 
 def index(*texts: str) -> BM25:
@@ -58,3 +59,19 @@ def test_cjk_is_indexed_as_character_bigrams() -> None:
     """A CJK run becomes overlapping character bigrams so words inside it can match."""
     assert analyze("東京都庁") == ["東京", "京都", "都庁"]
     assert set(analyze("東京")) <= set(analyze("東京都庁は新宿区にあります"))
+
+
+def test_proximity_rewards_query_terms_close_together() -> None:
+    """Query terms side by side score 1, spread apart less, a single term 0."""
+    wanted = {"tokio", "runtime"}
+    assert proximity(["tokio", "runtime", "rust"], wanted) == 1.0
+    assert proximity(["tokio", "a", "b", "runtime"], wanted) == 0.5
+    assert proximity(["tokio", "rust"], wanted) == 0.0
+
+
+def test_coverage_is_idf_weighted() -> None:
+    """Covering the rarer query term counts for more than covering the common one."""
+    idf = {"rare": 3.0, "common": 1.0}
+    assert coverage({"rare"}, idf) == 0.75
+    assert coverage({"common"}, idf) == 0.25
+    assert bigrams(["a", "b", "c"]) == {("a", "b"), ("b", "c")}

@@ -8,6 +8,8 @@ Every feature is in ``[0, 1]`` and is combined linearly with :class:`Weights`. T
 - ``title``: the same share measured on the page title.
 - ``page``: the same share measured on the whole page (all its passages and its snippet).
 - ``bigram``: share of adjacent query-term pairs that occur adjacently in the passage.
+- ``proximity``: ``k / span`` for the shortest run of passage terms holding all ``k >= 2``
+  distinct query terms the passage contains (1 when they sit side by side).
 - ``lead``: ``1 / (1 + index)``, the passage's position on its page (the lead is 1).
 - ``rank``: ``1 / provider_rank``.
 """
@@ -19,7 +21,7 @@ from itertools import pairwise
 
 import msgspec
 
-__all__ = ["BM25_ONLY", "DEFAULT_WEIGHTS", "Weights", "bigrams", "coverage"]
+__all__ = ["BM25_ONLY", "DEFAULT_WEIGHTS", "Weights", "bigrams", "coverage", "proximity"]
 
 
 class Weights(msgspec.Struct, frozen=True, kw_only=True):
@@ -31,6 +33,7 @@ class Weights(msgspec.Struct, frozen=True, kw_only=True):
     title: float = 0.0
     page: float = 0.0
     bigram: float = 0.0
+    proximity: float = 0.0
     lead: float = 0.0
     rank: float = 0.0
 
@@ -55,3 +58,25 @@ def coverage(found: Iterable[str] | set[str], idf: Mapping[str, float]) -> float
 def bigrams(terms: Sequence[str]) -> set[tuple[str, str]]:
     """Return the set of adjacent term pairs of *terms*."""
     return set(pairwise(terms))
+
+
+def proximity(terms: Sequence[str], wanted: set[str]) -> float:
+    """Return ``k / span`` of the shortest window of *terms* holding every distinct *wanted*
+    term present (``k`` of them); 0 when fewer than two are present."""
+    positions = [(i, t) for i, t in enumerate(terms) if t in wanted]
+    k = len({t for _, t in positions})
+    if k < 2:
+        return 0.0
+    counts: dict[str, int] = {}
+    best = len(terms)
+    left = 0
+    for pos, term in positions:
+        counts[term] = counts.get(term, 0) + 1
+        while len(counts) == k:
+            start, first = positions[left]
+            best = min(best, pos - start + 1)
+            counts[first] -= 1
+            if not counts[first]:
+                del counts[first]
+            left += 1
+    return k / best

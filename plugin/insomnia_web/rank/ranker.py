@@ -6,11 +6,12 @@
    of every result is a candidate too (``kind="snippet"``), so a page whose fetch failed still
    contributes.
 2. Scores: ``method="bm25"`` is plain BM25 over the passage text (IDF over this call's
-   candidates). ``method="ours"`` adds the features of :mod:`.features` (query-term coverage,
-   heading and title matches, page-level coverage, query bigrams, lead and provider-rank
-   priors). A candidate is eligible only if it contains a query term (in its text, or for
-   "ours" in its heading); a query with no terms at all falls back to each page's lead and
-   the snippets, in provider order.
+   candidates). ``method="ours"`` adds the weighted features of :mod:`.features`; by default
+   heading and title matches, query-term coverage of the passage and of its page (bigram,
+   proximity, lead and provider-rank features exist but are off: they did not help on the dev
+   set). Ties go to the better provider rank. A candidate is eligible only if it contains a
+   query term (in its text, or for "ours" in its heading); a query with no terms at all
+   falls back to each page's lead and the snippets, in provider order.
 3. Selection: best first; a candidate that is a near-duplicate of one already taken
    (:mod:`.dedup`) is dropped; one that does not fit the remaining budget is skipped (a
    smaller one may still fit). Costs include the label overhead (:mod:`.budget`).
@@ -28,7 +29,7 @@ from .bm25 import BM25
 from .budget import excerpt_cost
 from .candidates import Candidate, build_candidates, count_query_terms, query_terms
 from .dedup import is_near_duplicate, shingles
-from .features import BM25_ONLY, DEFAULT_WEIGHTS, Weights, bigrams, coverage
+from .features import BM25_ONLY, DEFAULT_WEIGHTS, Weights, bigrams, coverage, proximity
 from .models import Excerpt, SourceDoc
 
 __all__ = ["Method", "rank_candidates", "select_excerpts", "select_weighted"]
@@ -53,6 +54,7 @@ def rank_candidates(query: str, docs: Sequence[SourceDoc], weights: Weights) -> 
     best = max(raw) or 1.0
     idf = {t: index.idf(t) for t in dict.fromkeys(terms)}
     query_bigrams = bigrams(terms)
+    wanted = set(terms)
     heading_terms: dict[str | None, set[str]] = {None: set()}
     title_cover = [coverage(analyze(d.title), idf) for d in docs] if weights.title else []
     page_cover: list[float] = []
@@ -74,6 +76,8 @@ def rank_candidates(query: str, docs: Sequence[SourceDoc], weights: Weights) -> 
         if weights.bigram and query_bigrams and len(c.tf) > 1:
             matched = len(query_bigrams & bigrams(analyze(c.text)))
             score += weights.bigram * matched / len(query_bigrams)
+        if weights.proximity and len(c.tf) > 1:
+            score += weights.proximity * proximity(analyze(c.text), wanted)
         if title_cover:
             score += weights.title * title_cover[c.doc]
         if page_cover:
