@@ -20,7 +20,7 @@ import os
 import re
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +29,11 @@ import lxml.html
 
 from insomnia_web.extract import extract_html
 
-DATA = Path(os.environ.get("INSOMNIA_WEB_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data"))
+DATA = Path(
+    os.environ.get(
+        "INSOMNIA_WEB_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data"
+    )
+)
 _WORD_RE = re.compile(r"\w+")
 _CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([-\w.:]+)""", re.I)
 
@@ -160,12 +164,22 @@ EXTRACTORS: dict[str, Callable[[str], str]] = {
 
 
 @dataclass
+class Row:
+    """Scores of one extractor on one page."""
+
+    page: Page
+    p: float
+    r: float
+    f1: float
+    with_share: float | None
+    without_share: float | None
+
+
+@dataclass
 class Scores:
     """Per-page scores of one extractor."""
 
-    rows: list[tuple[Page, float, float, float, float | None, float | None]] = field(
-        default_factory=list
-    )
+    rows: list[Row] = field(default_factory=list)
     cpu_s: float = 0.0
 
 
@@ -193,7 +207,7 @@ def run(pages: list[Page], names: list[str]) -> dict[str, Scores]:
             p, r, f = prf(pred, page.gold)
             w = snippet_share(pred, page.with_snippets)
             wo = snippet_share(pred, page.without_snippets)
-            scores.rows.append((page, p, r, f, w, wo))
+            scores.rows.append(Row(page, p, r, f, w, wo))
         results[name] = scores
         print(f"  ran {name}: {len(pages)} pages, {scores.cpu_s:.1f} CPU-s", file=sys.stderr)
     return results
@@ -209,7 +223,7 @@ def report(results: dict[str, Scores], per_page: bool) -> None:
     """Print the comparison table."""
     names = list(results)
     base = "readability" if "readability" in results else None
-    datasets = sorted({row[0].dataset for s in results.values() for row in s.rows})
+    datasets = sorted({row.page.dataset for s in results.values() for row in s.rows})
     header = f"{'metric':<28}" + "".join(f"{n:>22}" for n in names)
     print(header)
     print("-" * len(header))
@@ -223,28 +237,41 @@ def report(results: dict[str, Scores], per_page: bool) -> None:
         print(f"{label:<28}" + "".join(cells))
 
     for ds in datasets:
-        for i, metric in ((3, "F1"), (1, "P"), (2, "R")):
+        for attr, metric in (("f1", "F1"), ("p", "P"), ("r", "R")):
             line(
                 f"{ds} {metric}" + (" (headline)" if metric == "F1" else ""),
-                {n: _mean([r[i] for r in s.rows if r[0].dataset == ds]) for n, s in results.items()},
+                {
+                    n: _mean([getattr(r, attr) for r in s.rows if r.page.dataset == ds])
+                    for n, s in results.items()
+                },
             )
         if ds == "wcxb":
-            types = sorted({r[0].page_type for s in results.values() for r in s.rows if r[0].dataset == ds})
+            types = sorted(
+                {r.page.page_type for s in results.values() for r in s.rows if r.page.dataset == ds}
+            )
             for t in types:
                 line(
                     f"  wcxb {t} F1",
                     {
-                        n: _mean([r[3] for r in s.rows if r[0].dataset == ds and r[0].page_type == t])
+                        n: _mean(
+                            [r.f1 for r in s.rows if r.page.dataset == ds and r.page.page_type == t]
+                        )
                         for n, s in results.items()
                     },
                 )
             line(
                 "wcxb with-snippets found",
-                {n: _mean([r[4] for r in s.rows if r[4] is not None]) for n, s in results.items()},
+                {
+                    n: _mean([r.with_share for r in s.rows if r.with_share is not None])
+                    for n, s in results.items()
+                },
             )
             line(
                 "wcxb without-snippets found",
-                {n: _mean([r[5] for r in s.rows if r[5] is not None]) for n, s in results.items()},
+                {
+                    n: _mean([r.without_share for r in s.rows if r.without_share is not None])
+                    for n, s in results.items()
+                },
             )
     line(
         "pages per CPU-second",
@@ -254,16 +281,26 @@ def report(results: dict[str, Scores], per_page: bool) -> None:
     if per_page and "ours" in results:
         print()
         print("worst pages for ours (F1):")
-        rows = sorted(results["ours"].rows, key=lambda r: r[3])[:25]
-        others = {n: {(r[0].dataset, r[0].page_id): r[3] for r in s.rows} for n, s in results.items()}
-        for page, p, r, f, _, _ in rows:
-            extra = " ".join(f"{n}={others[n][(page.dataset, page.page_id)]:.2f}" for n in names if n != "ours")
-            print(f"  {page.dataset}/{page.page_id} {page.page_type:<14} F1={f:.2f} P={p:.2f} R={r:.2f} {extra}")
+        rows = sorted(results["ours"].rows, key=lambda r: r.f1)[:25]
+        others = {
+            n: {(r.page.dataset, r.page.page_id): r.f1 for r in s.rows} for n, s in results.items()
+        }
+        for row in rows:
+            page, p, r, f = row.page, row.p, row.r, row.f1
+            extra = " ".join(
+                f"{n}={others[n][(page.dataset, page.page_id)]:.2f}" for n in names if n != "ours"
+            )
+            print(
+                f"  {page.dataset}/{page.page_id} {page.page_type:<14} "
+                f"F1={f:.2f} P={p:.2f} R={r:.2f} {extra}"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse arguments, run the benchmark, print the table."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--limit", type=int, help="pages per dataset (WCXB: per page type)")
     parser.add_argument("--only", choices=("aeb", "wcxb"), help="run one dataset")
     parser.add_argument(

@@ -17,7 +17,19 @@ __all__ = ["prune_article", "prune_boilerplate"]
 
 _DROP_TAGS = frozenset(("nav", "aside", "button", "select", "input", "textarea", "label"))
 _DROP_ROLES = frozenset(
-    ["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar", "tablist", "toolbar"]
+    [
+        "navigation",
+        "banner",
+        "contentinfo",
+        "complementary",
+        "search",
+        "dialog",
+        "alertdialog",
+        "menu",
+        "menubar",
+        "tablist",
+        "toolbar",
+    ]
 )
 _BOILERPLATE_RE = re.compile(
     r"(?:^|[-_ ])(?:nav|navbar|navigation|menu|menubar|submenu|megamenu|footer|site-?footer|"
@@ -32,7 +44,9 @@ _BOILERPLATE_RE = re.compile(
     r"(?:$|[-_ ])",
     re.I,
 )
-_KEEP_RE = re.compile(r"(?:^|[-_ ])(?:main|content|article|post|body|entry|thread)(?:$|[-_ ])", re.I)
+_KEEP_RE = re.compile(
+    r"(?:^|[-_ ])(?:main|content|article|post|body|entry|thread)(?:$|[-_ ])", re.I
+)
 _LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
 _CONTAINER_TAGS = frozenset(("html", "body", "main", "article"))
 
@@ -104,11 +118,10 @@ def _main_region(root: HtmlElement, words: dict[HtmlElement, int]) -> HtmlElemen
     total = words.get(body, 0)
     best = None
     for el in body.iter("main", "article", "div", "section"):
-        tag = el.tag
-        if tag == "main" or (el.get("role") or "").lower() == "main":
-            if words.get(el, 0) >= 0.3 * total:
-                best = el
-                break
+        is_main = el.tag == "main" or (el.get("role") or "").lower() == "main"
+        if is_main and words.get(el, 0) >= 0.3 * total:
+            best = el
+            break
     return best if best is not None else body
 
 

@@ -10,8 +10,26 @@ from lxml.html import HtmlElement
 __all__ = ["is_hidden", "strip_invisible"]
 
 _INVISIBLE_TAGS = frozenset(
-    ["script", "style", "template", "svg", "head", "iframe", "object", "embed", "canvas", "audio", "video", "map", "datalist", "dialog"]
+    [
+        "script",
+        "style",
+        "template",
+        "svg",
+        "head",
+        "iframe",
+        "object",
+        "embed",
+        "canvas",
+        "audio",
+        "video",
+        "map",
+        "datalist",
+        "dialog",
+    ]
 )
+# A hidden element or <noscript> is kept when it holds most of the page and at least this many
+# words (an app's server-rendered view), so small hidden blocks never come back.
+_RESCUE_MIN_WORDS = 200
 _HIDDEN_STYLE_RE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I
 )
@@ -61,12 +79,17 @@ def strip_invisible(root: HtmlElement) -> None:
     total = _words(root)
     # Streaming server-side rendering (React) ships the real page in a hidden element that a
     # script reveals: a hidden element holding most of the text is content, not chrome.
-    _drop(el for el in hidden if _words(el) <= 0.5 * total)
+    _drop(el for el in hidden if not _holds_the_page(el, total))
     for el in noscripts:
-        if _words(el) > 0.5 * total:
+        if _holds_the_page(el, total):
             el.tag = "div"
         else:
             _drop((el,))
+
+
+def _holds_the_page(el: HtmlElement, total: int) -> bool:
+    words = _words(el)
+    return words >= _RESCUE_MIN_WORDS and words > 0.5 * total
 
 
 def _drop(elements: Iterable[HtmlElement]) -> None:

@@ -19,7 +19,22 @@ __all__ = ["parse_html"]
 _FLATTEN_DEPTH = 512
 
 _VOID_TAGS = frozenset(
-    ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]
+    [
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    ]
 )
 _TAG_RE = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9:_-]*)[^>]*?(/?)>")
 _XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>")

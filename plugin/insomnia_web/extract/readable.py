@@ -23,6 +23,7 @@ logging.getLogger("readability.readability").setLevel(logging.CRITICAL)
 _INLINE_TAGS = frozenset(
     ["a", "b", "cite", "code", "em", "font", "i", "small", "span", "strong", "sub", "sup", "u"]
 )
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _BLOCK_PREFIXES = ("blockquote", "dl", "div", "img", "ol", "p", "table", "ul")
 
 
@@ -33,10 +34,24 @@ class _TreeDocument(Document):  # type: ignore[misc]
         super().__init__(tree)
         self._tree = tree
         self.article: HtmlElement | None = None
+        self._sanitizing = False
 
     def _parse(self, input: Any) -> HtmlElement:
         self.encoding = "utf-8"
         return copy.deepcopy(self._tree)
+
+    def sanitize(self, node: HtmlElement, candidates: Any, keep_all_images: bool = False) -> str:
+        self._sanitizing = True
+        try:
+            return str(super().sanitize(node, candidates, keep_all_images))
+        finally:
+            self._sanitizing = False
+
+    def get_link_density(self, elem: HtmlElement) -> float:
+        # Keep linked headings (titles of cards and posts); readability drops them.
+        if self._sanitizing and elem.tag in _HEADINGS:
+            return 0.0
+        return float(super().get_link_density(elem))
 
     def get_clean_html(self) -> str:
         self.article = self.html

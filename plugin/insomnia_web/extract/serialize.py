@@ -18,17 +18,162 @@ from lxml.html import HtmlElement
 __all__ = ["BLOCK_TAGS", "SKIP_TAGS", "serialize"]
 
 BLOCK_TAGS = frozenset(
-    ["address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "frame", "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "legend", "li", "listing", "main", "menu", "nav", "ol", "optgroup", "option", "p", "plaintext", "pre", "search", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "xmp"]
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "caption",
+        "center",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "frame",
+        "frameset",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "html",
+        "legend",
+        "li",
+        "listing",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "optgroup",
+        "option",
+        "p",
+        "plaintext",
+        "pre",
+        "search",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "ul",
+        "xmp",
+    ]
 )
 INLINE_TAGS = frozenset(
-    ["a", "abbr", "acronym", "b", "bdi", "bdo", "big", "blink", "button", "cite", "code", "data", "del", "dfn", "em", "font", "i", "img", "input", "ins", "kbd", "label", "mark", "meter", "nobr", "output", "progress", "q", "rp", "rt", "ruby", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr"]
+    [
+        "a",
+        "abbr",
+        "acronym",
+        "b",
+        "bdi",
+        "bdo",
+        "big",
+        "blink",
+        "button",
+        "cite",
+        "code",
+        "data",
+        "del",
+        "dfn",
+        "em",
+        "font",
+        "i",
+        "img",
+        "input",
+        "ins",
+        "kbd",
+        "label",
+        "mark",
+        "meter",
+        "nobr",
+        "output",
+        "progress",
+        "q",
+        "rp",
+        "rt",
+        "ruby",
+        "s",
+        "samp",
+        "small",
+        "span",
+        "strike",
+        "strong",
+        "sub",
+        "sup",
+        "time",
+        "tt",
+        "u",
+        "var",
+        "wbr",
+    ]
 )
 SKIP_TAGS = frozenset(
-    ["script", "style", "noscript", "template", "head", "title", "meta", "link", "svg", "iframe", "object", "embed", "canvas", "audio", "video", "select", "datalist", "map", "area", "input", "textarea", "base", "param", "source", "track"]
+    [
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "head",
+        "title",
+        "meta",
+        "link",
+        "svg",
+        "iframe",
+        "object",
+        "embed",
+        "canvas",
+        "audio",
+        "video",
+        "select",
+        "datalist",
+        "map",
+        "area",
+        "input",
+        "textarea",
+        "base",
+        "param",
+        "source",
+        "track",
+    ]
 )
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LIST_TAGS = frozenset(("ul", "ol", "dir", "menu"))
-_PARA_TAGS = frozenset(["p", "blockquote", "pre", "table", "ul", "ol", "dl", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr"])
+_PARA_TAGS = frozenset(
+    [
+        "p",
+        "blockquote",
+        "pre",
+        "table",
+        "ul",
+        "ol",
+        "dl",
+        "figure",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "hr",
+    ]
+)
 
 # Markers in the token stream (text pieces are plain ``str``).
 _LINE = 1  # end the current line
@@ -74,8 +219,7 @@ def _is_data_table(table: HtmlElement) -> bool:
 
 
 def _rows(table: HtmlElement) -> Iterator[HtmlElement]:
-    for row in table.iter("tr"):
-        yield row
+    yield from table.iter("tr")
 
 
 def _cell_text(cell: HtmlElement) -> str:
@@ -214,10 +358,7 @@ def serialize(root: HtmlElement, *, _inside_cell: bool = False) -> str:
             pieces.append(token)
         elif isinstance(token, int):
             flush()
-            if token == _BR:
-                pending_break = max(pending_break, _LINE)
-            else:
-                pending_break = max(pending_break, token)
+            pending_break = max(pending_break, _LINE) if token == _BR else max(pending_break, token)
         elif isinstance(token, _Prefix):
             flush()
             prefix = token.text

@@ -26,7 +26,9 @@ _ARTICLE_TYPES = frozenset(
 
 
 def declares_article(root: HtmlElement) -> bool:
-    """True when the page declares itself an article (``og:type`` or JSON-LD ``@type``)."""
+    """True when the page declares an article: ``og:type``, JSON-LD ``@type``, ``articleBody``."""
+    if root.find('.//*[@itemprop="articleBody"]') is not None:
+        return True
     for meta in root.iter("meta"):
         key = (meta.get("property") or meta.get("name") or "").strip().lower()
         if key == "og:type" and (meta.get("content") or "").strip().lower() == "article":

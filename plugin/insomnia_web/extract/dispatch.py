@@ -1,0 +1,115 @@
+"""Decoded document + media type -> :class:`Extracted`.
+
+HTML and XHTML are extracted; plain text, Markdown and XML pass through; JSON is
+pretty-printed (invalid JSON passes through unchanged). ``mode="raw"`` returns the decoded
+source of any text type unchanged. Anything else is refused with ``unsupported_content``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+from ..errors import ToolError
+from .html import extract_html
+from .model import Extracted
+
+__all__ = ["Mode", "convert", "is_supported_type", "media_type"]
+
+Mode = Literal["readable", "full", "raw"]
+
+_HTML_TYPES = frozenset(("text/html", "application/xhtml+xml"))
+_PLAIN_TYPES = frozenset(("text/plain", "text/markdown", "text/x-markdown"))
+_XML_TYPES = frozenset(("application/xml", "text/xml"))
+# Text types that only ``raw`` mode returns (their source is all there is to read).
+_OTHER_TEXT_TYPES = frozenset(
+    (
+        "application/javascript",
+        "application/ecmascript",
+        "application/x-javascript",
+        "application/x-ndjson",
+        "application/x-yaml",
+        "application/yaml",
+        "application/toml",
+        "application/x-sh",
+        "application/sql",
+        "application/graphql",
+    )
+)
+
+
+def media_type(content_type: str) -> str:
+    """Return the bare lowercase media type of a Content-Type value (parameters dropped)."""
+    return content_type.split(";", 1)[0].strip().lower()
+
+
+def _is_json(kind: str) -> bool:
+    return kind == "application/json" or kind.endswith("+json")
+
+
+def _is_xml(kind: str) -> bool:
+    return kind in _XML_TYPES or (kind.endswith("+xml") and kind not in _HTML_TYPES)
+
+
+def _is_text(kind: str) -> bool:
+    return (
+        kind.startswith("text/")
+        or kind in _HTML_TYPES
+        or kind in _OTHER_TEXT_TYPES
+        or _is_json(kind)
+        or _is_xml(kind)
+    )
+
+
+def is_supported_type(content_type: str, *, mode: Mode = "readable") -> bool:
+    """True when :func:`convert` can turn a document of *content_type* into text in *mode*.
+
+    *content_type* is a bare media type such as ``"text/html"`` (parameters are ignored).
+    ``raw`` accepts every text type; the other modes accept HTML, XHTML, plain text,
+    Markdown, JSON and XML.
+    """
+    kind = media_type(content_type)
+    if mode == "raw":
+        return _is_text(kind)
+    return kind in _HTML_TYPES or kind in _PLAIN_TYPES or _is_json(kind) or _is_xml(kind)
+
+
+def _pretty_json(text: str) -> Extracted:
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return Extracted(title=None, text=text, method="passthrough")
+    try:
+        pretty = json.dumps(value, indent=2, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return Extracted(title=None, text=text, method="passthrough")
+    return Extracted(title=None, text=pretty, method="json")
+
+
+def convert(
+    text: str,
+    content_type: str,
+    *,
+    url: str | None = None,
+    mode: Mode = "readable",
+) -> Extracted:
+    """Turn a decoded document into readable text according to its media type and *mode*.
+
+    Raises ``ToolError("unsupported_content")`` for a type that has no text handler.
+    """
+    kind = media_type(content_type)
+    if not is_supported_type(kind, mode=mode):
+        shown = kind or "an unknown type"
+        raise ToolError(
+            "unsupported_content",
+            f"Cannot read content of type {shown} as text"
+            + (" (mode raw returns text types only)." if mode == "raw" else "."),
+            details={"content_type": kind},
+        )
+    if mode == "raw":
+        return Extracted(title=None, text=text, method="raw")
+    if kind in _HTML_TYPES:
+        return extract_html(text, url=url, mode=mode)
+    if _is_json(kind):
+        return _pretty_json(text)
+    return Extracted(title=None, text=text, method="passthrough")

@@ -1,0 +1,49 @@
+"""``convert_async``: off-loop extraction with a deadline."""
+
+from __future__ import annotations
+
+import pytest
+
+from insomnia_web.errors import ToolError, ToolTimeout
+from insomnia_web.extract import convert_async
+from insomnia_web.extract.offload import process_threshold_chars
+
+PAGE = "<html><head><title>A</title></head><body><p>Async hello.</p></body></html>"
+
+
+@pytest.mark.asyncio
+async def test_convert_async_returns_extracted() -> None:
+    """A small page is converted off the loop and returns the same result as ``convert``."""
+    result = await convert_async(PAGE, "text/html", timeout_s=30)
+    assert result.title == "A"
+    assert result.text == "Async hello."
+
+
+@pytest.mark.asyncio
+async def test_convert_async_refuses_unsupported_type() -> None:
+    """Unsupported types raise ``unsupported_content`` without starting any work."""
+    with pytest.raises(ToolError) as caught:
+        await convert_async("x", "application/pdf")
+    assert caught.value.code == "unsupported_content"
+
+
+@pytest.mark.asyncio
+async def test_convert_async_timeout_raises_tool_timeout() -> None:
+    """Running out of time raises ``ToolTimeout`` with phase ``extract``."""
+    big = "<html><body>" + "<div><p>some words here</p></div>" * 50_000 + "</body></html>"
+    with pytest.raises(ToolTimeout) as caught:
+        await convert_async(big, "text/html", timeout_s=0.001)
+    assert caught.value.code == "timeout"
+    assert caught.value.details["phase"] == "extract"
+
+
+@pytest.mark.asyncio
+async def test_large_page_in_worker_process() -> None:
+    """Documents above the size threshold are converted in a worker process."""
+    previous = process_threshold_chars()
+    process_threshold_chars(1)
+    try:
+        result = await convert_async(PAGE, "text/html", timeout_s=60)
+    finally:
+        process_threshold_chars(previous)
+    assert result.text == "Async hello."

@@ -1,0 +1,97 @@
+"""The HTML -> Markdown-like serializer (full mode shows it without pruning)."""
+
+from __future__ import annotations
+
+from insomnia_web.extract import extract_html
+
+
+def full(body: str) -> str:
+    """Full-mode text of a document with *body* inside ``<body>``."""
+    return extract_html(f"<html><body>{body}</body></html>", mode="full").text
+
+
+def test_headings_become_hashes() -> None:
+    """Each heading level becomes that many ``#`` characters."""
+    text = full("<h1>One</h1><h2>Two</h2><h6>Six</h6>")
+    assert text.splitlines()[0] == "# One"
+    assert "## Two" in text
+    assert "###### Six" in text
+
+
+def test_unordered_and_ordered_lists() -> None:
+    """``ul`` items get ``- `` bullets and ``ol`` items numbers, nested lists are indented."""
+    text = full("<ul><li>apple</li><li>pear<ol><li>first</li><li>second</li></ol></li></ul>")
+    assert text.splitlines() == ["- apple", "- pear", "  1. first", "  2. second"]
+
+
+def test_ordered_list_start() -> None:
+    """An ``ol`` with ``start`` numbers its items from there."""
+    assert full('<ol start="4"><li>d</li><li>e</li></ol>').splitlines() == ["4. d", "5. e"]
+
+
+def test_table_as_markdown() -> None:
+    """A data table becomes a Markdown table with its header row and a separator."""
+    text = full(
+        "<table><tr><th>Name</th><th>Age</th></tr>"
+        "<tr><td>Ann</td><td>31</td></tr><tr><td>Bob|Jr</td><td>7</td></tr></table>"
+    )
+    assert text.splitlines() == [
+        "| Name | Age |",
+        "| --- | --- |",
+        "| Ann | 31 |",
+        "| Bob\\|Jr | 7 |",
+    ]
+
+
+def test_layout_table_cells_are_separated() -> None:
+    """Cells of a table that nests another table are kept apart, never glued."""
+    text = full(
+        "<table><tr><td>left</td><td><table><tr><td>in</td><td>ner</td></tr></table></td>"
+        "<td>right</td></tr></table>"
+    )
+    words = text.replace("|", " ").split()
+    assert "left" in words
+    assert "right" in words
+    assert "leftright" not in text
+
+
+def test_pre_is_fenced_and_verbatim() -> None:
+    """``pre`` content keeps its line breaks and indentation inside a code fence."""
+    text = full("<p>Run:</p><pre>def f():\n    return   1</pre>")
+    assert "```\ndef f():\n    return   1\n```" in text
+
+
+def test_br_is_a_line_break() -> None:
+    """``<br>`` ends the line."""
+    assert full("<p>one<br>two<br/>three</p>").splitlines() == ["one", "two", "three"]
+
+
+def test_adjacent_blocks_are_not_glued() -> None:
+    """Words of adjacent blocks end up on separate lines, inline elements stay joined."""
+    assert full("<div>foo</div><div>bar</div>") == "foo\nbar"
+    assert full("<p><span>in</span><span>line</span> <b>bold</b></p>") == "inline bold"
+
+
+def test_whitespace_collapsed_and_paragraphs_separated() -> None:
+    """Runs of whitespace collapse to one space; paragraphs are separated by a blank line."""
+    assert full("<p>  a \n\t b  </p><p>c</p>") == "a b\n\nc"
+
+
+def test_link_text_kept() -> None:
+    """Link text stays in the sentence (URLs are not needed)."""
+    assert full('<p>see <a href="https://example.com/x">the docs</a> now</p>') == "see the docs now"
+
+
+def test_scripts_styles_and_hidden_removed_in_full_mode() -> None:
+    """Full mode still drops scripts, styles, templates and hidden elements."""
+    text = full(
+        "<script>var x = 1;</script><style>p {}</style><template>tpl</template>"
+        "<p hidden>h1</p><p aria-hidden='true'>h2</p><p style='display: none'>h3</p>"
+        "<p style='visibility:hidden'>h4</p><p>shown</p>"
+    )
+    assert text == "shown"
+
+
+def test_unknown_elements_break_lines() -> None:
+    """Custom elements are treated as blocks, so their words are not glued."""
+    assert full("<x-card>one</x-card><x-card>two</x-card>") == "one\ntwo"
