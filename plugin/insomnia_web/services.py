@@ -1,0 +1,81 @@
+"""What the three web tools of one runtime share: one SafeClient, one cache, the providers.
+
+Everything is created on first use, inside a tool call: nothing here opens a socket, a DNS
+channel or a file at import or registration.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .config import Manifest
+from .errors import ToolError
+
+if TYPE_CHECKING:
+    from .cache import Cache
+    from .net.client import SafeClient
+    from .search.base import SearchProvider
+
+__all__ = ["WebServices"]
+
+
+class WebServices:
+    """Lazily built, shared resources; :meth:`aclose` releases them (idempotent)."""
+
+    def __init__(self, manifest: Manifest) -> None:
+        self.manifest = manifest
+        self._client: SafeClient | None = None
+        self._cache: Cache | None = None
+        self._providers: dict[str, SearchProvider] = {}
+        self._closed = False
+
+    @property
+    def client(self) -> SafeClient:
+        """The policy-checked HTTP client (``web.url_policy.resolve`` overrides DNS per host)."""
+        if self._client is None:
+            from .net.client import SafeClient
+            from .net.resolver import AiodnsResolver, Resolver, StaticResolver
+
+            policy = self.manifest.web.url_policy
+            resolver: Resolver = AiodnsResolver(timeout_s=policy.dns_timeout_s)
+            if policy.resolve:
+                resolver = StaticResolver(policy.resolve, fallback=resolver)
+            self._client = SafeClient(self.manifest.web.fetch, policy, resolver=resolver)
+        return self._client
+
+    @property
+    def cache(self) -> Cache | None:
+        """The local cache, or ``None`` when ``web.cache.enabled`` is false."""
+        if not self.manifest.web.cache.enabled:
+            return None
+        if self._cache is None:
+            from .cache import Cache
+
+            self._cache = Cache.from_config(self.manifest.web.cache)
+        return self._cache
+
+    def provider(self, cls: type[SearchProvider]) -> SearchProvider:
+        """The instance of provider *cls*, built from the manifest on first use."""
+        inst = self._providers.get(cls.name)
+        if inst is None or type(inst) is not cls:
+            inst = cls.from_manifest(self.manifest)
+            self._providers[cls.name] = inst
+        return inst
+
+    async def aclose(self) -> None:
+        """Close the client, the providers and the cache."""
+        if self._closed:
+            return
+        self._closed = True
+        errors: list[BaseException] = []
+        for provider in self._providers.values():
+            try:
+                await provider.aclose()
+            except Exception as exc:
+                errors.append(exc)
+        if self._client is not None:
+            await self._client.aclose()
+        if self._cache is not None:
+            self._cache.close()
+        if errors:
+            raise ToolError("internal_error", f"closing search providers failed: {errors[0]!r}")
