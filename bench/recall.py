@@ -301,10 +301,10 @@ def main() -> None:
             ours, base = answer_rank(q, docs, DEFAULT_WEIGHTS), answer_rank(q, docs, BM25_ONLY)
             print(f"# {q.id} ours={ours} bm25={base} {q.question}")
     big = speed_docs(cases)
-    words = sum(len(d.text.split()) for d in big)
+    size = f"{sum(len(d.text.split()) for d in big)} words, {sum(len(d.text) for d in big)} chars"
     for method in ("ours", "bm25"):
         ms = speed_ms(cases, big, method)
-        print(f"# speed, {method}: {ms:.1f} CPU ms per call for 5 pages, {words} words in all")
+        print(f"# speed, {method}: {ms:.1f} CPU ms per call for 5 pages ({size} in all)")
     if args.ablate:
         print(f"\n| ours variant | {header} | MRR |")
         print("|---|" + "---|" * len(BUDGETS) + "---|")

@@ -75,3 +75,8 @@ def test_coverage_is_idf_weighted() -> None:
     assert coverage({"rare"}, idf) == 0.75
     assert coverage({"common"}, idf) == 0.25
     assert bigrams(["a", "b", "c"]) == {("a", "b"), ("b", "c")}
+
+
+def test_markdown_link_targets_are_not_indexed() -> None:
+    """The text of a Markdown link is indexed, its URL is not."""
+    assert analyze("See [the guide](https://example.com/install-guide) now") == ["see", "guide"]

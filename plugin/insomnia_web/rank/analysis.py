@@ -4,6 +4,9 @@ The stemmer only folds the inflections that most often split a query term from i
 (plurals, ``-ing``, ``-ed``); it never touches words of 4 letters or fewer, numbers, or words
 outside the Latin alphabet, so names, codes and other scripts pass through unchanged.
 
+Markdown link targets (``[text](https://...)``) are dropped before tokenizing: URL pieces
+are not content, and on link-heavy pages they would dominate passage lengths and cost.
+
 Chinese and Japanese are written without spaces, and Korean attaches particles to words, so
 a run of Han, kana or Hangul characters is indexed as its overlapping character bigrams
 ("東京都庁" -> "東京", "京都", "都庁"), the usual dictionary-free approach for CJK search.
@@ -16,6 +19,7 @@ import re
 __all__ = ["STOPWORDS", "analyze", "stem", "words"]
 
 _WORD_RE = re.compile(r"\w+")
+_LINK_TARGET_RE = re.compile(r"\]\([^)\s]*\)")
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_RE = re.compile(f"[{_CJK}]")
 _CJK_WORD_RE = re.compile(f"[^\\W{_CJK}]+|[{_CJK}]+")
@@ -66,6 +70,8 @@ def stem(word: str) -> str:
 def words(text: str) -> list[str]:
     """Return the lower-cased ``\\w+`` words of *text* (CJK runs as character bigrams)."""
     lowered = text.lower()
+    if "](" in lowered:
+        lowered = _LINK_TARGET_RE.sub("] ", lowered)
     if _CJK_RE.search(lowered) is None:
         return _WORD_RE.findall(lowered)
     out: list[str] = []

@@ -214,11 +214,9 @@ def _split_long(text: str, unit: _Unit, max_words: int) -> list[_Unit]:
 
 
 def _word_chunks(text: str, start: int, end: int, max_words: int) -> list[tuple[int, int]]:
-    if _count_words(text, start, end) <= max_words:
+    if len(text[start:end].split()) <= max_words:
         return [(start, end)]
     spans = [m.span() for m in _TOKEN_RE.finditer(text[start:end])]
-    if len(spans) <= max_words:
-        return [(start, end)]
     return [
         (start + spans[i][0], start + spans[min(i + max_words, len(spans)) - 1][1])
         for i in range(0, len(spans), max_words)
