@@ -17,6 +17,7 @@ import msgspec
 
 from .config import Manifest, load_manifest, manifest_schema_text
 from .errors import ToolError
+from .net.policy_cli import parse_resolve_args
 from .prompts import AutoApprovePrompter, DenyPrompter, Prompter, TerminalPrompter
 from .runtime import Runtime, ToolResult
 
@@ -33,6 +34,14 @@ def _add_resolve(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_output(p: argparse.ArgumentParser) -> None:
+    # Also accepted after the command; SUPPRESS keeps the global value when absent.
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="JSON output")
+    p.add_argument(
+        "--yes", action="store_true", default=argparse.SUPPRESS, help="allow asked calls"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every command."""
     parser = argparse.ArgumentParser(
@@ -43,11 +52,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--yes", action="store_true", help="allow calls the policy would ask")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    sub.add_parser("tools", help="list tools with descriptions and schemas")
+    _add_output(sub.add_parser("tools", help="list tools with descriptions and schemas"))
     sub.add_parser("schema", help="print the manifest JSON Schema")
 
     p = sub.add_parser("search", help="WebSearch")
     p.add_argument("query")
+    _add_output(p)
     p.add_argument("--count", type=int)
     p.add_argument("--offset", type=int)
     p.add_argument("--mode", choices=["results", "excerpts"])
@@ -58,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("fetch", help="WebFetch")
     p.add_argument("url")
+    _add_output(p)
     p.add_argument("--mode", choices=["readable", "full", "raw"])
     p.add_argument("--max-chars", type=int)
     p.add_argument("--start-index", type=int)
@@ -66,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("extract", help="offline HTML -> text (JSONL with --json)")
     p.add_argument("files", nargs="+", metavar="FILE")
+    _add_output(p)
     p.add_argument("--url", help="the page's URL (helps resolve relative links and titles)")
     p.add_argument("--mode", choices=["readable", "full"], default="readable")
 
@@ -73,27 +85,15 @@ def build_parser() -> argparse.ArgumentParser:
     psub = p.add_subparsers(dest="policy_command", required=True, metavar="SUBCOMMAND")
     pc = psub.add_parser("check", help="the policy verdict for URLs, without connecting")
     pc.add_argument("urls", nargs="+", metavar="URL")
+    _add_output(pc)
     _add_resolve(pc)
 
     p = sub.add_parser("cache", help="the local cache")
     p.add_argument("action", choices=["stats", "clear"])
+    _add_output(p)
 
     sub.add_parser("mcp", help="run the stdio MCP server")
     return parser
-
-
-def parse_resolve(values: Sequence[str]) -> dict[str, list[str]]:
-    """``HOST:IP`` values (IPv6 as ``[::1]`` or bare) -> host -> addresses."""
-    out: dict[str, list[str]] = {}
-    for value in values:
-        host, sep, ip = value.partition(":")
-        if not sep or not host or not ip:
-            raise ValueError(f"--resolve {value!r}: expected HOST:IP")
-        ip = ip.strip()
-        if ip.startswith("[") and ip.endswith("]"):
-            ip = ip[1:-1]
-        out.setdefault(host.lower().rstrip("."), []).append(ip)
-    return out
 
 
 def with_resolve(manifest: Manifest, overrides: dict[str, list[str]]) -> Manifest:
@@ -167,7 +167,7 @@ def _cmd_tools(manifest: Manifest, args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     manifest = load_manifest(args.manifest)
-    manifest = with_resolve(manifest, parse_resolve(getattr(args, "resolve", []) or []))
+    manifest = with_resolve(manifest, parse_resolve_args(getattr(args, "resolve", []) or []))
     cmd = args.command
     if cmd == "schema":
         sys.stdout.write(manifest_schema_text())
@@ -179,6 +179,16 @@ def _run(args: argparse.Namespace) -> int:
             args, ["query", "count", "offset", "mode", "freshness", "max_tokens", "force_fresh"]
         )
         return asyncio.run(_call(manifest, args, "WebSearch", targs))
+    if cmd == "policy":
+        from .net.policy_cli import run as policy_run
+
+        return policy_run(
+            list(args.urls),
+            manifest_config=manifest.web.url_policy,
+            overrides={},  # already merged into the manifest above
+            as_json=args.json,
+            out=sys.stdout,
+        )
     if cmd == "fetch":
         targs = _tool_args(args, ["url", "mode", "max_chars", "start_index", "force_fresh"])
         return asyncio.run(_call(manifest, args, "WebFetch", targs))

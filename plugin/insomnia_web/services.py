@@ -34,13 +34,8 @@ class WebServices:
         """The policy-checked HTTP client (``web.url_policy.resolve`` overrides DNS per host)."""
         if self._client is None:
             from .net.client import SafeClient
-            from .net.resolver import AiodnsResolver, Resolver, StaticResolver
 
-            policy = self.manifest.web.url_policy
-            resolver: Resolver = AiodnsResolver(timeout_s=policy.dns_timeout_s)
-            if policy.resolve:
-                resolver = StaticResolver(policy.resolve, fallback=resolver)
-            self._client = SafeClient(self.manifest.web.fetch, policy, resolver=resolver)
+            self._client = SafeClient(self.manifest.web.fetch, self.manifest.web.url_policy)
         return self._client
 
     @property
