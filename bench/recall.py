@@ -309,7 +309,7 @@ def main() -> None:
         print(f"\n| ours variant | {header} | MRR |")
         print("|---|" + "---|" * len(BUDGETS) + "---|")
         for field in DEFAULT_WEIGHTS.__struct_fields__:
-            if field == "bm25":
+            if field in ("bm25", "cutoff"):
                 continue
             on = getattr(DEFAULT_WEIGHTS, field)
             label = f"without {field}" if on else f"with {field}={ADDED_WEIGHT}"

@@ -47,6 +47,12 @@ _BOILERPLATE_RE = re.compile(
 _KEEP_RE = re.compile(
     r"(?:^|[-_ ])(?:main|content|article|post|body|entry|thread)(?:$|[-_ ])", re.I
 )
+_ARTICLE_EXTRA_RE = re.compile(
+    r"(?:^|[-_ ])(?:caption|captions|credit|credits|byline|bylines|dateline|timestamp|"
+    r"published|updated|author-?info|author-?name|photo-?credit|image-?credit|wp-caption-text)"
+    r"(?:$|[-_ ])",
+    re.I,
+)
 _LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
 _CONTAINER_TAGS = frozenset(("html", "body", "main", "article"))
 
@@ -159,9 +165,34 @@ def prune_boilerplate(root: HtmlElement) -> HtmlElement:
     return region
 
 
+def _drop_article_extras(article: HtmlElement) -> None:
+    """Drop captions, credits, bylines and datelines: around an article, not part of it."""
+    doomed: list[HtmlElement] = []
+    stack = [article]
+    while stack:
+        el = stack.pop()
+        for child in el:
+            tag = _tag(child)
+            if not tag:
+                continue
+            features = _features(child)
+            if tag == "figcaption" or (
+                features
+                and len(features) <= 400
+                and _ARTICLE_EXTRA_RE.search(features)
+                and not _KEEP_RE.search(features)
+            ):
+                doomed.append(child)
+                continue
+            stack.append(child)
+    for el in doomed:
+        el.drop_tree()
+
+
 def prune_article(article: HtmlElement) -> None:
     """Remove leftover chrome (share bars, related links, menus) from an article in place."""
     _drop_boilerplate(article, article, inside_main=True)
+    _drop_article_extras(article)
     _drop_link_dense(article, _Counts(article))
 
 

@@ -36,6 +36,8 @@ class Weights(msgspec.Struct, frozen=True, kw_only=True):
     proximity: float = 0.0
     lead: float = 0.0
     rank: float = 0.0
+    cutoff: float = 0.0
+    """Not a feature: candidates scoring below ``cutoff`` x the best score are dropped."""
 
 
 # Chosen on the dev set (``bench/recall.py --ablate``): dropping ``heading`` costs the most

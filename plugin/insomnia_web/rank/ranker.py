@@ -86,6 +86,9 @@ def rank_candidates(query: str, docs: Sequence[SourceDoc], weights: Weights) -> 
         c.score = score
         eligible.append(c)
     eligible.sort(key=lambda c: (-c.score, c.source.rank, c.doc, c.index))
+    if weights.cutoff and eligible:
+        floor = weights.cutoff * eligible[0].score
+        eligible = [c for c in eligible if c.score >= floor]
     return eligible
 
 
