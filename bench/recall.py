@@ -32,15 +32,16 @@ from pathlib import Path
 
 import msgspec
 
-from insomnia_web.rank import SourceDoc, estimate_tokens, select_excerpts
+from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.analysis import analyze
-from insomnia_web.rank.budget import label_cost
+from insomnia_web.rank.budget import excerpt_cost, label_cost
 from insomnia_web.rank.features import BM25_ONLY, DEFAULT_WEIGHTS, Weights
 from insomnia_web.rank.ranker import rank_candidates, select_weighted
 
 BUDGETS = (500, 1000, 2000)
 DISTRACTORS = 4
 ADDED_WEIGHT = 0.2  # weight tried for a feature that is off by default
+CUTOFFS = (0.0, 0.2, 0.3, 0.4)  # score cut-offs (share of the best score) tried
 BENCH_DIR = Path(__file__).resolve().parent
 DATA_DIR = Path(
     os.environ.get("INSOMNIA_WEB_DATA", BENCH_DIR.parents[0].parent / "shared" / "data")
@@ -170,36 +171,57 @@ def answered(q: Question, texts: Sequence[str]) -> bool:
     return any(a.lower() in blob for a in q.answers)
 
 
-def lead_texts(docs: Sequence[SourceDoc], budget: int) -> list[str]:
+Runner = Callable[[str, list[SourceDoc], int], tuple[list[str], int]]
+
+
+def lead_run(query: str, docs: list[SourceDoc], budget: int) -> tuple[list[str], int]:
     """Return the longest prefix of the rank-1 page that fits *budget* with its label."""
+    del query
     top = docs[0]
-    room = budget - label_cost(top.title, top.url, None)
+    label = label_cost(top.title, top.url, None)
     text = top.text
     lo, hi = 0, len(text)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if estimate_tokens(text[:mid]) <= room:
+        if estimate_tokens(text[:mid]) <= budget - label:
             lo = mid
         else:
             hi = mid - 1
-    return [text[:lo]]
+    return [text[:lo]], label + estimate_tokens(text[:lo])
 
 
-def recall_row(
-    cases: Sequence[tuple[Question, list[SourceDoc]]],
-    run: Callable[[str, list[SourceDoc], int], list[str]],
-) -> tuple[list[float], float]:
-    """Return recall at each budget and mean CPU milliseconds per call."""
+class Row(msgspec.Struct, kw_only=True):
+    """Results of one method: recall and mean tokens returned at each budget, CPU time."""
+
+    recall: list[float]
+    tokens: list[float]
+    ms: float
+
+    def cells(self) -> str:
+        """Format as table cells: ``recall (mean tokens returned)`` per budget."""
+        return " | ".join(
+            f"{r:.3f} ({t:.0f})" for r, t in zip(self.recall, self.tokens, strict=True)
+        )
+
+
+def evaluate(cases: Sequence[tuple[Question, list[SourceDoc]]], run: Runner) -> Row:
+    """Run *run* on every case at every budget."""
     hits = [0] * len(BUDGETS)
+    used = [0] * len(BUDGETS)
     cpu = 0.0
     for q, docs in cases:
         for i, budget in enumerate(BUDGETS):
             start = time.process_time()
-            texts = run(q.question, docs, budget)
+            texts, cost = run(q.question, docs, budget)
             cpu += time.process_time() - start
             hits[i] += answered(q, texts)
-    calls = len(cases) * len(BUDGETS)
-    return [h / len(cases) for h in hits], 1000 * cpu / calls
+            used[i] += cost
+    n = len(cases)
+    return Row(
+        recall=[h / n for h in hits],
+        tokens=[u / n for u in used],
+        ms=1000 * cpu / (n * len(BUDGETS)),
+    )
 
 
 def answer_rank(q: Question, docs: Sequence[SourceDoc], weights: Weights) -> int | None:
@@ -216,21 +238,24 @@ def mrr(cases: Sequence[tuple[Question, list[SourceDoc]]], weights: Weights) -> 
     return sum(1 / r for r in ranks if r) / len(cases)
 
 
-def method_runner(method: str) -> Callable[[str, list[SourceDoc], int], list[str]]:
-    """Return a runner for a select_excerpts method."""
+def weights_runner(weights: Weights) -> Runner:
+    """Return a runner for select_weighted with *weights*."""
 
-    def run(query: str, docs: list[SourceDoc], budget: int) -> list[str]:
-        found = select_excerpts(query, docs, max_tokens=budget, method=method)  # type: ignore[arg-type]
-        return [e.text for e in found]
+    def run(query: str, docs: list[SourceDoc], budget: int) -> tuple[list[str], int]:
+        found = select_weighted(query, docs, max_tokens=budget, weights=weights)
+        cost = sum(excerpt_cost(e.title, e.url, e.heading, e.text) for e in found)
+        return [e.text for e in found], cost
 
     return run
 
 
-def weights_runner(weights: Weights) -> Callable[[str, list[SourceDoc], int], list[str]]:
-    """Return a runner for explicit feature weights."""
+def method_runner(method: Method) -> Runner:
+    """Return a runner for select_excerpts with *method* (the public entry point)."""
 
-    def run(query: str, docs: list[SourceDoc], budget: int) -> list[str]:
-        return [e.text for e in select_weighted(query, docs, max_tokens=budget, weights=weights)]
+    def run(query: str, docs: list[SourceDoc], budget: int) -> tuple[list[str], int]:
+        found = select_excerpts(query, docs, max_tokens=budget, method=method)
+        cost = sum(excerpt_cost(e.title, e.url, e.heading, e.text) for e in found)
+        return [e.text for e in found], cost
 
     return run
 
@@ -250,13 +275,13 @@ def speed_docs(cases: Sequence[tuple[Question, list[SourceDoc]]]) -> list[Source
 
 
 def speed_ms(
-    cases: Sequence[tuple[Question, list[SourceDoc]]], docs: list[SourceDoc], method: str
+    cases: Sequence[tuple[Question, list[SourceDoc]]], docs: list[SourceDoc], method: Method
 ) -> float:
     """Mean CPU ms of one select_excerpts call over *docs*, for 5 dev-set questions."""
     rounds = 5
     start = time.process_time()
     for q, _ in cases[:rounds]:
-        select_excerpts(q.question, docs, max_tokens=1000, method=method)  # type: ignore[arg-type]
+        select_excerpts(q.question, docs, max_tokens=1000, method=method)
     return 1000 * (time.process_time() - start) / rounds
 
 
@@ -283,42 +308,52 @@ def main() -> None:
     print(f"# page text from {source} ({time.perf_counter() - start:.1f}s)")
     print(f"# {len(cases)} of {len(questions)} questions have their answer in the page text;")
     print(f"# lost in the text, left out: {', '.join(missing) or 'none'}")
-    rows: list[tuple[str, list[float], float | None, float | None]] = []
-    for name, weights in (("ours", DEFAULT_WEIGHTS), ("bm25", BM25_ONLY)):
-        recall, ms = recall_row(cases, method_runner(name))
-        rows.append((name, recall, mrr(cases, weights), ms))
-    recall, _ = recall_row(cases, lambda q, docs, b: lead_texts(docs, b))
-    rows.append(("lead", recall, None, None))
-    header = " | ".join(f"recall@{b}" for b in BUDGETS)
+    header = " | ".join(f"@{b}" for b in BUDGETS)
+    print("\nanswer recall (mean tokens returned) at each budget")
     print(f"\n| method | {header} | MRR | CPU ms/call |")
     print("|---|" + "---|" * len(BUDGETS) + "---|---|")
-    for name, recall, rr, ms in rows:
-        cells = " | ".join(f"{r:.3f}" for r in recall)
-        rr_cell = "-" if rr is None else f"{rr:.3f}"
-        print(f"| {name} | {cells} | {rr_cell} | {'-' if ms is None else f'{ms:.1f}'} |")
+    methods: tuple[tuple[Method, Weights], ...] = (("ours", DEFAULT_WEIGHTS), ("bm25", BM25_ONLY))
+    for name, weights in methods:
+        row = evaluate(cases, method_runner(name))
+        print(f"| {name} | {row.cells()} | {mrr(cases, weights):.3f} | {row.ms:.1f} |")
+    print(f"| lead | {evaluate(cases, lead_run).cells()} | - | - |")
     if args.detail:
         for q, docs in cases:
             ours, base = answer_rank(q, docs, DEFAULT_WEIGHTS), answer_rank(q, docs, BM25_ONLY)
             print(f"# {q.id} ours={ours} bm25={base} {q.question}")
     big = speed_docs(cases)
     size = f"{sum(len(d.text.split()) for d in big)} words, {sum(len(d.text) for d in big)} chars"
-    for method in ("ours", "bm25"):
+    for method, _ in methods:
         ms = speed_ms(cases, big, method)
         print(f"# speed, {method}: {ms:.1f} CPU ms per call for 5 pages ({size} in all)")
     if args.ablate:
         print(f"\n| ours variant | {header} | MRR |")
         print("|---|" + "---|" * len(BUDGETS) + "---|")
-        for field in DEFAULT_WEIGHTS.__struct_fields__:
-            if field in ("bm25", "cutoff"):
-                continue
-            on = getattr(DEFAULT_WEIGHTS, field)
-            label = f"without {field}" if on else f"with {field}={ADDED_WEIGHT}"
-            weights = msgspec.structs.replace(
-                DEFAULT_WEIGHTS, **{field: 0.0 if on else ADDED_WEIGHT}
+        for label, weights in variants():
+            row = evaluate(cases, weights_runner(weights))
+            print(f"| {label} | {row.cells()} | {mrr(cases, weights):.3f} |")
+
+
+def variants() -> list[tuple[str, Weights]]:
+    """Return the ablation: each default feature dropped, each other feature added."""
+    out = []
+    for field in DEFAULT_WEIGHTS.__struct_fields__:
+        on = getattr(DEFAULT_WEIGHTS, field)
+        if field in ("bm25", "cutoff"):
+            continue
+        label = f"without {field}" if on else f"with {field}={ADDED_WEIGHT}"
+        out.append(
+            (
+                label,
+                msgspec.structs.replace(DEFAULT_WEIGHTS, **{field: 0.0 if on else ADDED_WEIGHT}),
             )
-            recall, _ = recall_row(cases, weights_runner(weights))
-            cells = " | ".join(f"{r:.3f}" for r in recall)
-            print(f"| {label} | {cells} | {mrr(cases, weights):.3f} |")
+        )
+    for cutoff in CUTOFFS:
+        if cutoff != DEFAULT_WEIGHTS.cutoff:
+            out.append(
+                (f"cutoff={cutoff}", msgspec.structs.replace(DEFAULT_WEIGHTS, cutoff=cutoff))
+            )
+    return out
 
 
 if __name__ == "__main__":

@@ -79,4 +79,8 @@ def test_coverage_is_idf_weighted() -> None:
 
 def test_markdown_link_targets_are_not_indexed() -> None:
     """The text of a Markdown link is indexed, its URL is not."""
-    assert analyze("See [the guide](https://example.com/install-guide) now") == ["see", "guide", "now"]
+    assert analyze("See [the guide](https://example.com/install-guide) now") == [
+        "see",
+        "guide",
+        "now",
+    ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from insomnia_web.rank.passages import MAX_WORDS, Passage, split_passages
+from insomnia_web.rank.passages import MAX_HEADING_CHARS, MAX_WORDS, Passage, split_passages
 
 SENTENCE = "The river carries fine silt from the northern hills to the delta."  # 12 words
 
@@ -152,3 +152,14 @@ def test_unicode_text_keeps_exact_offsets() -> None:
         assert body == body.strip()
     joined = re.sub(r"\s+", "", "".join(bodies(text, passages)))
     assert joined == re.sub(r"\s+", "", text)
+
+
+def test_overlong_headings_are_shortened_in_the_path() -> None:
+    """A heading title longer than MAX_HEADING_CHARS is cut with an ellipsis in the path."""
+    title = "word " * 40
+    text = f"## {title}\n\n" + paragraph(6)
+    (passage,) = split_passages(text)
+    assert passage.heading is not None
+    assert len(passage.heading) == MAX_HEADING_CHARS
+    assert passage.heading.endswith("…")
+    assert text[passage.start : passage.end].startswith(f"## {title.strip()}")

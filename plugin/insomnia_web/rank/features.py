@@ -44,7 +44,9 @@ class Weights(msgspec.Struct, frozen=True, kw_only=True):
 # recall at a 500-token budget, ``title``, ``page`` and ``coverage`` a little each. ``bigram``,
 # ``lead`` and ``rank`` showed no gain there (lead and rank lost recall) and stay at 0; the
 # provider rank still breaks ties between equal scores.
-DEFAULT_WEIGHTS = Weights(bm25=1.0, heading=0.5, coverage=0.2, title=0.2, page=0.2)
+# ``cutoff`` drops passages scoring under a fifth of the best one: no recall lost on the dev
+# set, fewer tokens of noise when the budget is larger than what answers the query.
+DEFAULT_WEIGHTS = Weights(bm25=1.0, heading=0.5, coverage=0.2, title=0.2, page=0.2, cutoff=0.2)
 BM25_ONLY = Weights()
 
 

@@ -12,11 +12,15 @@ list items, ``| a | b |`` table rows, fenced code, and blank-line-separated para
    :data:`MAX_WORDS`, and before a heading once it holds at least :data:`MIN_WORDS` words, so
    small sections merge but a passage never ends on a dangling heading.
 
+Sizes are counted in words (table bars ``|`` excluded), or as the token estimate / 1.3
+when that is larger, so link-heavy text makes smaller passages rather than costly ones.
+
 Every passage records the heading path in force at its first body unit (``"Install >
-Linux"``) and exact offsets: ``page_text[start:end]`` is the passage body. When a table is
-split, a later chunk does not contain the table's header row, so the passage carries the
-header row and separator as ``prefix``: the excerpt text is ``prefix + page_text[start:end]``
-while ``start``/``end`` still cover only the rows taken from the page.
+Linux"``, each title cut to :data:`MAX_HEADING_CHARS`) and exact offsets:
+``page_text[start:end]`` is the passage body. When a table is split, a later chunk does not
+hold the table's header row, so the passage carries the header row and separator as
+``prefix``: the excerpt text is ``prefix + page_text[start:end]`` while ``start``/``end``
+still cover only the rows taken from the page.
 """
 
 from __future__ import annotations
@@ -25,10 +29,12 @@ import re
 
 import msgspec
 
-__all__ = ["MAX_WORDS", "MIN_WORDS", "Passage", "split_passages"]
+__all__ = ["MAX_HEADING_CHARS", "MAX_WORDS", "MIN_WORDS", "Passage", "split_passages"]
 
 MIN_WORDS = 60
 MAX_WORDS = 150
+MAX_HEADING_CHARS = 80
+"""Longer heading titles are cut (with "…") in the heading path; the page text is untouched."""
 
 _HEADING_RE = re.compile(r"(#{1,6})\s+(.*?)\s*#*\s*$")
 _ITEM_RE = re.compile(r"(?:[-*+•]|\d{1,3}[.)])\s")
@@ -128,7 +134,10 @@ class _Scanner:
         level = len(match.group(1))
         while self.headings and self.headings[-1][0] >= level:
             self.headings.pop()
-        self.headings.append((level, match.group(2)))
+        title = match.group(2)
+        if len(title) > MAX_HEADING_CHARS:
+            title = title[: MAX_HEADING_CHARS - 1].rstrip() + "…"
+        self.headings.append((level, title))
         self.path = " > ".join(title for _, title in self.headings)
         self.add(start, end, "heading")
         return True
