@@ -179,3 +179,16 @@ def test_cjk_query_finds_the_cjk_passage() -> None:
     assert len(found) == 1
     assert "展望室" in found[0].text
     assert estimate_tokens(found[0].text) > 0
+
+
+def test_weak_matches_far_below_the_best_are_dropped() -> None:
+    """Under 'ours', a passage scoring under a fifth of the best one is not returned."""
+    strong = "Reykjavik geothermal heating: Reykjavik homes use geothermal water for heating."
+    weak = para("one passing mention of heating")
+    docs = [doc(1, strong), doc(2, para("harbour") + "\n\n" + weak)]
+    ours = select_excerpts("reykjavik geothermal heating", docs, max_tokens=5000)
+    plain = select_excerpts("reykjavik geothermal heating", docs, max_tokens=5000, method="bm25")
+    assert len(ours) == 1
+    assert strong in ours[0].text
+    assert "passing mention" not in ours[0].text
+    assert any("passing mention" in e.text for e in plain)
