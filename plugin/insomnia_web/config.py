@@ -11,7 +11,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 import msgspec
 from msgspec import Meta
@@ -301,14 +301,50 @@ def _key_path(msg: str) -> tuple[str, str]:
     return key or "(top level)", text
 
 
+def _allowed_keys(path: list[str]) -> list[str] | None:
+    """The keys allowed in the table holding ``path[-1]``, or ``None`` if it is not a table."""
+    tp: Any = Manifest
+    for part in path[:-1]:
+        if not (isinstance(tp, type) and issubclass(tp, msgspec.Struct)):
+            return None
+        tp = {f.encode_name: f.type for f in msgspec.structs.fields(tp)}.get(part)
+    if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+        return [f.encode_name for f in msgspec.structs.fields(tp)]
+    return None
+
+
+def _allowed_values(path: list[str]) -> list[str]:
+    """The literal choices of the field at *path* (list items included), if it has any."""
+    tp: Any = Manifest
+    for part in path:
+        part = re.sub(r"\[\d+\]$", "", part)
+        if not (isinstance(tp, type) and issubclass(tp, msgspec.Struct)):
+            return []
+        tp = {f.encode_name: f.type for f in msgspec.structs.fields(tp)}.get(part)
+    found: list[str] = []
+    stack = [tp]
+    while stack:
+        t = stack.pop()
+        if get_origin(t) is Literal:
+            found.extend(str(a) for a in get_args(t))
+        else:
+            stack.extend(a for a in get_args(t) if not isinstance(a, Meta))
+    return found
+
+
 def parse_manifest(data: dict[str, Any], *, source: str = "manifest") -> Manifest:
     """Validate a decoded manifest mapping; errors name the key path and the rule."""
     try:
         manifest = msgspec.convert(data, Manifest, str_keys=True)
     except msgspec.ValidationError as exc:
         key, text = _key_path(str(exc))
+        if text.startswith("Invalid enum value"):
+            choices = _allowed_values(key.split("."))
+            if choices:
+                text += f" (allowed: {', '.join(choices)})"
         if text.startswith("Object contains unknown field"):
-            text = "unknown key"
+            allowed = _allowed_keys(key.split("."))
+            text = "unknown key" + (f" (allowed: {', '.join(allowed)})" if allowed else "")
         raise ManifestError(f"{source}: {key}: {text}", key=key) from exc
     _check_semantics(manifest, source)
     return manifest
@@ -324,6 +360,23 @@ def _check_semantics(manifest: Manifest, source: str) -> None:
         except ValueError as exc:
             raise ManifestError(
                 f"{source}: permissions.{level}: {exc}", key=f"permissions.{level}"
+            ) from exc
+    from .net.addresses import parse_cidrs, parse_ip  # local: insomnia_web.net imports this module
+
+    try:
+        parse_cidrs(manifest.web.url_policy.allow_cidrs)
+    except ValueError as exc:
+        raise ManifestError(
+            f"{source}: web.url_policy.allow_cidrs: {exc}", key="web.url_policy.allow_cidrs"
+        ) from exc
+    for host, addresses in manifest.web.url_policy.resolve.items():
+        try:
+            for address in addresses:
+                parse_ip(address)
+        except ValueError as exc:
+            raise ManifestError(
+                f"{source}: web.url_policy.resolve.{host}: {exc}",
+                key=f"web.url_policy.resolve.{host}",
             ) from exc
 
 
@@ -353,9 +406,10 @@ def load_manifest(path: str | os.PathLike[str] | None = None) -> Manifest:
 
 def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
     if isinstance(node, dict):
-        if "$ref" in node and len(node) == 1:
+        if "$ref" in node:
             name = node["$ref"].rsplit("/", 1)[-1]
-            return _inline_refs(defs[name], defs)
+            merged = {**defs[name], **{k: v for k, v in node.items() if k != "$ref"}}
+            return _inline_refs(merged, defs)
         return {k: _inline_refs(v, defs) for k, v in node.items()}
     if isinstance(node, list):
         return [_inline_refs(v, defs) for v in node]

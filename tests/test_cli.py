@@ -1,0 +1,79 @@
+"""The CLI's foundation commands: tools, schema, manifest errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from insomnia_web.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _walk_properties(schema: Any, path: str) -> list[tuple[str, dict[str, Any]]]:
+    out: list[tuple[str, dict[str, Any]]] = []
+    if isinstance(schema, dict):
+        for name, prop in schema.get("properties", {}).items():
+            out.append((f"{path}.{name}", prop))
+            out.extend(_walk_properties(prop, f"{path}.{name}"))
+        for key in ("anyOf", "items"):
+            sub = schema.get(key)
+            for s in sub if isinstance(sub, list) else [sub]:
+                out.extend(_walk_properties(s, path))
+    return out
+
+
+def test_tools_json_lists_three_tools_with_full_schemas(capsys: pytest.CaptureFixture[str]) -> None:
+    """`tools --json` lists the three tools with inlined input/output schemas, all described."""
+    assert main(["tools", "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    assert [t["name"] for t in listing] == ["WebSearch", "WebFetch", "SaveFinding"]
+    for tool in listing:
+        assert tool["description"]
+        for kind in ("input_schema", "output_schema"):
+            schema = tool[kind]
+            assert schema["type"] == "object" and "$ref" not in json.dumps(schema)
+            props = _walk_properties(schema, tool["name"])
+            assert props
+            for path, prop in props:
+                assert prop.get("description") or prop.get("title"), path
+
+
+def test_tools_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    """`tools` without --json prints each tool with its plugin and inputs."""
+    assert main(["tools"]) == 0
+    out = capsys.readouterr().out
+    assert "WebFetch  (plugin web)" in out and "input: url, mode" in out
+
+
+def test_schema_command_equals_checked_in_file(capsys: pytest.CaptureFixture[str]) -> None:
+    """`schema` prints exactly manifest.schema.json."""
+    assert main(["schema"]) == 0
+    assert capsys.readouterr().out == (ROOT / "manifest.schema.json").read_text()
+
+
+def test_typo_in_manifest_exits_2_with_key_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A manifest with a typo'd key is refused with exit status 2 and the key path."""
+    path = tmp_path / "insomnia.toml"
+    path.write_text("[web.fetch]\ntimeout = 3\n")
+    assert main(["--manifest", str(path), "tools"]) == 2
+    assert "web.fetch.timeout: unknown key" in capsys.readouterr().err
+
+
+def test_policy_check_explains_decoded_address(capsys: pytest.CaptureFixture[str]) -> None:
+    """`policy check` refuses 0x7f.1 naming 127.0.0.1, without connecting."""
+    assert main(["policy", "check", "http://0x7f.1/", "--json"]) == 1
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["code"] == "blocked_address" and "127.0.0.1" in verdict["reason"]
+
+
+def test_policy_check_with_resolve_allows(capsys: pytest.CaptureFixture[str]) -> None:
+    """`policy check --resolve HOST:IP` vets the given public address and allows it."""
+    argv = ["policy", "check", "https://example.com/", "--resolve", "example.com:93.184.215.14"]
+    assert main(argv) == 0
+    assert "93.184.215.14" in capsys.readouterr().out

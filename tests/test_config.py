@@ -1,0 +1,144 @@
+"""The manifest: defaults, loading, errors that name the key, the checked-in schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from insomnia_web.config import Manifest, load_manifest, manifest_schema, manifest_schema_text
+from insomnia_web.errors import ManifestError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+EXAMPLE_TOML = """
+[web]
+enabled = true
+
+[web.search]
+provider = "brave"
+count = 5
+mode = "excerpts"
+safesearch = "moderate"
+rate_limit_per_s = 1.0
+[web.search.brave]
+api_key_env = "BRAVE_SEARCH_API_KEY"
+base_url = "https://api.search.brave.com"
+[web.search.searxng]
+base_url = "http://127.0.0.1:8888"
+
+[web.fetch]
+timeout_s = 20
+connect_timeout_s = 10
+max_response_bytes = 5242880
+max_output_chars = 20000
+max_redirects = 5
+
+[web.pipeline]
+pages = 5
+deadline_s = 10
+max_tokens = 1500
+
+[web.url_policy]
+schemes = ["http", "https"]
+ports = [80, 443, 8000, 8080, 8443]
+allow_cidrs = []
+allow_hosts = []
+deny_hosts = []
+
+[web.cache]
+enabled = true
+path = "~/.cache/insomnia-web/cache.sqlite3"
+search_ttl_s = 86400
+page_ttl_s = 604800
+finding_ttl_s = 2592000
+
+[permissions]
+default = "ask"
+allow = ["WebSearch", "WebFetch(domain:docs.python.org)"]
+ask   = ["SaveFinding"]
+deny  = ["WebFetch(domain:*.internal.example)"]
+"""
+
+
+def test_design_example_manifest_loads(tmp_path: Path) -> None:
+    """The manifest example of the design document loads as written."""
+    path = tmp_path / "insomnia.toml"
+    path.write_text(EXAMPLE_TOML)
+    manifest = load_manifest(path)
+    assert manifest.web.search.provider == "brave"
+    assert manifest.permissions.deny == ["WebFetch(domain:*.internal.example)"]
+
+
+def test_json_manifest_loads(tmp_path: Path) -> None:
+    """A JSON manifest is read like a TOML one."""
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"web": {"fetch": {"max_redirects": 2}}}))
+    assert load_manifest(path).web.fetch.max_redirects == 2
+
+
+def test_no_manifest_means_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a path and without ./insomnia.toml, the built-in defaults apply."""
+    monkeypatch.chdir(tmp_path)
+    assert load_manifest() == Manifest()
+    (tmp_path / "insomnia.toml").write_text("[web.search]\ncount = 7\n")
+    assert load_manifest().web.search.count == 7
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "words"),
+    [
+        ("[web.serch]\ncount = 3\n", "web.serch", "unknown key"),
+        ("[web.search]\ncuont = 3\n", "web.search.cuont", "allowed: enabled"),
+        ("[web.search]\ncount = 50\n", "web.search.count", "<= 20"),
+        ("[web.search]\nmode = 'fast'\n", "web.search.mode", "excerpts"),
+        ("[web.url_policy]\nallow_cidrs = ['nope']\n", "web.url_policy.allow_cidrs", "nope"),
+        ("[permissions]\ndeny = ['WebFetch(domain:)']\n", "permissions.deny", "malformed"),
+        ("[permissions]\ndefault = 'maybe'\n", "permissions.default", "allow"),
+    ],
+)
+def test_bad_manifest_names_the_key(tmp_path: Path, text: str, key: str, words: str) -> None:
+    """Unknown keys and bad values are refused with the key path and the rule."""
+    path = tmp_path / "insomnia.toml"
+    path.write_text(text)
+    with pytest.raises(ManifestError) as info:
+        load_manifest(path)
+    assert info.value.key == key
+    assert key in str(info.value) and words in str(info.value)
+
+
+def test_unparseable_manifest_is_a_manifest_error(tmp_path: Path) -> None:
+    """A manifest that is not valid TOML is refused with the file name."""
+    path = tmp_path / "insomnia.toml"
+    path.write_text("[web\n")
+    with pytest.raises(ManifestError, match="insomnia.toml"):
+        load_manifest(path)
+
+
+def test_checked_in_schema_matches_the_structs() -> None:
+    """manifest.schema.json is exactly what the config Structs generate (regenerate with
+    ``insomnia-web schema > manifest.schema.json``)."""
+    assert (ROOT / "manifest.schema.json").read_text() == manifest_schema_text()
+
+
+def _properties(node: Any, path: str = "$") -> list[tuple[str, dict[str, Any]]]:
+    found: list[tuple[str, dict[str, Any]]] = []
+    if isinstance(node, dict):
+        for name, prop in node.get("properties", {}).items():
+            found.append((f"{path}.{name}", prop))
+            found.extend(_properties(prop, f"{path}.{name}"))
+        for key in ("anyOf", "items", "additionalProperties"):
+            sub = node.get(key)
+            for s in sub if isinstance(sub, list) else [sub]:
+                found.extend(_properties(s, path))
+    return found
+
+
+def test_every_manifest_key_is_described() -> None:
+    """Every property of the manifest schema has a description or is a described table."""
+    schema = manifest_schema()
+    assert "$ref" not in json.dumps(schema)
+    for path, prop in _properties(schema):
+        assert prop.get("description") or prop.get("title"), path

@@ -1,0 +1,88 @@
+"""Permission rules: parsing, host patterns, deny > ask > allow, combining plugins."""
+
+from __future__ import annotations
+
+import pytest
+
+from insomnia_web.permissions import (
+    Decision,
+    ToolCall,
+    combine,
+    evaluate_rules,
+    host_matches,
+    parse_rule,
+    parse_rules,
+)
+
+
+def call(tool: str = "WebFetch", *domains: str) -> ToolCall:
+    return ToolCall(id="c1", tool=tool, input={}, domains=domains)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "host", "expected"),
+    [
+        ("example.com", "example.com", True),
+        ("example.com", "EXAMPLE.com.", True),
+        ("example.com", "www.example.com", False),
+        ("*.example.com", "www.example.com", True),
+        ("*.example.com", "a.b.example.com", True),
+        ("*.example.com", "example.com", False),
+        ("*.example.com", "badexample.com", False),
+        ("*", "anything.test", True),
+    ],
+)
+def test_host_patterns(pattern: str, host: str, expected: bool) -> None:
+    """A host pattern matches that host, *. matches subdomains only, * matches any host."""
+    assert host_matches(pattern, host) is expected
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["", "WebFetch(", "WebFetch(domain:)", "WebFetch(host:x.com)", "Web Fetch", "W(domain:a*b)"],
+)
+def test_malformed_rules_raise_naming_the_rule(bad: str) -> None:
+    """A malformed rule raises ValueError that quotes it."""
+    with pytest.raises(ValueError, match="malformed"):
+        parse_rule(bad)
+
+
+def test_tool_rule_matches_every_call_of_that_tool() -> None:
+    """A bare tool rule matches calls with or without domains, only for that tool."""
+    rule = parse_rule("WebFetch")
+    assert rule.matches(call("WebFetch", "a.com")) and rule.matches(call("WebFetch"))
+    assert not rule.matches(call("WebSearch", "a.com"))
+
+
+def test_domain_rule_needs_a_matching_domain() -> None:
+    """A domain rule never matches a call that contacts no host."""
+    rule = parse_rule("SaveFinding(domain:*)")
+    assert not rule.matches(call("SaveFinding"))
+    assert parse_rule("WebFetch(domain:*)").matches(call("WebFetch", "x.org"))
+
+
+def test_deny_then_ask_then_allow_first_match_wins() -> None:
+    """Lists are consulted deny, ask, allow; the decision names the rule that matched."""
+    rules = {
+        "allow": parse_rules(["WebFetch"]),
+        "ask": parse_rules(["WebFetch(domain:*.corp.example)"]),
+        "deny": parse_rules(["WebFetch(domain:secret.corp.example)"]),
+    }
+    d = evaluate_rules(call("WebFetch", "secret.corp.example"), **rules)
+    assert d is not None and (d.level, d.rule) == ("deny", "WebFetch(domain:secret.corp.example)")
+    d = evaluate_rules(call("WebFetch", "wiki.corp.example"), **rules)
+    assert d is not None and d.level == "ask"
+    d = evaluate_rules(call("WebFetch", "python.org"), **rules)
+    assert d is not None and d.level == "allow" and "WebFetch" in d.reason
+    assert evaluate_rules(call("WebSearch"), **rules) is None
+
+
+def test_combine_any_deny_wins_then_ask() -> None:
+    """Combining plugin answers: deny beats ask beats allow; None is no opinion."""
+    allow = Decision.allow(reason="a")
+    ask = Decision.ask(reason="b")
+    deny = Decision.deny(reason="c")
+    assert combine([allow, None, ask]) == ask
+    assert combine([deny, allow, ask]) == deny
+    assert combine([None, None]) is None
+    assert combine([allow]) == allow

@@ -1,0 +1,334 @@
+"""The reference runtime: registry, permission flow, prompts and history."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import msgspec
+import pytest
+
+from insomnia_web import (
+    AutoApprovePrompter,
+    Manifest,
+    MemoryHistory,
+    PromptRequest,
+    Runtime,
+    Tool,
+    ToolContext,
+    ToolError,
+    ToolOutput,
+    hookimpl,
+    parse_manifest,
+)
+from insomnia_web.history import PermissionEvent, ProgressEvent, ToolCallEvent, ToolResultEvent
+from insomnia_web.prompts import Answer
+from insomnia_web.tools.base import CallSubject, ToolAnnotations
+from tests.plugins import echo_provider, policy_veto
+
+
+class EchoIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Echo input."""
+
+    host: str
+    text: str = "hi"
+    fail: str | None = None
+
+
+class EchoOut(msgspec.Struct, kw_only=True):
+    """Echo output."""
+
+    text: str
+
+
+class EchoTool(Tool[EchoIn, EchoOut]):
+    """A fixture tool touching one host; can fail on request."""
+
+    name: ClassVar[str] = "Echo"
+    input_type = EchoIn
+    output_type = EchoOut
+    annotations = ToolAnnotations(
+        read_only=True, destructive=False, idempotent=True, open_world=False
+    )
+
+    def description(self) -> str:
+        return "Echo the text."
+
+    def subject(self, args: EchoIn) -> CallSubject:
+        return CallSubject(domains=(args.host,), summary=f"echo {args.text!r} at {args.host}")
+
+    async def run(self, args: EchoIn, ctx: ToolContext) -> ToolOutput[EchoOut]:
+        ctx.progress("working", 1, 2)
+        if args.fail == "tool":
+            raise ToolError("timeout", "too slow", details={"phase": "total"})
+        if args.fail == "bug":
+            raise RuntimeError("boom")
+        return ToolOutput(output=EchoOut(text=args.text), text=args.text)
+
+
+class EchoPlugin:
+    """Registers EchoTool."""
+
+    __name__ = "echo-plugin"
+
+    @hookimpl
+    def register_tools(self, register: Callable[[Tool[Any, Any]], None]) -> None:
+        register(EchoTool(Manifest()))
+
+
+class RecordingPrompter:
+    """Answers with a fixed answer and records what it was asked."""
+
+    def __init__(self, answer: Answer) -> None:
+        self.answer = answer
+        self.requests: list[PromptRequest] = []
+
+    async def ask(self, request: PromptRequest) -> Answer:
+        self.requests.append(request)
+        return self.answer
+
+
+def make_runtime(
+    permissions: dict[str, Any] | None = None,
+    *,
+    prompter: Any = None,
+    plugins: tuple[object, ...] = (),
+) -> Runtime:
+    manifest = parse_manifest({"permissions": permissions or {}})
+    return Runtime(
+        manifest,
+        prompter=prompter,
+        plugins=(EchoPlugin(), *plugins),
+        load_entrypoints=False,
+        history=MemoryHistory(),
+    )
+
+
+def events(runtime: Runtime) -> list[Any]:
+    assert isinstance(runtime.history, MemoryHistory)
+    return runtime.history.events
+
+
+def test_builtin_tools_registered_with_plugin_name() -> None:
+    """The built-in plugin registers WebSearch, WebFetch and SaveFinding under the name web."""
+    runtime = Runtime(load_entrypoints=False)
+    assert {n: r.plugin for n, r in runtime.tools.items()} == {
+        "WebSearch": "web",
+        "WebFetch": "web",
+        "SaveFinding": "web",
+    }
+
+
+def test_disabled_tools_are_not_registered() -> None:
+    """Tools the manifest disables are not registered at all."""
+    manifest = parse_manifest({"web": {"fetch": {"enabled": False}, "cache": {"findings": False}}})
+    assert set(Runtime(manifest, load_entrypoints=False).tools) == {"WebSearch"}
+    off = parse_manifest({"web": {"enabled": False}})
+    assert Runtime(off, load_entrypoints=False).tools == {}
+
+
+def test_fixture_provider_plugin_registers_with_its_name() -> None:
+    """A provider plugin registers through register_search_providers and is attributed to it."""
+    runtime = Runtime(plugins=[echo_provider], load_entrypoints=False)
+    reg = runtime.providers["echo"]
+    assert reg.cls is echo_provider.EchoProvider
+    assert reg.plugin == "tests.plugins.echo_provider"
+
+
+def test_duplicate_tool_name_is_refused() -> None:
+    """Two plugins registering one tool name is an error naming both plugins."""
+
+    class Dup:
+        __name__ = "dup-plugin"
+
+        @hookimpl
+        def register_tools(self, register: Callable[[Tool[Any, Any]], None]) -> None:
+            register(EchoTool(Manifest()))
+
+    with pytest.raises(ValueError, match=r"'Echo'.*dup-plugin|dup-plugin.*'Echo'"):
+        make_runtime(plugins=(Dup(),))
+
+
+def test_registering_a_non_tool_is_a_type_error() -> None:
+    """Registering something that is not a Tool raises TypeError naming the plugin."""
+
+    class Bad:
+        __name__ = "bad-plugin"
+
+        @hookimpl
+        def register_tools(self, register: Callable[[Any], None]) -> None:
+            register("not a tool")
+
+    with pytest.raises(TypeError, match="bad-plugin"):
+        Runtime(plugins=[Bad()], load_entrypoints=False)
+
+
+def test_misspelled_hook_is_an_error() -> None:
+    """A plugin implementing an unknown hook fails at load time (check_pending)."""
+
+    class Typo:
+        __name__ = "typo-plugin"
+
+        @hookimpl
+        def register_tool(self, register: Any) -> None:
+            """Misspelled on purpose."""
+
+    with pytest.raises(Exception, match="register_tool"):
+        Runtime(plugins=[Typo()], load_entrypoints=False)
+
+
+@pytest.mark.asyncio
+async def test_allowed_call_leaves_events_in_order() -> None:
+    """An allowed call records tool_call, permission, progress and tool_result, in order."""
+    runtime = make_runtime({"allow": ["Echo"]})
+    result = await runtime.call_tool("Echo", {"host": "a.example", "text": "yo"})
+    assert result.ok and result.text == "yo" and result.output == {"text": "yo"}
+    kinds = [type(e) for e in events(runtime)]
+    assert kinds == [ToolCallEvent, PermissionEvent, ProgressEvent, ToolResultEvent]
+    perm = events(runtime)[1]
+    assert (perm.decision, perm.by, perm.rule) == ("allow", "rule", "Echo")
+    assert {e.call_id for e in events(runtime)} == {result.call_id}
+
+
+@pytest.mark.asyncio
+async def test_deny_rule_beats_allow_rule() -> None:
+    """A deny rule wins over an allow rule for the same call."""
+    runtime = make_runtime({"allow": ["Echo"], "deny": ["Echo(domain:*.bad.example)"]})
+    result = await runtime.call_tool("Echo", {"host": "x.bad.example"})
+    assert not result.ok and result.error is not None
+    assert result.error.code == "permission_denied"
+    assert "Echo(domain:*.bad.example)" in result.error.message
+    ok = await runtime.call_tool("Echo", {"host": "good.example"})
+    assert ok.ok
+
+
+@pytest.mark.asyncio
+async def test_ask_calls_the_prompter_with_what_will_happen() -> None:
+    """An ask decision calls the prompter, which sees the summary and domains."""
+    prompter = RecordingPrompter("once")
+    runtime = make_runtime({"ask": ["Echo"]}, prompter=prompter)
+    result = await runtime.call_tool("Echo", {"host": "a.example", "text": "yo"})
+    assert result.ok
+    [req] = prompter.requests
+    assert req.call.domains == ("a.example",)
+    assert req.call.summary == "echo 'yo' at a.example"
+    perm = next(e for e in events(runtime) if isinstance(e, PermissionEvent))
+    assert (perm.decision, perm.by) == ("allow", "user")
+
+
+@pytest.mark.asyncio
+async def test_always_answer_is_remembered_per_domain() -> None:
+    """Answering always allows later calls on that domain without asking, not other domains."""
+    prompter = RecordingPrompter("always")
+    runtime = make_runtime(prompter=prompter)  # default: ask
+    assert (await runtime.call_tool("Echo", {"host": "a.example"})).ok
+    assert (await runtime.call_tool("Echo", {"host": "a.example"})).ok
+    assert len(prompter.requests) == 1
+    assert runtime.permission_for("Echo", "a.example") == "allow"
+    assert runtime.permission_for("Echo", "b.example") == "ask"
+
+
+@pytest.mark.asyncio
+async def test_default_prompter_denies_and_says_which_rule_to_add() -> None:
+    """With no terminal, an ask is a denial whose hint names the allow rule to add."""
+    runtime = make_runtime()
+    result = await runtime.call_tool("Echo", {"host": "a.example"})
+    assert result.error is not None and result.error.code == "permission_denied"
+    assert "Echo(domain:a.example)" in result.error.hint
+
+
+@pytest.mark.asyncio
+async def test_manifest_default_applies_without_opinions() -> None:
+    """With no rule and no plugin opinion, permissions.default decides."""
+    runtime = make_runtime({"default": "allow"})
+    await runtime.call_tool("Echo", {"host": "a.example"})
+    perm = next(e for e in events(runtime) if isinstance(e, PermissionEvent))
+    assert (perm.decision, perm.by) == ("allow", "default")
+
+
+@pytest.mark.asyncio
+async def test_plugin_deny_vetoes_manifest_allow() -> None:
+    """Any plugin's deny wins over the manifest's allow rule."""
+    runtime = make_runtime({"allow": ["Echo"]}, plugins=(policy_veto,))
+    vetoed = await runtime.call_tool("Echo", {"host": "veto.example"})
+    assert vetoed.error is not None and vetoed.error.code == "permission_denied"
+    assert "vetoed" in vetoed.error.message
+
+
+@pytest.mark.asyncio
+async def test_plugin_ask_beats_allow_and_passes_its_prompt() -> None:
+    """A plugin's ask outranks an allow rule, and its prompt text reaches the prompter."""
+    prompter = RecordingPrompter("deny")
+    runtime = make_runtime({"allow": ["Echo"]}, prompter=prompter, plugins=(policy_veto,))
+    result = await runtime.call_tool("Echo", {"host": "ask.example"})
+    assert not result.ok
+    assert prompter.requests[0].prompt == "Really fetch ask.example?"
+
+
+@pytest.mark.asyncio
+async def test_invalid_input_names_the_field_and_skips_permission() -> None:
+    """Invalid input returns invalid_input naming the field, before any permission check."""
+    runtime = make_runtime({"allow": ["Echo"]})
+    result = await runtime.call_tool("Echo", {"host": 3})
+    assert result.error is not None and result.error.code == "invalid_input"
+    assert result.error.details["field"] == "$.host"
+    assert [type(e) for e in events(runtime)] == [ToolCallEvent, ToolResultEvent]
+
+
+@pytest.mark.asyncio
+async def test_unknown_field_and_unknown_tool_are_invalid_input() -> None:
+    """Unknown fields and unknown tool names are refused with invalid_input."""
+    runtime = make_runtime({"allow": ["Echo"]})
+    r1 = await runtime.call_tool("Echo", {"host": "a", "colour": 1})
+    assert r1.error is not None and r1.error.details["field"] == "$.colour"
+    r2 = await runtime.call_tool("Nope", {})
+    assert r2.error is not None and r2.error.code == "invalid_input"
+    assert "Echo" in r2.error.message
+
+
+@pytest.mark.asyncio
+async def test_tool_errors_become_results() -> None:
+    """A ToolError becomes an error result with its code and hint, rendered for the model."""
+    runtime = make_runtime({"allow": ["Echo"]})
+    result = await runtime.call_tool("Echo", {"host": "a", "fail": "tool"})
+    assert result.error is not None and result.error.code == "timeout"
+    assert result.error.retryable
+    assert result.text.startswith("Error [timeout]: too slow\nHint: ")
+    last = events(runtime)[-1]
+    assert isinstance(last, ToolResultEvent) and not last.ok and last.error == result.error
+
+
+@pytest.mark.asyncio
+async def test_unexpected_exception_becomes_internal_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A bug in a tool becomes internal_error; the agent loop never sees an exception."""
+    runtime = make_runtime({"allow": ["Echo"]})
+    result = await runtime.call_tool("Echo", {"host": "a", "fail": "bug"})
+    assert result.error is not None and result.error.code == "internal_error"
+    assert "boom" not in result.text  # no traceback details reach the model
+    assert "boom" in caplog.text
+
+
+@pytest.mark.asyncio
+async def test_web_search_without_provider_is_not_configured() -> None:
+    """WebSearch with no provider is registered and fails with not_configured."""
+    runtime = Runtime(
+        parse_manifest({"permissions": {"allow": ["WebSearch"]}}),
+        load_entrypoints=False,
+        prompter=AutoApprovePrompter(),
+    )
+    result = await runtime.call_tool("WebSearch", {"query": "hello"})
+    assert result.error is not None and result.error.code == "not_configured"
+    await runtime.aclose()
+
+
+@pytest.mark.asyncio
+async def test_query_too_long_suggests_a_shorter_query() -> None:
+    """An over-long query gives query_too_long with a suggestion that fits."""
+    runtime = Runtime(load_entrypoints=False)
+    result = await runtime.call_tool("WebSearch", {"query": "word " * 80})
+    assert result.error is not None and result.error.code == "query_too_long"
+    suggestion = result.error.details["suggested_query"]
+    assert len(suggestion.split()) == 50
+    await runtime.aclose()
