@@ -126,6 +126,9 @@ class ExcerptItem(_Out, kw_only=True, frozen=True):
     score: Annotated[float, Meta(description="Relevance score; higher is better.")]
     start: Annotated[int, Meta(description="Start offset in the page text; -1 for a snippet.")]
     end: Annotated[int, Meta(description="End offset in the page text; -1 for a snippet.")]
+    heading: Annotated[
+        str | None, Meta(description="Heading path of the passage on its page, if any.")
+    ] = None
 
 
 class PageStatus(_Out, kw_only=True, frozen=True):
