@@ -35,7 +35,8 @@ def test_tools_json_lists_three_tools_with_full_schemas(capsys: pytest.CaptureFi
         assert tool["description"]
         for kind in ("input_schema", "output_schema"):
             schema = tool[kind]
-            assert schema["type"] == "object" and "$ref" not in json.dumps(schema)
+            assert schema["type"] == "object"
+            assert "$ref" not in json.dumps(schema)
             props = _walk_properties(schema, tool["name"])
             assert props
             for path, prop in props:
@@ -46,7 +47,8 @@ def test_tools_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     """`tools` without --json prints each tool with its plugin and inputs."""
     assert main(["tools"]) == 0
     out = capsys.readouterr().out
-    assert "WebFetch  (plugin web)" in out and "input: url, mode" in out
+    assert "WebFetch  (plugin web)" in out
+    assert "input: url, mode" in out
 
 
 def test_schema_command_equals_checked_in_file(capsys: pytest.CaptureFixture[str]) -> None:
@@ -69,7 +71,8 @@ def test_policy_check_explains_decoded_address(capsys: pytest.CaptureFixture[str
     """`policy check` refuses 0x7f.1 naming 127.0.0.1, without connecting."""
     assert main(["policy", "check", "http://0x7f.1/", "--json"]) == 1
     verdict = json.loads(capsys.readouterr().out)
-    assert verdict["code"] == "blocked_address" and "127.0.0.1" in verdict["reason"]
+    assert verdict["code"] == "blocked_address"
+    assert "127.0.0.1" in verdict["reason"]
 
 
 def test_policy_check_with_resolve_allows(capsys: pytest.CaptureFixture[str]) -> None:

@@ -39,5 +39,6 @@ def test_multi_history_fans_out() -> None:
     multi = MultiHistory(a, b)
     multi.append(ProgressEvent(call_id="x", message="m"))
     multi.append(ProgressEvent(call_id="y", message="n"))
-    assert a.events == b.events and len(a.events) == 2
+    assert a.events == b.events
+    assert len(a.events) == 2
     assert [e.call_id for e in a.of_call("y")] == ["y"]

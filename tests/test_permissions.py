@@ -50,7 +50,8 @@ def test_malformed_rules_raise_naming_the_rule(bad: str) -> None:
 def test_tool_rule_matches_every_call_of_that_tool() -> None:
     """A bare tool rule matches calls with or without domains, only for that tool."""
     rule = parse_rule("WebFetch")
-    assert rule.matches(call("WebFetch", "a.com")) and rule.matches(call("WebFetch"))
+    assert rule.matches(call("WebFetch", "a.com"))
+    assert rule.matches(call("WebFetch"))
     assert not rule.matches(call("WebSearch", "a.com"))
 
 
@@ -69,11 +70,15 @@ def test_deny_then_ask_then_allow_first_match_wins() -> None:
         "deny": parse_rules(["WebFetch(domain:secret.corp.example)"]),
     }
     d = evaluate_rules(call("WebFetch", "secret.corp.example"), **rules)
-    assert d is not None and (d.level, d.rule) == ("deny", "WebFetch(domain:secret.corp.example)")
+    assert d is not None
+    assert (d.level, d.rule) == ("deny", "WebFetch(domain:secret.corp.example)")
     d = evaluate_rules(call("WebFetch", "wiki.corp.example"), **rules)
-    assert d is not None and d.level == "ask"
+    assert d is not None
+    assert d.level == "ask"
     d = evaluate_rules(call("WebFetch", "python.org"), **rules)
-    assert d is not None and d.level == "allow" and "WebFetch" in d.reason
+    assert d is not None
+    assert d.level == "allow"
+    assert "WebFetch" in d.reason
     assert evaluate_rules(call("WebSearch"), **rules) is None
 
 

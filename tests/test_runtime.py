@@ -182,7 +182,9 @@ async def test_allowed_call_leaves_events_in_order() -> None:
     """An allowed call records tool_call, permission, progress and tool_result, in order."""
     runtime = make_runtime({"allow": ["Echo"]})
     result = await runtime.call_tool("Echo", {"host": "a.example", "text": "yo"})
-    assert result.ok and result.text == "yo" and result.output == {"text": "yo"}
+    assert result.ok
+    assert result.text == "yo"
+    assert result.output == {"text": "yo"}
     kinds = [type(e) for e in events(runtime)]
     assert kinds == [ToolCallEvent, PermissionEvent, ProgressEvent, ToolResultEvent]
     perm = events(runtime)[1]
@@ -195,7 +197,8 @@ async def test_deny_rule_beats_allow_rule() -> None:
     """A deny rule wins over an allow rule for the same call."""
     runtime = make_runtime({"allow": ["Echo"], "deny": ["Echo(domain:*.bad.example)"]})
     result = await runtime.call_tool("Echo", {"host": "x.bad.example"})
-    assert not result.ok and result.error is not None
+    assert not result.ok
+    assert result.error is not None
     assert result.error.code == "permission_denied"
     assert "Echo(domain:*.bad.example)" in result.error.message
     ok = await runtime.call_tool("Echo", {"host": "good.example"})
@@ -233,7 +236,8 @@ async def test_default_prompter_denies_and_says_which_rule_to_add() -> None:
     """With no terminal, an ask is a denial whose hint names the allow rule to add."""
     runtime = make_runtime()
     result = await runtime.call_tool("Echo", {"host": "a.example"})
-    assert result.error is not None and result.error.code == "permission_denied"
+    assert result.error is not None
+    assert result.error.code == "permission_denied"
     assert "Echo(domain:a.example)" in result.error.hint
 
 
@@ -251,7 +255,8 @@ async def test_plugin_deny_vetoes_manifest_allow() -> None:
     """Any plugin's deny wins over the manifest's allow rule."""
     runtime = make_runtime({"allow": ["Echo"]}, plugins=(policy_veto,))
     vetoed = await runtime.call_tool("Echo", {"host": "veto.example"})
-    assert vetoed.error is not None and vetoed.error.code == "permission_denied"
+    assert vetoed.error is not None
+    assert vetoed.error.code == "permission_denied"
     assert "vetoed" in vetoed.error.message
 
 
@@ -270,7 +275,8 @@ async def test_invalid_input_names_the_field_and_skips_permission() -> None:
     """Invalid input returns invalid_input naming the field, before any permission check."""
     runtime = make_runtime({"allow": ["Echo"]})
     result = await runtime.call_tool("Echo", {"host": 3})
-    assert result.error is not None and result.error.code == "invalid_input"
+    assert result.error is not None
+    assert result.error.code == "invalid_input"
     assert result.error.details["field"] == "$.host"
     assert [type(e) for e in events(runtime)] == [ToolCallEvent, ToolResultEvent]
 
@@ -280,9 +286,11 @@ async def test_unknown_field_and_unknown_tool_are_invalid_input() -> None:
     """Unknown fields and unknown tool names are refused with invalid_input."""
     runtime = make_runtime({"allow": ["Echo"]})
     r1 = await runtime.call_tool("Echo", {"host": "a", "colour": 1})
-    assert r1.error is not None and r1.error.details["field"] == "$.colour"
+    assert r1.error is not None
+    assert r1.error.details["field"] == "$.colour"
     r2 = await runtime.call_tool("Nope", {})
-    assert r2.error is not None and r2.error.code == "invalid_input"
+    assert r2.error is not None
+    assert r2.error.code == "invalid_input"
     assert "Echo" in r2.error.message
 
 
@@ -291,11 +299,14 @@ async def test_tool_errors_become_results() -> None:
     """A ToolError becomes an error result with its code and hint, rendered for the model."""
     runtime = make_runtime({"allow": ["Echo"]})
     result = await runtime.call_tool("Echo", {"host": "a", "fail": "tool"})
-    assert result.error is not None and result.error.code == "timeout"
+    assert result.error is not None
+    assert result.error.code == "timeout"
     assert result.error.retryable
     assert result.text.startswith("Error [timeout]: too slow\nHint: ")
     last = events(runtime)[-1]
-    assert isinstance(last, ToolResultEvent) and not last.ok and last.error == result.error
+    assert isinstance(last, ToolResultEvent)
+    assert not last.ok
+    assert last.error == result.error
 
 
 @pytest.mark.asyncio
@@ -305,7 +316,8 @@ async def test_unexpected_exception_becomes_internal_error(
     """A bug in a tool becomes internal_error; the agent loop never sees an exception."""
     runtime = make_runtime({"allow": ["Echo"]})
     result = await runtime.call_tool("Echo", {"host": "a", "fail": "bug"})
-    assert result.error is not None and result.error.code == "internal_error"
+    assert result.error is not None
+    assert result.error.code == "internal_error"
     assert "boom" not in result.text  # no traceback details reach the model
     assert "boom" in caplog.text
 
@@ -319,7 +331,8 @@ async def test_web_search_without_provider_is_not_configured() -> None:
         prompter=AutoApprovePrompter(),
     )
     result = await runtime.call_tool("WebSearch", {"query": "hello"})
-    assert result.error is not None and result.error.code == "not_configured"
+    assert result.error is not None
+    assert result.error.code == "not_configured"
     await runtime.aclose()
 
 
@@ -328,7 +341,8 @@ async def test_query_too_long_suggests_a_shorter_query() -> None:
     """An over-long query gives query_too_long with a suggestion that fits."""
     runtime = Runtime(load_entrypoints=False)
     result = await runtime.call_tool("WebSearch", {"query": "word " * 80})
-    assert result.error is not None and result.error.code == "query_too_long"
+    assert result.error is not None
+    assert result.error.code == "query_too_long"
     suggestion = result.error.details["suggested_query"]
     assert len(suggestion.split()) == 50
     await runtime.aclose()

@@ -1,4 +1,4 @@
-"""A fixture plugin with permission opinions: denies WebFetch on veto.example, asks on ask.example."""
+"""A fixture plugin with permission opinions: deny veto.example, ask for ask.example."""
 
 from __future__ import annotations
 
