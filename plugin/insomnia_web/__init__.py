@@ -10,6 +10,7 @@ from .config import Manifest, load_manifest, parse_manifest
 from .errors import ErrorInfo, ManifestError, ToolError, ToolTimeout
 from .history import JsonlHistory, MemoryHistory
 from .hookspecs import hookimpl
+from .net import SafeClient, UrlVerdict, check_url
 from .permissions import Decision, ToolCall
 from .prompts import AutoApprovePrompter, DenyPrompter, PromptRequest, TerminalPrompter
 from .runtime import Runtime, ToolResult
@@ -28,6 +29,7 @@ __all__ = [
     "MockProvider",
     "PromptRequest",
     "Runtime",
+    "SafeClient",
     "SearchHit",
     "SearchProvider",
     "SearchRequest",
@@ -40,6 +42,8 @@ __all__ = [
     "ToolOutput",
     "ToolResult",
     "ToolTimeout",
+    "UrlVerdict",
+    "check_url",
     "hookimpl",
     "load_manifest",
     "parse_manifest",
