@@ -1,0 +1,83 @@
+"""How insomnia tools and results look to an MCP client.
+
+A tool keeps its schemas, title and annotations; only its name changes to snake_case
+(``WebSearch`` -> ``web_search``). A result becomes a ``CallToolResult``: the runtime's text
+as the text content, the structured output as ``structuredContent``, and a failure as
+``isError: true`` with ``{"error": {...}}`` as its structured content.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from mcp import types
+
+from ..errors import ErrorInfo
+from ..runtime import ToolResult
+from ..tools.base import Tool
+
+__all__ = ["call_result", "error_payload", "mcp_tool", "mcp_tool_name", "tool_names"]
+
+_WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def mcp_tool_name(name: str) -> str:
+    """The snake_case name an MCP client sees: ``WebFetch`` -> ``web_fetch``."""
+    return _WORD_BOUNDARY.sub("_", name).replace("-", "_").replace(".", "_").lower()
+
+
+def tool_names(names: Iterable[str]) -> dict[str, str]:
+    """Map each MCP name to its runtime name; two tools with the same MCP name are an error."""
+    mapping: dict[str, str] = {}
+    for name in names:
+        public = mcp_tool_name(name)
+        if public in mapping:
+            raise ValueError(
+                f"tools {mapping[public]!r} and {name!r} would both be called {public!r} over MCP;"
+                " rename one of them"
+            )
+        mapping[public] = name
+    return mapping
+
+
+def mcp_tool(tool: Tool[Any, Any]) -> types.Tool:
+    """The MCP listing of *tool*: schemas, title and truthful behaviour hints."""
+    hints = tool.annotations
+    return types.Tool(
+        name=mcp_tool_name(tool.name),
+        title=tool.title or None,
+        description=tool.description(),
+        input_schema=tool.input_schema(),
+        output_schema=tool.output_schema(),
+        annotations=types.ToolAnnotations(
+            read_only_hint=hints.read_only,
+            destructive_hint=hints.destructive,
+            idempotent_hint=hints.idempotent,
+            open_world_hint=hints.open_world,
+        ),
+    )
+
+
+def error_payload(error: ErrorInfo) -> dict[str, Any]:
+    """``{"error": {code, message, hint, retryable, retry_after_s[, details]}}``."""
+    body: dict[str, Any] = {
+        "code": error.code,
+        "message": error.message,
+        "hint": error.hint,
+        "retryable": error.retryable,
+        "retry_after_s": error.retry_after_s,
+    }
+    if error.details:
+        body["details"] = error.details
+    return {"error": body}
+
+
+def call_result(result: ToolResult) -> types.CallToolResult:
+    """The MCP result of one runtime call (the same text the runtime returns)."""
+    content: list[types.ContentBlock] = [types.TextContent(type="text", text=result.text)]
+    if result.ok:
+        return types.CallToolResult(content=content, structured_content=result.output)
+    structured = error_payload(result.error) if result.error is not None else None
+    return types.CallToolResult(content=content, structured_content=structured, is_error=True)

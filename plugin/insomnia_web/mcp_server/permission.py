@@ -1,0 +1,176 @@
+"""Asking the person behind an MCP client to allow a call (MCP elicitation).
+
+The runtime asks its :class:`~insomnia_web.prompts.Prompter` when a call's permission is
+``ask``. Over MCP the question becomes a form elicitation showing exactly what the call will
+fetch, search or store, with three choices: allow once, always allow (this tool on these
+domains, for the rest of the session), or deny.
+
+- Handshake-era clients (protocol 2025-xx) get an ``elicitation/create`` request while the
+  tool call waits.
+- 2026-07-28 clients cannot receive server requests: the call first answers with an
+  ``InputRequiredResult`` carrying the same form, and the client's retry brings the answer.
+- A client that declared no elicitation capability cannot be asked: the call is refused with
+  ``permission_denied``, whose hint names the rule to add to ``[permissions] allow``.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+from mcp import types
+from mcp.server.session import ServerSession
+
+from ..errors import ToolError
+from ..permissions import ToolCall
+from ..prompts import Answer, PromptRequest
+from ..runtime import Runtime
+
+__all__ = [
+    "PERMISSION_INPUT_KEY",
+    "CallScope",
+    "ElicitationPrompter",
+    "answer_from",
+    "can_elicit",
+    "elicitation_form",
+    "pending_prompt",
+]
+
+log = logging.getLogger(__name__)
+
+PERMISSION_INPUT_KEY = "permission"
+"""The key of the permission question in an ``InputRequiredResult``."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CallScope:
+    """How the prompter can reach the person during one ``tools/call``."""
+
+    session: ServerSession
+    request_id: types.RequestId | None
+    can_elicit: bool
+    answer: Answer | None = None
+    """An answer the client already gave (the retry of an ``InputRequiredResult``)."""
+
+
+_scope: contextvars.ContextVar[CallScope | None] = contextvars.ContextVar(
+    "insomnia_mcp_call_scope", default=None
+)
+
+
+def can_elicit(capabilities: types.ClientCapabilities | None) -> bool:
+    """True if the client declared form elicitation (an empty ``elicitation`` means form)."""
+    if capabilities is None or capabilities.elicitation is None:
+        return False
+    cap = capabilities.elicitation
+    return cap.form is not None or cap.url is None
+
+
+def elicitation_form(request: PromptRequest) -> tuple[str, dict[str, Any]]:
+    """The message and requested schema that ask a person about *request*."""
+    call = request.call
+    lines = [f"{call.tool} wants to {call.summary or 'run'}."]
+    if call.domains:
+        lines.append(f"Hosts: {', '.join(call.domains)}")
+    if request.prompt:
+        lines.append(request.prompt)
+    lines.append(f"Why asked: {request.reason}")
+    scope = ", ".join(call.domains) if call.domains else "any input"
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            "decision": {
+                "type": "string",
+                "title": "Allow this call?",
+                "oneOf": [
+                    {"const": "once", "title": "Allow once"},
+                    {
+                        "const": "always",
+                        "title": f"Always allow {call.tool} for {scope} this session",
+                    },
+                    {"const": "deny", "title": "Deny"},
+                ],
+            }
+        },
+        "required": ["decision"],
+    }
+    return "\n".join(lines), schema
+
+
+def answer_from(result: types.ElicitResult | None) -> Answer:
+    """Map an elicitation result to an answer; anything but an accepted allow is a denial."""
+    if result is None or result.action != "accept" or not result.content:
+        return "deny"
+    decision = result.content.get("decision")
+    if decision == "once":
+        return "once"
+    if decision == "always":
+        return "always"
+    return "deny"
+
+
+class ElicitationPrompter:
+    """A :class:`~insomnia_web.prompts.Prompter` that asks through the current MCP client."""
+
+    @staticmethod
+    def scoped(scope: CallScope) -> contextvars.Token[CallScope | None]:
+        """Make *scope* the way to ask during the current call (reset with :meth:`reset`)."""
+        return _scope.set(scope)
+
+    @staticmethod
+    def reset(token: contextvars.Token[CallScope | None]) -> None:
+        """Leave the scope entered with :meth:`scoped`."""
+        _scope.reset(token)
+
+    async def ask(self, request: PromptRequest) -> Answer:
+        """The client's answer, or ``"deny"`` when there is no way to ask."""
+        scope = _scope.get()
+        if scope is None:
+            return "deny"
+        if scope.answer is not None:
+            return scope.answer
+        if not scope.can_elicit or not scope.session.can_send_request:
+            return "deny"
+        message, schema = elicitation_form(request)
+        try:
+            result = await scope.session.elicit_form(
+                message, schema, related_request_id=scope.request_id
+            )
+        except Exception:  # a client error or a malformed answer is a denial, never a crash
+            log.warning("elicitation failed; denying %s", request.call.tool, exc_info=True)
+            return "deny"
+        return answer_from(result)
+
+
+def pending_prompt(runtime: Runtime, name: str, args: Mapping[str, Any]) -> PromptRequest | None:
+    """The question the runtime would ask for this call, or ``None`` if it would not ask.
+
+    Used where the client must be asked before the call runs (2026-07-28 connections).
+    Invalid input needs no question: the runtime reports it without asking.
+    """
+    reg = runtime.tools.get(name)
+    if reg is None:
+        return None
+    tool = reg.tool
+    raw = dict(args)
+    try:
+        tool.precheck(raw)
+        parsed = msgspec.convert(raw, tool.input_type, str_keys=True)
+        subject = tool.subject(parsed)
+    except (ToolError, msgspec.ValidationError):
+        return None
+    call = ToolCall(
+        id="pending", tool=name, input=raw, domains=subject.domains, summary=subject.summary
+    )
+    decision, _ = runtime.decide(call)
+    if decision.level != "ask":
+        return None
+    if all(runtime.permission_for(name, d) == "allow" for d in call.domains or ("*",)):
+        return None  # allowed always earlier in this session
+    return PromptRequest(
+        call=call, reason=decision.reason, rule=decision.rule, prompt=decision.prompt
+    )

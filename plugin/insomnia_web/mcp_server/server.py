@@ -1,0 +1,140 @@
+"""The MCP server: the runtime's tools over stdio, with its permissions, cache and history.
+
+``insomnia-web mcp`` runs :func:`run_stdio`. Embedding hosts can build the low-level
+server around their own :class:`~insomnia_web.runtime.Runtime` with :func:`build_server`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.metadata
+from collections.abc import Iterable
+from typing import Any
+
+from mcp import types
+from mcp.server import Server, ServerRequestContext
+from mcp.server.stdio import stdio_server
+
+from ..config import Manifest
+from ..errors import ToolError
+from ..render import render_error
+from ..runtime import Runtime
+from .listing import call_result, error_payload, mcp_tool, tool_names
+from .permission import (
+    PERMISSION_INPUT_KEY,
+    CallScope,
+    ElicitationPrompter,
+    answer_from,
+    can_elicit,
+    elicitation_form,
+    pending_prompt,
+)
+
+__all__ = ["SERVER_NAME", "build_server", "run_stdio", "serve_stdio", "server_version"]
+
+SERVER_NAME = "insomnia-web"
+SERVER_TITLE = "insomnia-web: bounded web tools"
+SERVER_DESCRIPTION = (
+    "WebSearch, WebFetch and SaveFinding with a URL safety policy, permissions, a local cache "
+    "and a visible history."
+)
+
+
+def server_version() -> str:
+    """The installed distribution's version (``0+unknown`` when not installed)."""
+    try:
+        return importlib.metadata.version("insomnia-web")
+    except importlib.metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def _unknown_tool(name: str, known: Iterable[str]) -> types.CallToolResult:
+    error = ToolError(
+        "invalid_input",
+        f"No tool named {name!r} (available: {', '.join(sorted(known)) or 'none'}).",
+        hint="Call one of the listed tools.",
+    ).info()
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=render_error(error))],
+        structured_content=error_payload(error),
+        is_error=True,
+    )
+
+
+def _input_required(message: str, schema: dict[str, Any]) -> types.InputRequiredResult:
+    request = types.ElicitRequest(
+        params=types.ElicitRequestFormParams(message=message, requested_schema=schema)
+    )
+    return types.InputRequiredResult(input_requests={PERMISSION_INPUT_KEY: request})
+
+
+def build_server(runtime: Runtime) -> Server[Any]:
+    """A low-level MCP server exposing *runtime*'s tools.
+
+    *runtime* should use an :class:`ElicitationPrompter` so ``ask`` decisions reach the
+    person behind the client.
+    """
+    names = tool_names(runtime.tools)
+    listing = [mcp_tool(runtime.tools[names[public]].tool) for public in names]
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=listing)
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        name = names.get(params.name)
+        if name is None:
+            return _unknown_tool(params.name, names)
+        args = params.arguments or {}
+        elicit = can_elicit(ctx.session.client_capabilities)
+        answer = None
+        if elicit and not ctx.session.can_send_request:
+            # 2026-07-28: ask before running, through the client's retry.
+            responses = params.input_responses or {}
+            reply = responses.get(PERMISSION_INPUT_KEY)
+            if isinstance(reply, types.ElicitResult):
+                answer = answer_from(reply)
+            elif (pending := pending_prompt(runtime, name, args)) is not None:
+                return _input_required(*elicitation_form(pending))
+        scope = CallScope(
+            session=ctx.session, request_id=ctx.request_id, can_elicit=elicit, answer=answer
+        )
+        token = ElicitationPrompter.scoped(scope)
+        try:
+            result = await runtime.call_tool(name, args)
+        finally:
+            ElicitationPrompter.reset(token)
+        return call_result(result)
+
+    return Server(
+        SERVER_NAME,
+        version=server_version(),
+        title=SERVER_TITLE,
+        description=SERVER_DESCRIPTION,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+async def serve_stdio(
+    manifest: Manifest, *, plugins: Iterable[object] = (), load_entrypoints: bool = True
+) -> None:
+    """Serve the manifest's tools on stdin/stdout until the client closes the connection."""
+    async with Runtime(
+        manifest,
+        prompter=ElicitationPrompter(),
+        plugins=plugins,
+        load_entrypoints=load_entrypoints,
+    ) as runtime:
+        server = build_server(runtime)
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def run_stdio(manifest: Manifest, *, plugins: Iterable[object] = ()) -> int:
+    """Run :func:`serve_stdio` to completion; the exit status for the CLI."""
+    asyncio.run(serve_stdio(manifest, plugins=plugins))
+    return 0
