@@ -192,6 +192,15 @@ def _run(args: argparse.Namespace) -> int:
     if cmd == "fetch":
         targs = _tool_args(args, ["url", "mode", "max_chars", "start_index", "force_fresh"])
         return asyncio.run(_call(manifest, args, "WebFetch", targs))
+    if cmd == "mcp":
+        try:
+            from .mcp_server import run_stdio
+        except ImportError as exc:
+            raise ToolError(
+                "not_configured",
+                f"the MCP server needs the mcp extra: pip install 'insomnia-web[mcp]' ({exc})",
+            ) from exc
+        return run_stdio(manifest)
     raise ToolError("not_configured", f"'insomnia-web {cmd}' is not available in this version")
 
 
