@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from yarl import URL
 
 from ..config import Manifest
 from ..errors import ToolError
@@ -10,7 +14,7 @@ from ..services import WebServices
 from .base import CallSubject, Tool, ToolAnnotations, ToolContext, ToolOutput
 from .schemas import SaveFindingInput, SaveFindingOutput
 
-__all__ = ["SaveFinding"]
+__all__ = ["SaveFinding", "check_fields"]
 
 
 class SaveFinding(Tool[SaveFindingInput, SaveFindingOutput]):
@@ -47,9 +51,78 @@ class SaveFinding(Tool[SaveFindingInput, SaveFindingOutput]):
         """No host is contacted; the summary shows what will be stored."""
         return CallSubject(summary=f"save finding for {args.query!r}: {args.content[:200]!r}")
 
-    async def run(self, args: SaveFindingInput, ctx: ToolContext) -> ToolOutput[SaveFindingOutput]:
-        """Not available yet in this build: fails with ``not_configured``."""
-        raise ToolError(
-            "not_configured",
-            "SaveFinding cannot run: the finding store is not built into this version yet.",
+    def precheck(self, raw: Mapping[str, Any]) -> None:
+        """Refuse a blank fact or a non-http(s) source before anyone is asked to approve."""
+        query, content, source = raw.get("query"), raw.get("content"), raw.get("source_url")
+        check_fields(
+            query if isinstance(query, str) else "?",
+            content if isinstance(content, str) else "?",
+            source if isinstance(source, str) else None,
         )
+
+    async def run(self, args: SaveFindingInput, ctx: ToolContext) -> ToolOutput[SaveFindingOutput]:
+        """Store the finding, unverified, for ``finding_ttl_s``."""
+        check_fields(args.query, args.content, args.source_url)
+        cache = self.services.cache
+        if cache is None:
+            raise ToolError(
+                "disabled",
+                "SaveFinding cannot store findings: the local cache is disabled "
+                "(web.cache.enabled = false).",
+                hint="The finding was not saved; do not retry. Keep the fact in your answer.",
+            )
+        ttl_s = self.manifest.web.cache.finding_ttl_s
+        finding = cache.add_finding(args.query, args.content, args.source_url, ttl_s=ttl_s)
+        out = SaveFindingOutput(
+            id=str(finding.id),
+            stored_at=datetime.fromtimestamp(finding.stored_at, UTC),
+            expires_at=datetime.fromtimestamp(finding.expires_at, UTC),
+            verified=False,
+        )
+        return ToolOutput(output=out, text=_render(finding.id, args, out, ttl_s))
+
+
+def check_fields(query: str, content: str, source_url: str | None) -> None:
+    """``invalid_input`` naming the field: blank query or content, non-http(s) source_url."""
+    for field, value in (("query", query), ("content", content)):
+        if not value.strip():
+            raise ToolError(
+                "invalid_input",
+                f"$.{field}: must contain text, not only whitespace",
+                details={"field": f"$.{field}"},
+            )
+    if source_url is not None and not _is_http_url(source_url):
+        raise ToolError(
+            "invalid_input",
+            f"$.source_url: must be an absolute http(s) URL, got {source_url[:200]!r}",
+            hint="Pass the http(s) URL where the fact was seen, or leave source_url out.",
+            details={"field": "$.source_url"},
+        )
+
+
+def _is_http_url(text: str) -> bool:
+    if any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in text):
+        return False
+    try:
+        url = URL(text)
+    except (ValueError, TypeError, UnicodeError):
+        return False
+    return url.scheme in ("http", "https") and bool(url.host)
+
+
+def _render(finding_id: int, args: SaveFindingInput, out: SaveFindingOutput, ttl_s: int) -> str:
+    expires = out.expires_at.strftime("%Y-%m-%dT%H:%MZ")
+    lines = [
+        f"Saved finding #{finding_id} as an UNVERIFIED model finding (not a source) for "
+        f"the question {args.query!r}.",
+        f"It expires {expires} ({ttl_s / 86400:g} days). Later WebSearch calls on a similar "
+        "question show it labelled UNVERIFIED model finding.",
+    ]
+    if args.source_url:
+        lines.append(
+            f"It becomes verified if a later WebFetch of {args.source_url} returns text "
+            "containing it."
+        )
+    else:
+        lines.append("It has no source_url, so no fetch can verify it.")
+    return "\n".join(lines)

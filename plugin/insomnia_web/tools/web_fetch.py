@@ -2,17 +2,32 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, ClassVar
 
+import msgspec
 from yarl import URL
 
 from ..config import Manifest
 from ..errors import ToolError
 from ..services import WebServices
 from .base import CallSubject, Tool, ToolAnnotations, ToolContext, ToolOutput
-from .schemas import WebFetchInput, WebFetchOutput
+from .fetch_content import decode_body, effective_type, refuse_binary, require_supported
+from .fetch_findings import verify_findings
+from .fetch_paging import slice_text
+from .fetch_render import render_fetch
+from .schemas import FetchCacheInfo, WebFetchInput, WebFetchOutput
 
-__all__ = ["WebFetch"]
+if TYPE_CHECKING:  # the cache and the extractor are imported on first use, not at registration
+    from ..cache import Cache, Snapshot
+    from ..extract import Mode
+
+__all__ = ["MIN_EXTRACT_S", "WebFetch"]
+
+MIN_EXTRACT_S = 1.0
+"""Extraction gets at least this long, even when the download used up the fetch deadline."""
 
 
 class WebFetch(Tool[WebFetchInput, WebFetchOutput]):
@@ -65,9 +80,164 @@ class WebFetch(Tool[WebFetchInput, WebFetchOutput]):
         )
 
     async def run(self, args: WebFetchInput, ctx: ToolContext) -> ToolOutput[WebFetchOutput]:
-        """Not available yet in this build: fails with ``not_configured``."""
-        raise ToolError(
-            "not_configured",
-            "WebFetch cannot run: the fetch engine is not built into this version yet.",
-            hint="Tell the user web fetching is not available.",
+        """Serve the page from a stored snapshot or fetch it, then return one slice of it."""
+        started = time.monotonic()
+        warnings: list[str] = []
+        max_chars = self._max_chars(args, warnings)
+        # Refuse a bad URL before the cache or the network sees it; the cache key is the
+        # URL as parsed by the policy (the same string the client requests).
+        key = str(self.services.client.policy.check(args.url).url)
+        cache = self.services.cache
+        page = self._stored(cache, key, args, warnings)
+        hit = page is not None
+        if page is None:
+            page = await self._download(key, args.mode, ctx, started, warnings)
+            page = self._store(cache, page, warnings)
+        piece = slice_text(page.text, args.start_index, max_chars)
+        if cache is not None:
+            warnings.extend(self._verify(cache, (args.url, key, page.final_url), page))
+        out = WebFetchOutput(
+            url=key,
+            final_url=page.final_url,
+            status=page.status,
+            content_type=page.content_type or "",
+            charset=page.charset,
+            title=page.title,
+            text=piece.text,
+            start_index=piece.start,
+            next_start_index=piece.next_start,
+            total_chars=piece.total,
+            truncated=piece.truncated,
+            download_truncated=page.download_truncated,
+            bytes=page.bytes,
+            redirects=list(page.redirects) if page.url == key else [],
+            fetched_at=datetime.fromtimestamp(page.fetched_at, UTC),
+            snapshot=page.hash,
+            cache=FetchCacheInfo(
+                hit=hit, age_s=max(0.0, time.time() - page.fetched_at) if hit else None
+            ),
+            warnings=warnings,
         )
+        return ToolOutput(output=out, text=render_fetch(out), truncated=piece.truncated)
+
+    def _max_chars(self, args: WebFetchInput, warnings: list[str]) -> int:
+        cap = self.manifest.web.fetch.max_output_chars
+        if args.max_chars is None:
+            return cap
+        if args.max_chars > cap:
+            warnings.append(f"max_chars {args.max_chars} is above the limit; capped at {cap}")
+            return cap
+        return args.max_chars
+
+    def _stored(
+        self, cache: Cache | None, key: str, args: WebFetchInput, warnings: list[str]
+    ) -> Snapshot | None:
+        """The snapshot to serve: the newest of this URL and mode within ``page_ttl_s``."""
+        again = "fetched again, so the text may differ from the part read before"
+        if cache is None or args.force_fresh:
+            if args.start_index > 0:
+                why = "force_fresh" if args.force_fresh else "the cache is disabled"
+                warnings.append(f"continuing without a stored copy ({why}): {again}")
+            return None
+        try:
+            page = cache.get_latest_snapshot(
+                key, args.mode, max_age_s=self.manifest.web.cache.page_ttl_s
+            )
+        except ToolError as exc:
+            warnings.append(f"cache unavailable ({exc.message}); the page was fetched instead")
+            return None
+        if page is None and args.start_index > 0:
+            warnings.append(f"no stored copy of this page is young enough: {again}")
+        return page
+
+    def _store(self, cache: Cache | None, page: Snapshot, warnings: list[str]) -> Snapshot:
+        """Store a fresh snapshot; the returned copy carries its content hash."""
+        if cache is not None:
+            try:
+                return cache.put_snapshot(page)
+            except ToolError as exc:
+                warnings.append(f"page not stored ({exc.message}); continuing will fetch it again")
+        from ..cache import snapshot_hash
+
+        return msgspec.structs.replace(page, hash=snapshot_hash(page.text, page.mode))
+
+    def _redirect_check(self, ctx: ToolContext) -> Callable[[URL], Awaitable[None]]:
+        """Follow a cross-host redirect only to a host this tool is allowed on without asking."""
+
+        async def check(location: URL) -> None:
+            host = (location.host or "").lower()
+            verdict = ctx.permission_for(self.name, host)
+            if verdict == "allow":
+                return
+            would = "ask the user" if verdict == "ask" else "refuse it"
+            hint = (
+                f"Call WebFetch on {location} (details.location); that call is checked "
+                "(and may be asked about) on its own."
+                if verdict == "ask"
+                else f"The policy refuses {host}; a WebFetch of {location} would be refused too."
+            )
+            raise ToolError(
+                "redirect_not_followed",
+                f"The page redirects to {location}, on another host ({host}); the permission "
+                f"policy would {would} about that host, so the redirect was not followed.",
+                hint=hint,
+                details={"location": str(location), "host": host, "permission": verdict},
+            )
+
+        return check
+
+    async def _download(
+        self, url: str, mode: Mode, ctx: ToolContext, started: float, warnings: list[str]
+    ) -> Snapshot:
+        """Fetch, check, decode and extract *url*: a snapshot without its hash yet."""
+        from ..cache import Snapshot
+        from ..extract import convert_async
+
+        cfg = self.manifest.web.fetch
+        result = await self.services.client.fetch(
+            url,
+            timeout_s=cfg.timeout_s,
+            max_bytes=cfg.max_response_bytes,
+            allow_truncate=True,
+            redirect_check=self._redirect_check(ctx),
+        )
+        result.raise_for_status()
+        ctx.progress(f"downloaded {result.bytes_read} bytes from {result.final_url}", None, None)
+        ctype, sniffed = effective_type(result.content_type, result.body, result.charset)
+        if sniffed:
+            warnings.append(f"the server sent no Content-Type; read as {ctype}")
+        require_supported(ctype, mode)
+        refuse_binary(ctype, result.body, result.charset)
+        text, charset, notes = decode_body(result.body, result.charset)
+        warnings.extend(notes)
+        if result.truncated:
+            warnings.append(f"download cut at {result.bytes_read} bytes (size limit)")
+        budget = max(cfg.timeout_s - (time.monotonic() - started), MIN_EXTRACT_S)
+        extracted = await convert_async(
+            text, ctype, url=result.final_url, mode=mode, timeout_s=budget
+        )
+        return Snapshot(
+            url=url,
+            final_url=result.final_url,
+            mode=mode,
+            text=extracted.text,
+            status=result.status,
+            fetched_at=time.time(),
+            title=extracted.title,
+            content_type=ctype,
+            charset=charset,
+            bytes=result.bytes_read,
+            redirects=list(result.redirects),
+            download_truncated=result.truncated,
+        )
+
+    def _verify(self, cache: Cache, urls: tuple[str, ...], page: Snapshot) -> list[str]:
+        """Verify saved findings this page confirms; a warning line for each."""
+        try:
+            found = verify_findings(cache, urls, page.text, by_url=page.final_url)
+        except ToolError as exc:
+            return [f"saved findings not checked ({exc.message})"]
+        return [
+            f"verified finding #{f.id} (saved for {f.query!r}): this page contains it"
+            for f in found
+        ]

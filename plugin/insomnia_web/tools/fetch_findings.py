@@ -1,0 +1,55 @@
+"""Verifying saved findings against a fetched page.
+
+A finding saved with a ``source_url`` becomes verified when a WebFetch of that URL returns
+text containing it. Text is compared as sequences of words (case-folded; punctuation,
+Markdown markers and whitespace ignored), sentence by sentence: every sentence of the
+finding must occur in the page. A finding of fewer than :data:`MIN_WORDS` words is never
+verified this way: too short to be evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..cache import Cache, Finding
+
+__all__ = ["MIN_WORDS", "contains_finding", "verify_findings"]
+
+MIN_WORDS = 3
+_WORD_RE = re.compile(r"\w+(?:[.,'’-]\w+)*")
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
+
+
+def _words(text: str) -> str:
+    """The words of *text*, case-folded, joined by single spaces and padded with spaces."""
+    return " " + " ".join(_WORD_RE.findall(text.casefold())) + " "
+
+
+def contains_finding(page_words: str, content: str) -> bool:
+    """Whether every sentence of *content* occurs in the page (given as :func:`_words`)."""
+    sentences = [_words(s) for s in _SENTENCE_RE.split(content.strip())]
+    sentences = [s for s in sentences if s.strip()]
+    if sum(len(s.split()) for s in sentences) < MIN_WORDS:
+        return False
+    return all(s in page_words for s in sentences)
+
+
+def verify_findings(cache: Cache, urls: Iterable[str], text: str, *, by_url: str) -> list[Finding]:
+    """Mark verified the unverified findings from *urls* that *text* contains; return them."""
+    candidates: dict[int, Finding] = {}
+    for url in dict.fromkeys(urls):
+        for finding in cache.findings_for_source(url):
+            candidates[finding.id] = finding
+    if not candidates:
+        return []
+    page_words = _words(text)
+    verified = []
+    for finding in candidates.values():
+        if contains_finding(page_words, finding.content) and cache.mark_verified(
+            finding.id, verified_by_url=by_url
+        ):
+            verified.append(finding)
+    return verified

@@ -1,0 +1,89 @@
+"""The text the model reads for a WebFetch result.
+
+Layout: a metadata header (URL, final URL when different, status, type, title, the character
+range shown, where the text came from, warnings), then the page slice between the
+untrusted-content delimiters, then, when more text follows, a marker saying exactly how to
+continue, and a note when the download itself was cut.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..render import UNTRUSTED_BEGIN, UNTRUSTED_END, wrap_untrusted
+from .schemas import WebFetchOutput
+
+__all__ = ["format_age", "render_fetch", "truncation_marker"]
+
+MAX_TITLE_CHARS = 200
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def format_age(seconds: float) -> str:
+    """A short human age: ``45s``, ``12m``, ``3h 5m``, ``2d 4h``."""
+    s = max(0, int(seconds))
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m"
+    if s < 86400:
+        h, m = divmod(s // 60, 60)
+        return f"{h}h {m}m" if m else f"{h}h"
+    d, h = divmod(s // 3600, 24)
+    return f"{d}d {h}h" if h else f"{d}d"
+
+
+def _one_line(text: str, limit: int = MAX_TITLE_CHARS) -> str:
+    """Web-supplied metadata for the header: one line, capped, delimiters defused."""
+    line = " ".join(_CONTROL_RE.sub(" ", text).split())
+    for marker in (UNTRUSTED_BEGIN, UNTRUSTED_END):
+        line = line.replace(marker, "(removed)")
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def truncation_marker(start: int, end: int, total: int) -> str:
+    """The line that ends a truncated slice and says how to continue."""
+    return (
+        f"[truncated: showing {start}-{end} of {total} chars; call WebFetch again with "
+        f"start_index={end} to continue]"
+    )
+
+
+def _source_line(out: WebFetchOutput) -> str:
+    fetched = out.fetched_at.strftime("%Y-%m-%dT%H:%MZ")
+    if out.cache.hit:
+        age = format_age(out.cache.age_s or 0.0)
+        return (
+            f"Source: stored copy fetched {fetched} ({age} old; snapshot {out.snapshot[:12]}); "
+            "force_fresh=true fetches it again"
+        )
+    return f"Source: fetched {fetched} (snapshot {out.snapshot[:12]})"
+
+
+def _header(out: WebFetchOutput) -> list[str]:
+    lines = [f"URL: {_one_line(out.url, 2048)}"]
+    if out.final_url != out.url:
+        hops = len(out.redirects)
+        lines.append(f"Final URL: {_one_line(out.final_url, 2048)} (after {hops} redirect(s))")
+    charset = f"; charset {out.charset}" if out.charset else ""
+    lines.append(f"Status: {out.status} · Type: {out.content_type}{charset}")
+    if out.title:
+        lines.append(f'Title: "{_one_line(out.title)}"')
+    end = out.start_index + len(out.text)
+    lines.append(f"Chars: {out.start_index}-{end} of {out.total_chars}")
+    lines.append(_source_line(out))
+    lines.extend(f"Warning: {_one_line(w, 500)}" for w in out.warnings)
+    return lines
+
+
+def render_fetch(out: WebFetchOutput) -> str:
+    """The whole model-facing text of one WebFetch result."""
+    parts = ["\n".join(_header(out)), wrap_untrusted(out.text)]
+    if out.truncated and out.next_start_index is not None:
+        parts.append(truncation_marker(out.start_index, out.next_start_index, out.total_chars))
+    if out.download_truncated:
+        parts.append(
+            f"[download cut: only the first {out.bytes} bytes of the response were read (size "
+            "limit), so the page text ends early; the rest cannot be fetched with start_index]"
+        )
+    return "\n".join(parts)
