@@ -70,6 +70,8 @@ class SearchResponse(msgspec.Struct, frozen=True, kw_only=True):
     """The query as the provider changed it (spelling correction), if it did."""
     total: int | None = None
     meta: dict[str, Any] = msgspec.field(default_factory=dict)
+    warnings: list[str] = msgspec.field(default_factory=list)
+    """Non-fatal problems (a filter the provider could not apply...), shown to the model."""
 
 
 class SearchProvider(ABC):

@@ -1,0 +1,155 @@
+"""Brave Search (``GET {base_url}/res/v1/web/search``).
+
+The API key is read from the environment variable the manifest names
+(``web.search.brave.api_key_env``, default ``BRAVE_SEARCH_API_KEY``) and sent only to the
+configured origin as ``X-Subscription-Token``. Only the ``web`` bucket of the answer is
+used; news, videos and the rest are ignored.
+
+Domain filters: Brave has no allow-list parameter. A single allowed domain is added to the
+query as a ``site:`` operator (when the query stays within 400 characters and 50 words);
+WebSearch always filters the results by domain afterwards as well.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, ClassVar, Self
+
+import msgspec
+from yarl import URL
+
+from ..errors import ToolError
+from .base import SearchHit, SearchProvider, SearchRequest, SearchResponse
+from .http import ProviderHttp
+from .ratelimit import key_fingerprint, shared_bucket
+from .text import clean_text
+
+if TYPE_CHECKING:
+    from ..config import Manifest
+    from ..net.client import SafeClient
+
+__all__ = ["SEARCH_PATH", "BraveProvider"]
+
+SEARCH_PATH = "/res/v1/web/search"
+_MAX_QUERY_CHARS = 400
+_MAX_QUERY_WORDS = 50
+
+
+class _Result(msgspec.Struct):
+    title: str = ""
+    url: str = ""
+    description: str = ""
+    age: str | None = None
+    extra_snippets: list[str] = msgspec.field(default_factory=list)
+
+
+class _Web(msgspec.Struct):
+    results: list[_Result] = msgspec.field(default_factory=list)
+
+
+class _Query(msgspec.Struct):
+    original: str = ""
+    altered: str | None = None
+    more_results_available: bool | None = None
+
+
+class _Answer(msgspec.Struct):
+    query: _Query | None = None
+    web: _Web | None = None
+
+
+def _with_site(query: str, allowed: tuple[str, ...]) -> str:
+    """*query* with a ``site:`` operator for a single allowed domain, if it still fits."""
+    if len(allowed) != 1:
+        return query
+    domain = allowed[0].removeprefix("*.")
+    candidate = f"{query} site:{domain}"
+    if len(candidate) > _MAX_QUERY_CHARS or len(candidate.split()) > _MAX_QUERY_WORDS:
+        return query
+    return candidate
+
+
+class BraveProvider(SearchProvider):
+    """The Brave Search web API."""
+
+    name: ClassVar[str] = "brave"
+
+    def __init__(
+        self,
+        api_key: str,
+        *,
+        base_url: str = "https://api.search.brave.com",
+        rate_limit_per_s: float = 1.0,
+    ) -> None:
+        self.endpoint = URL(base_url.rstrip("/") + SEARCH_PATH)
+        self.http = ProviderHttp(
+            provider=self.name,
+            bucket=shared_bucket(self.name, key_fingerprint(api_key)),
+            rate_limit_per_s=rate_limit_per_s,
+            headers={"X-Subscription-Token": api_key},
+            status_messages={
+                401: "Brave Search rejected the API key (HTTP 401): the key is missing or invalid",
+                403: "Brave Search refused the API key (HTTP 403): the key is missing, invalid "
+                "or not subscribed to the Web Search API",
+            },
+        )
+
+    @classmethod
+    def from_manifest(cls, manifest: Manifest) -> Self:
+        """Read the key from the environment; ``not_configured`` naming what to set if unset."""
+        search = manifest.web.search
+        env = search.brave.api_key_env
+        api_key = os.environ.get(env, "").strip()
+        if not api_key:
+            raise ToolError(
+                "not_configured",
+                f"Brave Search needs an API key: the environment variable {env} is not set "
+                "(its name comes from web.search.brave.api_key_env in the manifest).",
+                hint=f"Tell the user to set {env} to their Brave Search API key, or to "
+                "choose another provider with web.search.provider; do not retry until then.",
+                details={"env": env, "key": "web.search.brave.api_key_env"},
+            )
+        return cls(
+            api_key, base_url=search.brave.base_url, rate_limit_per_s=search.rate_limit_per_s
+        )
+
+    def params(self, request: SearchRequest) -> dict[str, str]:
+        """The query parameters sent for *request*."""
+        params = {
+            "q": _with_site(request.query, request.allowed_domains),
+            "count": str(min(max(request.count, 1), 20)),
+            "offset": str(min(max(request.offset, 0), 9)),
+            "safesearch": request.safesearch or "moderate",
+        }
+        optional = {
+            "country": request.country,
+            "search_lang": request.search_lang,
+            "ui_lang": request.ui_lang,
+            "freshness": request.freshness,
+        }
+        params.update({k: v for k, v in optional.items() if v})
+        return params
+
+    async def search(self, request: SearchRequest, client: SafeClient) -> SearchResponse:
+        """Query the web search endpoint and reduce its ``web`` results."""
+        url = self.endpoint.with_query(self.params(request))
+        answer = await self.http.get_json(client, url, timeout_s=request.timeout_s, type=_Answer)
+        hits = [
+            SearchHit(
+                title=clean_text(r.title) or r.url,
+                url=r.url,
+                snippet=clean_text(r.description),
+                age=r.age or None,
+                extra_snippets=tuple(clean_text(s) for s in r.extra_snippets if s),
+            )
+            for r in (answer.web.results if answer.web else [])
+            if r.url
+        ]
+        query = answer.query or _Query()
+        return SearchResponse(
+            provider=self.name,
+            hits=hits,
+            altered_query=query.altered or None,
+            total=len(hits),
+            meta={"more_results_available": query.more_results_available},
+        )

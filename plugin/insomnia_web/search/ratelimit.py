@@ -1,0 +1,131 @@
+"""Rate limits of search providers: a local throttle, and the provider's own 429 answers.
+
+:class:`TokenBucket` is a token bucket of capacity one (burst 1) refilled at the caller's
+rate. Callers *reserve* the next free slot synchronously, so concurrent calls queue in
+arrival order without a lock: at 5 requests per second, ten concurrent calls start at
+0, 0.2, ... 1.8 s. A call whose slot lies beyond its deadline is refused with
+``rate_limited`` (and ``retry_after_s``) instead of waiting.
+
+:func:`shared_bucket` returns the one bucket of a provider and key in this process, so
+every runtime and tool using the same API key shares it. Keys are identified by a
+fingerprint (:func:`key_fingerprint`), never by the key itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import math
+import time
+from collections.abc import Awaitable, Callable, Mapping
+
+from ..errors import ToolError
+from ..net.result import MAX_RETRY_AFTER_S, parse_retry_after
+
+__all__ = [
+    "Clock",
+    "Sleep",
+    "TokenBucket",
+    "key_fingerprint",
+    "reset_buckets",
+    "retry_after_from_headers",
+    "shared_bucket",
+]
+
+Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class TokenBucket:
+    """A capacity-one token bucket whose callers queue for the next free slot.
+
+    *clock* (seconds, monotonic) and *sleep* are injectable so tests run on a fake clock.
+    """
+
+    def __init__(self, *, clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep) -> None:
+        self.clock = clock
+        self.sleep = sleep
+        self._next_free = -math.inf
+
+    def reserve(self, rate_per_s: float, *, deadline: float | None = None) -> float:
+        """Reserve the next slot at *rate_per_s*; return how long to wait for it.
+
+        Raises ``rate_limited`` (nothing reserved) when the slot starts after *deadline*
+        (a :attr:`clock` time).
+        """
+        if rate_per_s <= 0:
+            raise ValueError("rate_per_s must be positive")
+        now = self.clock()
+        start = max(now, self._next_free)
+        wait = start - now
+        if deadline is not None and start > deadline:
+            raise ToolError(
+                "rate_limited",
+                f"the local rate limit ({rate_per_s:g} requests/s) queues this search "
+                f"{wait:.2f} s, beyond its deadline",
+                retry_after_s=round(wait, 3),
+                details={"source": "local", "rate_limit_per_s": rate_per_s},
+            )
+        self._next_free = start + 1.0 / rate_per_s
+        return wait
+
+    async def acquire(self, rate_per_s: float, *, deadline: float | None = None) -> float:
+        """Wait for a slot (see :meth:`reserve`); return the time waited."""
+        wait = self.reserve(rate_per_s, deadline=deadline)
+        if wait > 0:
+            await self.sleep(wait)
+        return wait
+
+    def defer(self, seconds: float) -> None:
+        """Start no new slot for *seconds* (the provider said to wait)."""
+        self._next_free = max(self._next_free, self.clock() + max(seconds, 0.0))
+
+
+_BUCKETS: dict[tuple[str, str], TokenBucket] = {}
+
+
+def shared_bucket(provider: str, key: str) -> TokenBucket:
+    """The process-wide bucket of *provider* used with *key* (a fingerprint or an origin)."""
+    bucket = _BUCKETS.get((provider, key))
+    if bucket is None:
+        bucket = _BUCKETS[(provider, key)] = TokenBucket()
+    return bucket
+
+
+def reset_buckets() -> None:
+    """Forget every shared bucket (for tests and benchmarks)."""
+    _BUCKETS.clear()
+
+
+def key_fingerprint(secret: str) -> str:
+    """A short, non-reversible name for an API key (for bucket keys and logs)."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()[:16]
+
+
+def _numbers(value: str | None) -> list[float]:
+    out: list[float] = []
+    for part in (value or "").split(","):
+        try:
+            out.append(float(part.strip()))
+        except ValueError:
+            return []
+    return out
+
+
+def retry_after_from_headers(headers: Mapping[str, str]) -> float | None:
+    """Seconds to wait from a 429 answer's lower-cased *headers*, if they say.
+
+    ``Retry-After`` first; then ``X-RateLimit-Reset`` (Brave sends one value per window,
+    e.g. ``"1, 1419704"``: the longest reset among the windows with nothing remaining, or
+    the first when ``X-RateLimit-Remaining`` does not say).
+    """
+    retry_after = parse_retry_after(headers.get("retry-after"))
+    if retry_after is not None:
+        return retry_after
+    resets = _numbers(headers.get("x-ratelimit-reset"))
+    if not resets:
+        return None
+    remaining = _numbers(headers.get("x-ratelimit-remaining"))
+    exhausted = [r for r, left in zip(resets, remaining, strict=False) if left <= 0]
+    wait = max(exhausted) if exhausted else resets[0]
+    return min(max(wait, 0.0), MAX_RETRY_AFTER_S)
