@@ -50,5 +50,9 @@ def check_permission(call: ToolCall, manifest: Manifest) -> Decision | None:
 
 @hookimpl
 def register_search_providers(register: Callable[[type[SearchProvider]], None]) -> None:
-    """Register the built-in search providers (none are built in yet)."""
-    return None
+    """Register the built-in search providers: brave and searxng."""
+    from .search.brave import BraveProvider
+    from .search.searxng import SearxngProvider
+
+    register(BraveProvider)
+    register(SearxngProvider)
