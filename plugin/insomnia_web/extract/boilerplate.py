@@ -34,7 +34,7 @@ _DROP_ROLES = frozenset(
 _BOILERPLATE_RE = re.compile(
     r"(?:^|[-_ ])(?:nav|navbar|navigation|menu|menubar|submenu|megamenu|footer|site-?footer|"
     r"page-?footer|masthead|site-?header|global-?header|topbar|top-?bar|header-?bar|sidebar|"
-    r"side-?bar|breadcrumbs?|crumbs|cookies?|cookie-?banner|consent|gdpr|cmp|"
+    r"side-?bar|breadcrumbs?|crumbs|cookies?|cookie-?banner|consent|gdpr|"
     r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|subscription|"
     r"signup|sign-?up|related|related-?posts|recommended|popular|trending|promo|advert|ads|"
     r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|modal|overlay|skip-?link|"
@@ -53,6 +53,10 @@ _ARTICLE_EXTRA_RE = re.compile(
     r"(?:$|[-_ ])",
     re.I,
 )
+_MAX_SHARE_BY_TAG = 0.85
+_MAX_SHARE_BY_CLASS = 0.4
+# A link-dense block holding more than this share of the region is searched, not dropped.
+_MAX_LINK_BLOCK_SHARE = 0.3
 _LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
 _CONTAINER_TAGS = frozenset(("html", "body", "main", "article"))
 
@@ -70,22 +74,23 @@ def _features(el: HtmlElement) -> str:
     return f"{el.get('class', '')} {el.get('id', '')}".strip()
 
 
-def _looks_boilerplate(el: HtmlElement, tag: str, inside_main: bool) -> bool:
-    if tag in _DROP_TAGS:
-        return True
-    if tag in ("header", "footer") and not inside_main:
-        return True
+def _boilerplate_kind(el: HtmlElement, tag: str, inside_main: bool) -> int:
+    """0: content; 1: boilerplate by its tag or role; 2: maybe boilerplate (class, id, form)."""
     if tag == "form":
-        return True
+        return 2  # some sites wrap a whole forum thread or page in a form
+    if tag in _DROP_TAGS:
+        return 1
+    if tag in ("header", "footer") and not inside_main:
+        return 1
     role = (el.get("role") or "").strip().lower()
     if role in _DROP_ROLES:
-        return True
+        return 1
     features = _features(el)
     if not features or len(features) > 400:
-        return False
-    if not _BOILERPLATE_RE.search(features):
-        return False
-    return not _KEEP_RE.search(features)
+        return 0
+    if not _BOILERPLATE_RE.search(features) or _KEEP_RE.search(features):
+        return 0
+    return 2
 
 
 class _Counts:
@@ -132,7 +137,7 @@ def _main_region(root: HtmlElement, words: dict[HtmlElement, int]) -> HtmlElemen
 
 
 def _drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> None:
-    """Drop boilerplate blocks under *root*; none that holds 40% of *top*'s words."""
+    """Drop boilerplate blocks under *root*, except those holding most of *top*'s words."""
     words = _Counts(top).words
     total = words.get(top, 0)
     doomed: list[HtmlElement] = []
@@ -143,9 +148,13 @@ def _drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) ->
         tag = _tag(el)
         if not tag:
             continue
-        if el is not root and tag not in _CONTAINER_TAGS and _looks_boilerplate(el, tag, inside):
+        kind = 0 if el is root or tag in _CONTAINER_TAGS else _boilerplate_kind(el, tag, inside)
+        if kind:
+            # A class name can mislead (a wrapper called "page-with-sidebar"); a tag or role
+            # rarely does. Either way, a block holding the bulk of the page stays.
             share = words.get(el, 0) / total if total else 0.0
-            if share < 0.4 and el.find(".//main") is None:
+            limit = _MAX_SHARE_BY_TAG if kind == 1 else _MAX_SHARE_BY_CLASS
+            if share < limit and el.find(".//main") is None:
                 doomed.append(el)
                 continue
         child_inside = inside or tag in ("main", "article")
@@ -199,6 +208,7 @@ def prune_article(article: HtmlElement) -> None:
 def _drop_link_dense(region: HtmlElement, counts: _Counts) -> None:
     """Drop menus, tag clouds and link lists: blocks of many short links and little else."""
     doomed: list[HtmlElement] = []
+    region_words = counts.words.get(region, 0)
     stack = [region]
     while stack:
         el = stack.pop()
@@ -210,7 +220,8 @@ def _drop_link_dense(region: HtmlElement, counts: _Counts) -> None:
             links = counts.links.get(child, 0)
             if total and links and tag in _LINK_BLOCK_TAGS:
                 density = counts.link_words.get(child, 0) / total
-                if density > 0.8 and total / links <= 5:
+                small = total <= _MAX_LINK_BLOCK_SHARE * region_words
+                if density > 0.8 and total / links <= 5 and small:
                     doomed.append(child)
                     continue
             stack.append(child)

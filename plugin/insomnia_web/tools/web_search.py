@@ -2,18 +2,34 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from yarl import URL
 
 from ..config import Manifest
 from ..errors import ToolError
+from ..rank import estimate_tokens
+from ..search.base import SearchProvider, SearchRequest, SearchResponse
+from ..search.filtering import FilterOutcome, filter_hits
+from ..search.results import provenance_line, render_results, result_items
 from ..services import WebServices
 from .base import CallSubject, Tool, ToolAnnotations, ToolContext, ToolOutput
-from .schemas import MAX_QUERY_CHARS, MAX_QUERY_WORDS, WebSearchInput, WebSearchOutput
+from .schemas import (
+    MAX_QUERY_CHARS,
+    MAX_QUERY_WORDS,
+    SearchCacheInfo,
+    WebSearchInput,
+    WebSearchOutput,
+)
 
-__all__ = ["WebSearch", "shorten_query"]
+__all__ = ["EXCERPTS_UNAVAILABLE", "WebSearch", "shorten_query"]
+
+log = logging.getLogger(__name__)
+
+EXCERPTS_UNAVAILABLE = "excerpt mode is not available in this version; returned results"
 
 
 def shorten_query(query: str) -> str:
@@ -106,9 +122,133 @@ class WebSearch(Tool[WebSearchInput, WebSearchOutput]):
         )
 
     async def run(self, args: WebSearchInput, ctx: ToolContext) -> ToolOutput[WebSearchOutput]:
-        """Not available yet in this build: fails with ``not_configured``."""
-        raise ToolError(
-            "not_configured",
-            "WebSearch cannot run: no search provider is built into this version yet.",
-            hint="Tell the user web search is not available; use WebFetch with a known URL.",
+        """Search the configured provider, filter the results and render them."""
+        provider = self._provider(ctx)
+        request = self._request(args)
+        mode = args.mode or self.manifest.web.search.mode
+        warnings: list[str] = []
+        response = await self._search(provider, request, ctx)
+        warnings.extend(response.warnings)
+        outcome = self._filter(response, request, ctx)
+        if mode == "excerpts":
+            warnings.append(EXCERPTS_UNAVAILABLE)
+        return self._results_output(args, provider.name, response, outcome, warnings)
+
+    # --- the steps of run() ------------------------------------------------------------
+
+    def _provider(self, ctx: ToolContext) -> SearchProvider:
+        """The configured provider instance; ``not_configured`` naming what to set."""
+        name = self.manifest.web.search.provider
+        choices = ", ".join(sorted(ctx.search_providers)) or "none registered"
+        if not name:
+            raise ToolError(
+                "not_configured",
+                "WebSearch has no search provider: set web.search.provider in the manifest "
+                f"(choices: {choices}).",
+                hint="Tell the user web search needs web.search.provider in the manifest; "
+                "use WebFetch with a known URL meanwhile.",
+                details={"key": "web.search.provider", "choices": sorted(ctx.search_providers)},
+            )
+        cls = ctx.search_providers.get(name)
+        if cls is None:
+            raise ToolError(
+                "not_configured",
+                f"web.search.provider is {name!r}, but no search provider of that name is "
+                f"registered (registered: {choices}).",
+                hint="Tell the user to install the plugin providing it or to choose one of "
+                "the registered providers; do not retry.",
+                details={"key": "web.search.provider", "choices": sorted(ctx.search_providers)},
+            )
+        return self.services.provider(cls)
+
+    def _request(self, args: WebSearchInput) -> SearchRequest:
+        """The provider request: the call's arguments over the manifest's defaults."""
+        s = self.manifest.web.search
+        return SearchRequest(
+            query=args.query,
+            count=args.count or s.count,
+            offset=args.offset,
+            freshness=args.freshness,
+            safesearch=s.safesearch,
+            country=s.country,
+            search_lang=s.search_lang,
+            ui_lang=s.ui_lang,
+            allowed_domains=tuple(args.allowed_domains),
+            blocked_domains=tuple(args.blocked_domains),
+            timeout_s=s.timeout_s,
         )
+
+    async def _search(
+        self, provider: SearchProvider, request: SearchRequest, ctx: ToolContext
+    ) -> SearchResponse:
+        """Ask *provider*; a plugin's unexpected exception becomes ``provider_error``."""
+        ctx.progress(f"searching {provider.name}", None, None)
+        try:
+            response = await provider.search(request, self.services.client)
+        except ToolError:
+            raise
+        except Exception as exc:
+            log.exception("search provider %s failed", provider.name)
+            raise ToolError(
+                "provider_error",
+                f"search provider {provider.name!r} failed: {type(exc).__name__}",
+                details={"provider": provider.name},
+            ) from exc
+        if not isinstance(response, SearchResponse):
+            raise ToolError(
+                "provider_error",
+                f"search provider {provider.name!r} returned {type(response).__name__}, "
+                "not a SearchResponse",
+                retryable=False,
+                details={"provider": provider.name},
+            )
+        return response
+
+    def _filter(
+        self, response: SearchResponse, request: SearchRequest, ctx: ToolContext
+    ) -> FilterOutcome:
+        """Drop results the URL policy or a WebFetch deny rule refuses, and apply domains."""
+        outcome = filter_hits(
+            response.hits,
+            policy=self.services.client.policy,
+            allowed_domains=request.allowed_domains,
+            blocked_domains=request.blocked_domains,
+            permission=lambda host: ctx.permission_for("WebFetch", host),
+        )
+        return FilterOutcome(
+            hits=outcome.hits[: request.count],
+            refused=outcome.refused,
+            outside_domains=outcome.outside_domains,
+        )
+
+    def _now(self) -> datetime:
+        return datetime.now(UTC)
+
+    def _results_output(
+        self,
+        args: WebSearchInput,
+        provider: str,
+        response: SearchResponse,
+        outcome: FilterOutcome,
+        warnings: list[str],
+    ) -> ToolOutput[WebSearchOutput]:
+        """The results-mode answer: structured output and the model-facing text."""
+        items = result_items(outcome.hits, response.provider or provider)
+        text = render_results(
+            items,
+            header=provenance_line(provider, now=self._now()),
+            altered_query=response.altered_query,
+            filtered=outcome.refused,
+            warnings=warnings,
+        )
+        output = WebSearchOutput(
+            query=args.query,
+            provider=provider,
+            mode="results",
+            cache=SearchCacheInfo(status="miss"),
+            results=items,
+            filtered=outcome.refused,
+            tokens=estimate_tokens(text),
+            warnings=warnings,
+        )
+        return ToolOutput(output=output, text=text)
