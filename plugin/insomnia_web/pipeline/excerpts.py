@@ -1,0 +1,103 @@
+"""The excerpt pipeline: search results -> fetched pages -> ranked passages under a budget."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+
+import msgspec
+
+from ..net.client import SafeClient
+from ..rank import Excerpt, Method, SourceDoc, select_excerpts
+from ..rank.budget import excerpt_cost
+from ..tools.schemas import ExcerptItem, PageStatus, ResultItem
+from .fetch import FetchContext, PageOutcome, PageRequest, fetch_pages
+
+__all__ = ["PipelineResult", "run_excerpts"]
+
+
+class PipelineResult(msgspec.Struct, frozen=True, kw_only=True):
+    """Excerpts grouped by source in rank order, what happened to each page, and warnings."""
+
+    excerpts: list[ExcerptItem]
+    pages: list[PageStatus]
+    tokens: int
+    """Budget cost of the excerpts, labels included (see :mod:`insomnia_web.rank.budget`)."""
+    warnings: list[str] = msgspec.field(default_factory=list)
+
+
+def _item(e: Excerpt) -> ExcerptItem:
+    return ExcerptItem(
+        id=e.id,
+        url=e.url,
+        title=e.title,
+        text=e.text,
+        score=round(e.score, 4),
+        start=e.start,
+        end=e.end,
+        heading=e.heading,
+    )
+
+
+def _doc(result: ResultItem, outcome: PageOutcome | None) -> SourceDoc:
+    title = result.title or (outcome.title if outcome else None) or result.url
+    return SourceDoc(
+        url=result.url,
+        title=title,
+        text=outcome.text if outcome is not None and outcome.status == "ok" else "",
+        rank=result.rank,
+        snippet=result.snippet or None,
+    )
+
+
+def _warnings(outcomes: Sequence[PageOutcome], deadline_s: float) -> list[str]:
+    out: list[str] = []
+    late = sum(1 for o in outcomes if o.error_code == "timeout" and o.status == "skipped")
+    if late:
+        out.append(f"{late} page(s) missed the {deadline_s:g} s deadline and were dropped")
+    if outcomes and not any(o.status == "ok" for o in outcomes):
+        out.append("no page could be read; excerpts come from search snippets only")
+    return out
+
+
+async def run_excerpts(
+    query: str,
+    results: Sequence[ResultItem],
+    *,
+    client: SafeClient,
+    ctx: FetchContext,
+    pages: int,
+    deadline_s: float,
+    max_tokens: int,
+    per_host_concurrency: int = 2,
+    method: Method = "ours",
+    clock: Callable[[], float] = time.monotonic,
+) -> PipelineResult:
+    """Fetch the top *pages* results, extract them, and select the passages that answer.
+
+    The fetches run concurrently under one deadline (:func:`.fetch.fetch_pages`); the
+    provider's snippets are ranked along with the page passages, so a page that failed still
+    contributes its snippet. Ranking runs in a worker thread. The excerpts come back grouped
+    by source in provider rank order, within *max_tokens* (labels included).
+    """
+    top = list(results[:pages])
+    requests = [PageRequest(url=r.url, rank=r.rank) for r in top]
+    outcomes = await fetch_pages(
+        requests,
+        client=client,
+        ctx=ctx,
+        deadline_s=deadline_s,
+        per_host_concurrency=per_host_concurrency,
+        clock=clock,
+    )
+    docs = [_doc(r, o) for r, o in zip(top, outcomes, strict=True)]
+    chosen = await asyncio.to_thread(
+        select_excerpts, query, docs, max_tokens=max_tokens, method=method
+    )
+    return PipelineResult(
+        excerpts=[_item(e) for e in chosen],
+        pages=[PageStatus(url=o.url, status=o.status, error_code=o.error_code) for o in outcomes],
+        tokens=sum(excerpt_cost(e.title, e.url, e.heading, e.text) for e in chosen),
+        warnings=_warnings(outcomes, deadline_s),
+    )

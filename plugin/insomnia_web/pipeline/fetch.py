@@ -1,0 +1,226 @@
+"""Fetch and extract the top result pages concurrently, under one overall deadline.
+
+Every page is one task: fetch through :class:`~insomnia_web.net.SafeClient`, check the status
+and the media type, then extract readable text off the event loop. Tasks on the same host
+share a semaphore (``per_host_concurrency``). The caller waits for all tasks with
+``asyncio.wait(timeout=...)``; whatever is still running at the deadline is cancelled and
+reported as ``skipped`` with ``error_code="timeout"``: a slow page is dropped, never waited
+for. Each fetch's and extraction's own time-out is also capped by the time that remains.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from typing import Literal, Protocol
+
+import msgspec
+from yarl import URL
+
+from ..errors import ToolError
+from ..extract import convert_async, is_supported_type
+from ..net.client import SafeClient
+from ..net.urlpolicy import POLICY_CODES
+
+__all__ = ["FetchContext", "PageOutcome", "PageRequest", "fetch_pages"]
+
+SKIP_CODES = POLICY_CODES | {
+    "permission_denied",
+    "redirect_blocked",
+    "redirect_not_followed",
+    "unsupported_content",
+}
+"""Failures that mean "not fetched by choice" (``skipped``) rather than "failed" (``error``)."""
+
+MIN_STEP_S = 0.05
+"""Least time worth starting a fetch or an extraction with."""
+
+Status = Literal["ok", "error", "skipped"]
+
+
+class FetchContext(Protocol):
+    """What the pipeline needs from a tool call: progress events and the permission probe."""
+
+    def progress(self, message: str, done: int | None = None, total: int | None = None) -> None:
+        """Record a progress event."""
+
+    def permission_for(self, tool: str, host: str) -> Literal["allow", "ask", "deny"]:
+        """The policy's verdict for *tool* on *host*, without prompting."""
+
+
+class PageRequest(msgspec.Struct, frozen=True, kw_only=True):
+    """One page to fetch: its URL and its provider rank."""
+
+    url: str
+    rank: int
+
+
+class PageOutcome(msgspec.Struct, frozen=True, kw_only=True):
+    """What happened to one page: its status, and its extracted text when it worked."""
+
+    url: str
+    rank: int
+    status: Status
+    error_code: str | None = None
+    final_url: str | None = None
+    title: str | None = None
+    text: str = ""
+
+
+def _host(url: str) -> str:
+    try:
+        return (URL(url).host or "").lower()
+    except (ValueError, TypeError):
+        return ""
+
+
+def _status_for(code: str, *, out_of_time: bool) -> Status:
+    if code in SKIP_CODES or (code == "timeout" and out_of_time):
+        return "skipped"
+    return "error"
+
+
+class _Run:
+    """The shared state of one concurrent fetch: deadline, host limits, progress count."""
+
+    def __init__(
+        self,
+        *,
+        client: SafeClient,
+        ctx: FetchContext,
+        deadline: float,
+        per_host: int,
+        total: int,
+        clock: Callable[[], float],
+    ) -> None:
+        self.client = client
+        self.ctx = ctx
+        self.deadline = deadline
+        self.per_host = per_host
+        self.total = total
+        self.clock = clock
+        self.done = 0
+        self.host_slots: dict[str, asyncio.Semaphore] = {}
+
+    def remaining(self) -> float:
+        """Seconds left before the overall deadline."""
+        return self.deadline - self.clock()
+
+    def _budget(self, cap: float) -> float:
+        left = self.remaining()
+        if left < MIN_STEP_S:
+            raise ToolError("timeout", "the page deadline passed", details={"phase": "total"})
+        return min(cap, left)
+
+    async def _refuse_denied(self, target: URL) -> None:
+        """Redirect check: never follow a hop to a host the permission rules deny."""
+        host = (target.host or "").lower()
+        if self.ctx.permission_for("WebFetch", host) == "deny":
+            raise ToolError(
+                "redirect_blocked",
+                f"redirect to {host} refused: WebFetch is denied for that host",
+                details={"hop": str(target)},
+            )
+
+    async def page(self, request: PageRequest) -> PageOutcome:
+        """Fetch and extract one page; every failure becomes an outcome, never an exception."""
+        host = _host(request.url)
+        slot = self.host_slots.setdefault(host, asyncio.Semaphore(self.per_host))
+        try:
+            async with slot:
+                outcome = await self._fetch_and_extract(request)
+        except ToolError as exc:
+            status = _status_for(exc.code, out_of_time=self.remaining() < MIN_STEP_S)
+            outcome = PageOutcome(
+                url=request.url, rank=request.rank, status=status, error_code=exc.code
+            )
+        self.done += 1
+        verb = "fetched" if outcome.status == "ok" else f"{outcome.error_code}:"
+        self.ctx.progress(f"{verb} {request.url}", self.done, self.total)
+        return outcome
+
+    async def _fetch_and_extract(self, request: PageRequest) -> PageOutcome:
+        cfg = self.client.config
+        result = await self.client.fetch(
+            request.url,
+            timeout_s=self._budget(cfg.timeout_s),
+            allow_truncate=True,
+            redirect_check=self._refuse_denied,
+        )
+        result.raise_for_status()
+        if not is_supported_type(result.content_type, mode="readable"):
+            raise ToolError(
+                "unsupported_content", f"{result.final_url} is {result.content_type or 'untyped'}"
+            )
+        text, _charset = result.decode()
+        extracted = await convert_async(
+            text,
+            result.content_type,
+            url=result.final_url,
+            mode="readable",
+            timeout_s=self._budget(cfg.timeout_s),
+        )
+        return PageOutcome(
+            url=request.url,
+            rank=request.rank,
+            status="ok",
+            final_url=result.final_url,
+            title=extracted.title,
+            text=extracted.text,
+        )
+
+
+async def fetch_pages(
+    requests: Sequence[PageRequest],
+    *,
+    client: SafeClient,
+    ctx: FetchContext,
+    deadline_s: float,
+    per_host_concurrency: int = 2,
+    clock: Callable[[], float] = time.monotonic,
+) -> list[PageOutcome]:
+    """Fetch and extract *requests* concurrently; return one outcome per request, in order.
+
+    Pages whose host has a ``deny`` rule for WebFetch are skipped without a connection.
+    Nothing runs past *deadline_s*: unfinished pages are cancelled and reported skipped.
+    """
+    outcomes: dict[int, PageOutcome] = {}
+    allowed: list[int] = []
+    for i, request in enumerate(requests):
+        if ctx.permission_for("WebFetch", _host(request.url)) == "deny":
+            outcomes[i] = PageOutcome(
+                url=request.url, rank=request.rank, status="skipped", error_code="permission_denied"
+            )
+        else:
+            allowed.append(i)
+    run = _Run(
+        client=client,
+        ctx=ctx,
+        deadline=clock() + deadline_s,
+        per_host=per_host_concurrency,
+        total=len(allowed),
+        clock=clock,
+    )
+    tasks = {asyncio.create_task(run.page(requests[i])): i for i in allowed}
+    if tasks:
+        done, pending = await asyncio.wait(tasks, timeout=max(0.0, run.remaining()))
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.gather(*pending, return_exceptions=True)
+        for task, i in tasks.items():
+            if task in done and not task.cancelled() and task.exception() is None:
+                outcomes[i] = task.result()
+            else:
+                outcomes[i] = _late(requests[i], task)
+    return [outcomes[i] for i in range(len(requests))]
+
+
+def _late(request: PageRequest, task: asyncio.Task[PageOutcome]) -> PageOutcome:
+    """The outcome of a task that missed the deadline (or failed unexpectedly)."""
+    if not task.cancelled() and task.exception() is not None:
+        return PageOutcome(
+            url=request.url, rank=request.rank, status="error", error_code="internal_error"
+        )
+    return PageOutcome(url=request.url, rank=request.rank, status="skipped", error_code="timeout")

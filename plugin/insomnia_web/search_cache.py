@@ -1,0 +1,223 @@
+"""The WebSearch cache policy: the key of a search, how old a reused answer may be, provenance.
+
+A search is keyed by its normalised query (the cache module normalises it) and every
+parameter that changes the answer: provider, mode, count, offset, freshness, the domain
+filters, safesearch, country and languages, and for excerpts the token budget and the number
+of pages read. The cache decides whether a stored answer is an ``exact`` or a ``similar``
+match.
+
+How old a reused answer may be: at most ``web.cache.search_ttl_s``, and when the call asks for
+``freshness``, at most :data:`FRESHNESS_MAX_AGE_S` of it; a date-range freshness never reads
+the cache. ``force_fresh`` skips the read (the new answer is still stored). A failing cache
+never fails a search: :class:`SearchCache` turns every ``cache_error`` into a warning.
+
+Every WebSearch text starts with a provenance line (:func:`provenance_header`)::
+
+    [cache: miss · brave · 2026-12-02T10:00Z]
+    [cache: exact match · 2h old]
+    [cache: similar match to "earlier query" · 1d old]
+    [cache: finding match to "earlier question" · 3d old]
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import msgspec
+
+from .cache import Cache, Finding, SearchHit
+from .config import Manifest
+from .errors import ToolError
+from .tools.schemas import FindingItem, SearchCacheInfo, WebSearchInput, WebSearchOutput
+
+__all__ = [
+    "FRESHNESS_MAX_AGE_S",
+    "SearchCache",
+    "format_age",
+    "provenance_header",
+    "search_params",
+    "usable_age_s",
+]
+
+FRESHNESS_MAX_AGE_S: dict[str, float] = {
+    "pd": 3600.0,
+    "pw": 86_400.0,
+    "pm": 7 * 86_400.0,
+    "py": 30 * 86_400.0,
+}
+"""Oldest cached answer a call with this ``freshness`` accepts, in seconds."""
+
+MAX_QUOTED_CHARS = 120
+"""Longest earlier query quoted in a provenance line."""
+
+_output_decoder = msgspec.json.Decoder(WebSearchOutput)
+_encoder = msgspec.json.Encoder()
+
+
+def search_params(
+    args: WebSearchInput,
+    manifest: Manifest,
+    *,
+    provider: str,
+    mode: str,
+    count: int,
+    max_tokens: int | None = None,
+) -> dict[str, object]:
+    """The parameters a cached answer must share with this call (its key, with the query).
+
+    Domain filters are sorted (their order does not matter); ``max_tokens`` and the number of
+    pages read are part of the key of an excerpt search only.
+    """
+    s = manifest.web.search
+    params: dict[str, object] = {
+        "provider": provider,
+        "mode": mode,
+        "count": count,
+        "offset": args.offset,
+        "freshness": args.freshness,
+        "allowed_domains": sorted(d.lower() for d in args.allowed_domains) or None,
+        "blocked_domains": sorted(d.lower() for d in args.blocked_domains) or None,
+        "safesearch": s.safesearch,
+        "country": s.country,
+        "search_lang": s.search_lang,
+        "ui_lang": s.ui_lang,
+    }
+    if mode == "excerpts":
+        params["max_tokens"] = max_tokens
+        params["pages"] = manifest.web.pipeline.pages
+    return params
+
+
+def usable_age_s(freshness: str | None, ttl_s: float) -> float | None:
+    """The oldest cached answer usable for *freshness*; ``None``: do not read the cache."""
+    if freshness is None:
+        return float(ttl_s)
+    cap = FRESHNESS_MAX_AGE_S.get(freshness)
+    if cap is None:  # an explicit date range: the cache cannot tell what it covers
+        return None
+    return min(float(ttl_s), cap)
+
+
+def format_age(age_s: float) -> str:
+    """A short age: ``45s``, ``12m``, ``2h``, ``3d`` (rounded down)."""
+    age = max(0, int(age_s))
+    for unit, size in (("d", 86_400), ("h", 3600), ("m", 60)):
+        if age >= size:
+            return f"{age // size}{unit}"
+    return f"{age}s"
+
+
+def _quoted(query: str | None) -> str:
+    text = " ".join((query or "").split()).replace('"', "'")
+    if len(text) > MAX_QUOTED_CHARS:
+        text = text[: MAX_QUOTED_CHARS - 3] + "..."
+    return f'"{text}"'
+
+
+def provenance_header(info: SearchCacheInfo, *, provider: str, searched_at: float) -> str:
+    """The first line of every WebSearch text: where the answer came from, and how old it is."""
+    if info.status == "miss" or info.match is None:
+        when = datetime.fromtimestamp(searched_at, UTC).strftime("%Y-%m-%dT%H:%MZ")
+        return f"[cache: miss · {provider} · {when}]"
+    age = format_age(info.age_s or 0.0)
+    if info.match == "exact":
+        return f"[cache: exact match · {age} old]"
+    return f"[cache: {info.match} match to {_quoted(info.matched_query)} · {age} old]"
+
+
+def hit_info(hit: SearchHit) -> SearchCacheInfo:
+    """The ``cache`` field of an answer served from *hit*."""
+    return SearchCacheInfo(
+        status="hit", match=hit.match, matched_query=hit.matched_query, age_s=round(hit.age_s, 3)
+    )
+
+
+def finding_item(finding: Finding, now: float) -> FindingItem:
+    """The structured form of a saved finding, with its age at *now*."""
+    return FindingItem(
+        id=str(finding.id),
+        query=finding.query,
+        content=finding.content,
+        source_url=finding.verified_by_url if finding.verified else finding.source_url,
+        verified=finding.verified,
+        age_s=round(max(0.0, now - finding.stored_at), 3),
+    )
+
+
+def _warn(warnings: list[str], exc: ToolError) -> None:
+    warnings.append(f"cache_error: {exc.message}; the cache was not used for this step")
+
+
+class SearchCache:
+    """Cache reads and writes for WebSearch; a ``cache_error`` becomes a warning, never a failure.
+
+    *cache* is ``None`` when the cache is disabled: every lookup misses and nothing is stored.
+    """
+
+    def __init__(
+        self,
+        cache: Cache | None,
+        *,
+        ttl_s: float,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.cache = cache
+        self.ttl_s = ttl_s
+        self.clock = clock
+
+    def lookup(
+        self,
+        query: str,
+        params: dict[str, object],
+        *,
+        freshness: str | None,
+        force_fresh: bool,
+        warnings: list[str],
+    ) -> tuple[WebSearchOutput, SearchCacheInfo] | None:
+        """A stored answer usable for this call, with its provenance; ``None`` to search."""
+        max_age = usable_age_s(freshness, self.ttl_s)
+        if self.cache is None or force_fresh or max_age is None:
+            return None
+        try:
+            hit = self.cache.get_search(query, params, max_age_s=max_age)
+        except ToolError as exc:
+            _warn(warnings, exc)
+            return None
+        if hit is None:
+            return None
+        try:
+            stored = _output_decoder.decode(hit.payload)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            warnings.append("cache_error: a stored answer could not be read; searched again")
+            return None
+        return stored, hit_info(hit)
+
+    def store(
+        self, query: str, params: dict[str, object], output: WebSearchOutput, warnings: list[str]
+    ) -> None:
+        """Store *output* (without findings, which are looked up anew on every call)."""
+        if self.cache is None:
+            return
+        kept = msgspec.structs.replace(
+            output,
+            findings=[],
+            warnings=[w for w in output.warnings if not w.startswith("cache_error:")],
+        )
+        try:
+            self.cache.put_search(query, params, output.provider, _encoder.encode(kept))
+        except ToolError as exc:
+            _warn(warnings, exc)
+
+    def findings(self, query: str, warnings: list[str], *, limit: int = 3) -> list[FindingItem]:
+        """Unexpired findings relevant to *query* (most relevant first)."""
+        if self.cache is None:
+            return []
+        try:
+            found = self.cache.find_findings(query, limit=limit)
+        except ToolError as exc:
+            _warn(warnings, exc)
+            return []
+        now = self.clock()
+        return [finding_item(f, now) for f in found]
