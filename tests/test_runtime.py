@@ -346,3 +346,13 @@ async def test_query_too_long_suggests_a_shorter_query() -> None:
     suggestion = result.error.details["suggested_query"]
     assert len(suggestion.split()) == 50
     await runtime.aclose()
+
+
+def test_hook_tracing_env_var_prints_hook_calls(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """INSOMNIA_TRACE_HOOKS=1 writes each hook call to stderr."""
+    monkeypatch.setenv("INSOMNIA_TRACE_HOOKS", "1")
+    runtime = Runtime(load_entrypoints=False)
+    runtime.permission_for("WebFetch", "a.example")
+    assert "check_permission" in capsys.readouterr().err
