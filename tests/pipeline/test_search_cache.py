@@ -1,0 +1,201 @@
+"""The WebSearch cache policy: keys, usable ages, provenance lines, tolerated failures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from insomnia_web.cache import Cache
+from insomnia_web.config import Manifest
+from insomnia_web.search_cache import (
+    SearchCache,
+    format_age,
+    provenance_header,
+    search_params,
+    usable_age_s,
+)
+from insomnia_web.tools.schemas import (
+    ResultItem,
+    SearchCacheInfo,
+    WebSearchInput,
+    WebSearchOutput,
+)
+
+T0 = 1_800_000_000.0
+
+
+class Clock:
+    """A clock that moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def output(query: str = "python asyncio tutorial") -> WebSearchOutput:
+    """A small stored answer."""
+    return WebSearchOutput(
+        query=query,
+        provider="mock",
+        mode="results",
+        cache=SearchCacheInfo(status="miss"),
+        results=[ResultItem(rank=1, title="Asyncio", url="https://a.test/")],
+        warnings=["cache_error: old problem", "1 page(s) missed the deadline"],
+    )
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """A fake clock."""
+    return Clock()
+
+
+@pytest.fixture
+def store(tmp_path: Path, clock: Clock) -> SearchCache:
+    """A search cache on the fake clock with a one-day TTL."""
+    return SearchCache(Cache(tmp_path / "c.sqlite3", clock=clock), ttl_s=86_400, clock=clock)
+
+
+PARAMS: dict[str, object] = {"provider": "mock", "mode": "results", "count": 5}
+
+
+def lookup(
+    store: SearchCache, query: str, *, freshness: str | None = None, force: bool = False
+) -> tuple[WebSearchOutput, SearchCacheInfo] | None:
+    """Look *query* up with the test parameters."""
+    return store.lookup(query, PARAMS, freshness=freshness, force_fresh=force, warnings=[])
+
+
+def test_freshness_caps_the_usable_age() -> None:
+    """Freshness pd/pw/pm/py cap a hit's age; a date range reads no cache; TTL caps all."""
+    assert usable_age_s(None, 86_400) == 86_400
+    assert usable_age_s("pd", 86_400) == 3600
+    assert usable_age_s("pw", 86_400) == 86_400
+    assert usable_age_s("pm", 86_400) == 86_400
+    assert usable_age_s("py", 10 * 86_400 * 100) == 30 * 86_400
+    assert usable_age_s("2026-01-01to2026-02-01", 86_400) is None
+
+
+def test_age_is_short_and_rounded_down() -> None:
+    """Ages read as seconds, minutes, hours or days."""
+    assert [format_age(s) for s in (5, 125, 7300, 90_000)] == ["5s", "2m", "2h", "1d"]
+
+
+def test_provenance_header_forms() -> None:
+    """Miss, exact, similar and finding headers read as the design shows."""
+    miss = SearchCacheInfo(status="miss")
+    exact = SearchCacheInfo(status="hit", match="exact", matched_query="q", age_s=7200)
+    similar = SearchCacheInfo(
+        status="hit", match="similar", matched_query='earlier "query"', age_s=86_400
+    )
+    finding = SearchCacheInfo(status="hit", match="finding", matched_query="why", age_s=60)
+    at = 1_796_205_600.0  # 2026-12-02T10:00Z
+    assert provenance_header(miss, provider="brave", searched_at=at) == (
+        "[cache: miss · brave · 2026-12-02T10:00Z]"
+    )
+    assert provenance_header(exact, provider="x", searched_at=at) == "[cache: exact match · 2h old]"
+    assert provenance_header(similar, provider="x", searched_at=at) == (
+        "[cache: similar match to \"earlier 'query'\" · 1d old]"
+    )
+    assert provenance_header(finding, provider="x", searched_at=at) == (
+        '[cache: finding match to "why" · 1m old]'
+    )
+
+
+def test_key_ignores_domain_order_and_budget_of_results_mode() -> None:
+    """Domain filter order never changes the key; max_tokens keys excerpt searches only."""
+    m = Manifest()
+    one = WebSearchInput(query="q", allowed_domains=["b.test", "a.test"])
+    two = WebSearchInput(query="q", allowed_domains=["a.test", "b.test"])
+    p1 = search_params(one, m, provider="p", mode="results", count=5, max_tokens=500)
+    p2 = search_params(two, m, provider="p", mode="results", count=5, max_tokens=900)
+    e1 = search_params(one, m, provider="p", mode="excerpts", count=5, max_tokens=500)
+    e2 = search_params(one, m, provider="p", mode="excerpts", count=5, max_tokens=900)
+    assert p1 == p2
+    assert e1 != e2
+
+
+def test_exact_and_similar_hits(store: SearchCache, clock: Clock) -> None:
+    """A stored answer is found for the same query (exact) and a near one (similar)."""
+    store.store("python asyncio tutorial beginners", PARAMS, output(), [])
+    clock.now += 3600
+    exact = lookup(store, "Python  asyncio tutorial beginners")
+    similar = lookup(store, "python asyncio tutorial")
+    assert exact is not None
+    assert exact[1].match == "exact"
+    assert exact[1].age_s == 3600
+    assert similar is not None
+    assert similar[1].match == "similar"
+    assert similar[1].matched_query == "python asyncio tutorial beginners"
+
+
+def test_stored_answer_drops_old_cache_warnings(store: SearchCache) -> None:
+    """Cache warnings of the call that stored an answer are not replayed by later hits."""
+    store.store("python asyncio", PARAMS, output(), [])
+    hit = lookup(store, "python asyncio")
+    assert hit is not None
+    assert hit[0].warnings == ["1 page(s) missed the deadline"]
+
+
+def test_stale_by_ttl_or_freshness(store: SearchCache, clock: Clock) -> None:
+    """An answer older than the TTL, or than the freshness allows, is not used."""
+    store.store("python asyncio", PARAMS, output(), [])
+    clock.now += 2 * 3600
+    assert lookup(store, "python asyncio", freshness="pd") is None
+    assert lookup(store, "python asyncio", freshness="pw") is not None
+    clock.now += 86_400
+    assert lookup(store, "python asyncio") is None
+
+
+def test_force_fresh_and_date_range_skip_the_read(store: SearchCache) -> None:
+    """force_fresh and a date-range freshness never read the cache."""
+    store.store("python asyncio", PARAMS, output(), [])
+    assert lookup(store, "python asyncio", force=True) is None
+    assert lookup(store, "python asyncio", freshness="2026-01-01to2026-02-01") is None
+
+
+def test_broken_cache_warns_instead_of_failing(tmp_path: Path) -> None:
+    """A cache that cannot open turns every operation into a cache_error warning."""
+    broken = SearchCache(Cache(tmp_path), ttl_s=86_400)  # a directory is not a database
+    warnings: list[str] = []
+    broken.store("q", PARAMS, output(), warnings)
+    hit = broken.lookup("q", PARAMS, freshness=None, force_fresh=False, warnings=warnings)
+    found = broken.findings("q", warnings)
+    assert hit is None
+    assert found == []
+    assert len(warnings) == 3
+    assert all(w.startswith("cache_error:") for w in warnings)
+
+
+def test_unreadable_payload_is_a_miss_with_a_warning(tmp_path: Path) -> None:
+    """A stored payload that no longer decodes is ignored with a warning."""
+    cache = Cache(tmp_path / "c.sqlite3")
+    cache.put_search("q words", PARAMS, "mock", b"{not json")
+    warnings: list[str] = []
+    hit = SearchCache(cache, ttl_s=60).lookup(
+        "q words", PARAMS, freshness=None, force_fresh=False, warnings=warnings
+    )
+    assert hit is None
+    assert warnings == ["cache_error: a stored answer could not be read; searched again"]
+
+
+def test_findings_are_unverified_with_their_age(store: SearchCache, clock: Clock) -> None:
+    """A saved finding comes back unverified, with its age on the search clock."""
+    assert store.cache is not None
+    store.cache.add_finding("tortoise lifespan", "About 150 years.", None, ttl_s=86_400)
+    clock.now += 120
+    found = store.findings("tortoise lifespan", [])
+    assert [(f.content, f.verified, f.age_s) for f in found] == [("About 150 years.", False, 120)]
+
+
+def test_disabled_cache_always_misses() -> None:
+    """Without a cache nothing is stored or found, and nothing is warned."""
+    off = SearchCache(None, ttl_s=86_400)
+    warnings: list[str] = []
+    off.store("q", PARAMS, output(), warnings)
+    assert off.lookup("q", PARAMS, freshness=None, force_fresh=False, warnings=warnings) is None
+    assert off.findings("q", warnings) == []
+    assert warnings == []
