@@ -1,0 +1,218 @@
+"""``insomnia-web mcp`` over stdio, seen by the SDK's own client (no elicitation support)."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from anyio.from_thread import BlockingPortal
+from mcp import types
+
+from insomnia_web.config import load_manifest
+from insomnia_web.history import ToolCallEvent, ToolResultEvent, decode_event
+from insomnia_web.runtime import Runtime
+
+from .conftest import PAGE_TEXT, Connection, connect, server_params, text_of, write_manifest
+
+EXPECTED = {"web_search": "WebSearch", "web_fetch": "WebFetch", "save_finding": "SaveFinding"}
+ALLOW = ["WebSearch", "SaveFinding", "WebFetch(domain:site.test)", "WebFetch(domain:blocked.test)"]
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The module's folder: manifest, cache, history and the server's stderr."""
+    return tmp_path_factory.mktemp("mcp_tools")
+
+
+@pytest.fixture(scope="module")
+def manifest_path(workdir: Path, site_port: int) -> Path:
+    """A manifest allowing the loopback hosts; every other fetch is asked (and refused)."""
+    return write_manifest(workdir, site_port, allow=ALLOW)
+
+
+@pytest.fixture(scope="module")
+def conn(portal: BlockingPortal, manifest_path: Path, workdir: Path) -> Iterator[Connection]:
+    """One server process and one handshake-era client for the whole module."""
+    with connect(portal, server_params(manifest_path), workdir / "stderr.txt") as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def tools(conn: Connection) -> dict[str, types.Tool]:
+    """The listed tools by name."""
+    return {t.name: t for t in conn.list_tools()}
+
+
+@pytest.fixture(scope="module")
+def runtime(manifest_path: Path) -> Runtime:
+    """A runtime on the same manifest, to compare listings with (never called)."""
+    return Runtime(load_manifest(manifest_path), load_entrypoints=False)
+
+
+def structured(result: types.CallToolResult) -> dict[str, Any]:
+    """The structured content of a result, as a dict."""
+    assert isinstance(result.structured_content, dict)
+    return result.structured_content
+
+
+def error_of(result: types.CallToolResult) -> dict[str, Any]:
+    """The ``error`` object of an isError result."""
+    assert result.is_error
+    error = structured(result)["error"]
+    assert isinstance(error, dict)
+    return error
+
+
+def test_server_declares_name_title_and_version(conn: Connection) -> None:
+    """The server introduces itself as insomnia-web with the installed package version."""
+    info = conn.server_info
+    assert info is not None
+    assert info.name == "insomnia-web"
+    assert info.version == importlib.metadata.version("insomnia-web")
+    assert info.title
+
+
+def test_lists_exactly_the_three_web_tools(tools: dict[str, types.Tool]) -> None:
+    """The tool list holds web_search, web_fetch and save_finding, nothing else."""
+    assert set(tools) == set(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_listing_carries_the_runtime_schemas(
+    tools: dict[str, types.Tool], runtime: Runtime, name: str
+) -> None:
+    """Input and output schemas are the tool's own, and both are valid JSON Schemas."""
+    tool = runtime.get_tool(EXPECTED[name])
+    listed = tools[name]
+    assert listed.input_schema == tool.input_schema()
+    assert listed.output_schema == tool.output_schema()
+    jsonschema.Draft202012Validator.check_schema(listed.input_schema)
+    jsonschema.Draft202012Validator.check_schema(listed.output_schema)
+    assert listed.title == tool.title
+    assert listed.description == tool.description()
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_annotations_match_the_tool(
+    tools: dict[str, types.Tool], runtime: Runtime, name: str
+) -> None:
+    """readOnly, destructive, idempotent and openWorld hints come from tool.annotations."""
+    hints = runtime.get_tool(EXPECTED[name]).annotations
+    listed = tools[name].annotations
+    assert listed is not None
+    assert listed.read_only_hint is hints.read_only
+    assert listed.destructive_hint is hints.destructive
+    assert listed.idempotent_hint is hints.idempotent
+    assert listed.open_world_hint is hints.open_world
+
+
+def test_save_finding_is_the_only_writer(tools: dict[str, types.Tool]) -> None:
+    """Only save_finding writes; the fetch and search tools reach the open web."""
+    hints = {name: t.annotations for name, t in tools.items()}
+    assert hints["save_finding"] is not None
+    assert hints["save_finding"].read_only_hint is False
+    assert hints["web_fetch"] is not None
+    assert hints["web_fetch"].open_world_hint is True
+
+
+def test_web_fetch_returns_schema_valid_structured_content(
+    conn: Connection, tools: dict[str, types.Tool], site_port: int
+) -> None:
+    """Fetching the loopback page gives its text and output that matches the schema."""
+    url = f"http://site.test:{site_port}/page"
+    result = conn.call("web_fetch", {"url": url})
+    assert result.is_error is False, text_of(result)
+    out = structured(result)
+    jsonschema.validate(out, tools["web_fetch"].output_schema or {})
+    assert out["status"] == 200
+    assert PAGE_TEXT in out["text"]
+    assert PAGE_TEXT in text_of(result)
+
+
+def test_web_search_returns_schema_valid_structured_content(
+    conn: Connection, tools: dict[str, types.Tool], site_port: int
+) -> None:
+    """A results-mode search against the loopback SearXNG matches the output schema."""
+    result = conn.call("web_search", {"query": "loopback page", "mode": "results"})
+    assert result.is_error is False, text_of(result)
+    out = structured(result)
+    jsonschema.validate(out, tools["web_search"].output_schema or {})
+    assert [r["url"] for r in out["results"]] == [f"http://site.test:{site_port}/page"]
+
+
+def test_save_finding_returns_schema_valid_structured_content(
+    conn: Connection, tools: dict[str, types.Tool]
+) -> None:
+    """Saving a finding returns its id, unverified, matching the output schema."""
+    args = {"query": "what do loopback pages do", "content": "They answer quickly."}
+    result = conn.call("save_finding", args)
+    assert result.is_error is False, text_of(result)
+    out = structured(result)
+    jsonschema.validate(out, tools["save_finding"].output_schema or {})
+    assert out["verified"] is False
+
+
+def test_invalid_input_is_an_error_result_naming_the_field(conn: Connection) -> None:
+    """A count out of range is an isError result with invalid_input naming $.count."""
+    result = conn.call("web_search", {"query": "x", "count": 99})
+    error = error_of(result)
+    assert error["code"] == "invalid_input"
+    assert "$.count" in error["message"]
+    assert error["hint"]
+
+
+def test_error_text_is_the_runtime_rendering(conn: Connection) -> None:
+    """The text of an error result starts with the code and carries the hint."""
+    result = conn.call("web_search", {"query": "x", "count": 99})
+    error = error_of(result)
+    text = text_of(result)
+    assert text.startswith("Error [invalid_input]: ")
+    assert f"Hint: {error['hint']}" in text
+
+
+def test_error_payload_has_every_field(conn: Connection) -> None:
+    """The structured error carries code, message, hint, retryable and retry_after_s."""
+    error = error_of(conn.call("web_search", {"query": "x", "count": 99}))
+    assert {"code", "message", "hint", "retryable", "retry_after_s"} <= set(error)
+    assert error["retryable"] is False
+
+
+def test_blocked_address_is_an_error_result(conn: Connection) -> None:
+    """A host resolving to a private address is refused with blocked_address and a hint."""
+    result = conn.call("web_fetch", {"url": "http://blocked.test/"})
+    error = error_of(result)
+    assert error["code"] == "blocked_address"
+    assert "do not retry" in error["hint"]
+
+
+def test_ask_without_elicitation_is_permission_denied(conn: Connection) -> None:
+    """A client that cannot be asked gets permission_denied naming the rule to add."""
+    result = conn.call("web_fetch", {"url": "https://example.com/"})
+    error = error_of(result)
+    assert error["code"] == "permission_denied"
+    assert "WebFetch(domain:example.com)" in error["hint"]
+    assert "[permissions] allow" in error["hint"]
+
+
+def test_unknown_tool_is_an_error_result(conn: Connection) -> None:
+    """Calling a tool that is not listed is an invalid_input error listing the real names."""
+    result = conn.call("WebFetch", {"url": "http://site.test/"})
+    error = error_of(result)
+    assert error["code"] == "invalid_input"
+    assert "web_fetch" in error["message"]
+
+
+def test_history_is_written_as_jsonl(conn: Connection, workdir: Path) -> None:
+    """Calls over MCP land in the manifest's JSONL history, a tool_result for each call."""
+    conn.call("web_search", {"query": "x", "count": 99})
+    lines = (workdir / "history.jsonl").read_bytes().splitlines()
+    events = [decode_event(line) for line in lines]
+    calls = [e for e in events if isinstance(e, ToolCallEvent)]
+    results = [e for e in events if isinstance(e, ToolResultEvent)]
+    assert calls[-1].tool == "WebSearch"
+    assert calls[-1].input == {"query": "x", "count": 99}
+    assert {e.call_id for e in calls} == {e.call_id for e in results}
