@@ -25,12 +25,66 @@ __all__ = [
     "ToolAnnotations",
     "ToolContext",
     "ToolOutput",
+    "compact_schema",
 ]
 
 InT = TypeVar("InT", bound=msgspec.Struct)
 OutT = TypeVar("OutT", bound=msgspec.Struct)
 
 PermissionProbe = Callable[[str, str], "Literal['allow', 'ask', 'deny']"]
+
+
+def _collapse_optional(node: dict[str, Any]) -> None:
+    """``anyOf: [{type: T}, {type: null}]`` -> ``type: [T, "null"]``: same meaning, fewer tokens."""
+    any_of = node.get("anyOf")
+    if not (isinstance(any_of, list) and len(any_of) == 2 and {"type": "null"} in any_of):
+        return
+    other = next(x for x in any_of if x != {"type": "null"})
+    scalar = other.get("type") in ("string", "integer", "number", "boolean")
+    if scalar and not set(other) & {"anyOf", "enum", "properties", "items"}:
+        # Keywords like minimum or pattern only constrain values of their own type.
+        del node["anyOf"]
+        node.update({**other, "type": [other["type"], "null"]})
+    elif set(other) == {"enum"}:
+        del node["anyOf"]
+        node["enum"] = [*other["enum"], None]
+
+
+def compact_schema(schema: Any, *, keep_defaults: bool = True, _described: bool = False) -> Any:
+    """A tool schema trimmed for the model's context without changing what it accepts.
+
+    Drops msgspec's generated ``title``s, a nested object's docstring where the property
+    already has a description, null and empty defaults (all defaults for outputs); writes
+    optional scalars as ``type: [T, "null"]``.
+    """
+    if isinstance(schema, list):
+        return [compact_schema(x, keep_defaults=keep_defaults) for x in schema]
+    if not isinstance(schema, dict):
+        return schema
+    node = dict(schema)
+    node.pop("title", None)  # msgspec's class names; the tool name says it
+    if _described:
+        node.pop("description", None)
+    if not keep_defaults or node.get("default", 0) in (None, []):
+        node.pop("default", None)
+    _collapse_optional(node)
+    has_desc = "description" in node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "properties":
+            out[key] = {
+                name: compact_schema(prop, keep_defaults=keep_defaults)
+                for name, prop in value.items()
+            }
+        elif key in ("items", "anyOf"):
+            sub = value if isinstance(value, list) else [value]
+            done = [
+                compact_schema(x, keep_defaults=keep_defaults, _described=has_desc) for x in sub
+            ]
+            out[key] = done if isinstance(value, list) else done[0]
+        else:
+            out[key] = value
+    return out
 
 
 class ToolAnnotations(msgspec.Struct, frozen=True, kw_only=True):
@@ -105,12 +159,12 @@ class Tool(ABC, Generic[InT, OutT]):
         """What the model reads: when to use it, what it returns, limits, failures."""
 
     def input_schema(self) -> dict[str, Any]:
-        """JSON Schema of the input, refs inlined."""
-        return inline_schema(self.input_type)
+        """JSON Schema of the input: refs inlined, compact (see :func:`compact_schema`)."""
+        return compact_schema(inline_schema(self.input_type))
 
     def output_schema(self) -> dict[str, Any]:
-        """JSON Schema of the structured output, refs inlined."""
-        return inline_schema(self.output_type)
+        """JSON Schema of the structured output: compact, without defaults."""
+        return compact_schema(inline_schema(self.output_type), keep_defaults=False)
 
     def precheck(self, raw: Mapping[str, Any]) -> None:
         """Checks on the raw input before decoding (e.g. a dedicated error code); default none."""

@@ -94,38 +94,36 @@ class WebSearchInput(_In, kw_only=True, frozen=True):
 class SearchCacheInfo(_Out, kw_only=True, frozen=True):
     """Whether the answer came from the local cache."""
 
-    status: Annotated[Literal["miss", "hit"], Meta(description="hit: served from the cache.")]
+    status: Annotated[Literal["miss", "hit"], Meta(description="hit: from the cache.")]
     match: Annotated[
         Literal["exact", "similar", "finding"] | None,
-        Meta(description="How a hit matched: same query, similar query, or a saved finding."),
+        Meta(description="How a hit matched."),
     ] = None
-    matched_query: Annotated[
-        str | None, Meta(description="The earlier query a hit was stored for.")
-    ] = None
-    age_s: Annotated[float | None, Meta(description="Age of the cached answer, seconds.")] = None
+    matched_query: Annotated[str | None, Meta(description="Earlier query matched.")] = None
+    age_s: Annotated[float | None, Meta(description="Age, seconds.")] = None
 
 
 class ResultItem(_Out, kw_only=True, frozen=True):
     """One search result."""
 
-    rank: Annotated[int, Meta(description="1-based rank from the provider.")]
-    title: Annotated[str, Meta(description="Result title.")]
-    url: Annotated[str, Meta(description="Result URL.")]
-    snippet: Annotated[str, Meta(description="Provider's description of the page.")] = ""
-    age: Annotated[str | None, Meta(description="Page age or date, if known.")] = None
-    provider: Annotated[str, Meta(description="Provider that returned it.")] = ""
+    rank: Annotated[int, Meta(description="1-based rank.")]
+    title: Annotated[str, Meta(description="Title.")]
+    url: Annotated[str, Meta(description="URL.")]
+    snippet: Annotated[str, Meta(description="Snippet.")] = ""
+    age: Annotated[str | None, Meta(description="Page age.")] = None
+    provider: Annotated[str, Meta(description="Provider.")] = ""
 
 
 class ExcerptItem(_Out, kw_only=True, frozen=True):
     """One ranked passage of a fetched page (or of a provider snippet)."""
 
-    id: Annotated[int, Meta(description="Excerpt number, as in the text: [n].")]
-    url: Annotated[str, Meta(description="Source URL.")]
-    title: Annotated[str, Meta(description="Source title.")]
-    text: Annotated[str, Meta(description="Passage text (untrusted web content).")]
-    score: Annotated[float, Meta(description="Relevance score; higher is better.")]
-    start: Annotated[int, Meta(description="Start offset in the page text; -1 for a snippet.")]
-    end: Annotated[int, Meta(description="End offset in the page text; -1 for a snippet.")]
+    id: Annotated[int, Meta(description="[n] in the text.")]
+    url: Annotated[str, Meta(description="URL.")]
+    title: Annotated[str, Meta(description="Title.")]
+    text: Annotated[str, Meta(description="Passage (untrusted).")]
+    score: Annotated[float, Meta(description="Relevance.")]
+    start: Annotated[int, Meta(description="Offset in page text; -1: snippet.")]
+    end: Annotated[int, Meta(description="End offset; -1: snippet.")]
     heading: Annotated[
         str | None, Meta(description="Heading path of the passage on its page, if any.")
     ] = None
@@ -134,44 +132,42 @@ class ExcerptItem(_Out, kw_only=True, frozen=True):
 class PageStatus(_Out, kw_only=True, frozen=True):
     """What happened to one page the excerpt search tried to fetch."""
 
-    url: Annotated[str, Meta(description="Page URL.")]
-    status: Annotated[Literal["ok", "error", "skipped"], Meta(description="ok, error, or skipped.")]
-    error_code: Annotated[str | None, Meta(description="Error code when status is error.")] = None
+    url: Annotated[str, Meta(description="URL.")]
+    status: Annotated[Literal["ok", "error", "skipped"], Meta(description="Outcome.")]
+    error_code: Annotated[str | None, Meta(description="Error code.")] = None
 
 
 class FindingItem(_Out, kw_only=True, frozen=True):
     """A fact saved earlier by a model (SaveFinding); unverified unless a fetch confirmed it."""
 
-    id: Annotated[str, Meta(description="Finding id.")]
-    query: Annotated[str, Meta(description="The question it answers.")]
-    content: Annotated[str, Meta(description="The saved fact.")]
-    source_url: Annotated[str | None, Meta(description="Where it was seen.")] = None
-    verified: Annotated[bool, Meta(description="True once a fetch of source_url confirmed it.")]
-    age_s: Annotated[float, Meta(description="Age in seconds.")] = 0.0
+    id: Annotated[str, Meta(description="Id.")]
+    query: Annotated[str, Meta(description="Question.")]
+    content: Annotated[str, Meta(description="Fact.")]
+    source_url: Annotated[str | None, Meta(description="Source.")] = None
+    verified: Annotated[bool, Meta(description="Confirmed by a fetch.")]
+    age_s: Annotated[float, Meta(description="Age, seconds.")] = 0.0
 
 
 class WebSearchOutput(_Out, kw_only=True, frozen=True):
     """WebSearch result."""
 
-    query: Annotated[str, Meta(description="The query searched.")]
-    provider: Annotated[str, Meta(description="Search provider used.")]
-    mode: Annotated[Literal["excerpts", "results"], Meta(description="Mode used.")]
+    query: Annotated[str, Meta(description="Query.")]
+    provider: Annotated[str, Meta(description="Provider.")]
+    mode: Annotated[Literal["excerpts", "results"], Meta(description="Mode.")]
     cache: Annotated[SearchCacheInfo, Meta(description="Cache provenance.")]
-    results: Annotated[list[ResultItem], Meta(description="Search results in rank order.")]
-    excerpts: Annotated[list[ExcerptItem], Meta(description="Ranked passages (excerpts mode).")] = (
-        msgspec.field(default_factory=list)
+    results: Annotated[list[ResultItem], Meta(description="Results.")]
+    excerpts: Annotated[list[ExcerptItem], Meta(description="Passages.")] = msgspec.field(
+        default_factory=list
     )
-    pages: Annotated[
-        list[PageStatus], Meta(description="Pages fetched for excerpts, with failures.")
-    ] = msgspec.field(default_factory=list)
-    findings: Annotated[
-        list[FindingItem], Meta(description="Related model-saved findings (unverified).")
-    ] = msgspec.field(default_factory=list)
-    filtered: Annotated[
-        int, Meta(description="Results dropped because the URL policy or a rule refuses them.")
-    ] = 0
-    tokens: Annotated[int, Meta(description="Estimated tokens of the returned text.")] = 0
-    warnings: Annotated[list[str], Meta(description="Non-fatal problems.")] = msgspec.field(
+    pages: Annotated[list[PageStatus], Meta(description="Pages tried.")] = msgspec.field(
+        default_factory=list
+    )
+    findings: Annotated[list[FindingItem], Meta(description="Saved findings.")] = msgspec.field(
+        default_factory=list
+    )
+    filtered: Annotated[int, Meta(description="Results dropped by policy.")] = 0
+    tokens: Annotated[int, Meta(description="Estimated tokens.")] = 0
+    warnings: Annotated[list[str], Meta(description="Warnings.")] = msgspec.field(
         default_factory=list
     )
 
@@ -213,33 +209,31 @@ class WebFetchInput(_In, kw_only=True, frozen=True):
 class FetchCacheInfo(_Out, kw_only=True, frozen=True):
     """Whether the page text came from a stored snapshot."""
 
-    hit: Annotated[bool, Meta(description="True: served from a stored snapshot.")]
-    age_s: Annotated[float | None, Meta(description="Snapshot age in seconds.")] = None
+    hit: Annotated[bool, Meta(description="From a snapshot.")]
+    age_s: Annotated[float | None, Meta(description="Age, seconds.")] = None
 
 
 class WebFetchOutput(_Out, kw_only=True, frozen=True):
     """WebFetch result."""
 
-    url: Annotated[str, Meta(description="URL requested.")]
-    final_url: Annotated[str, Meta(description="URL after redirects.")]
+    url: Annotated[str, Meta(description="Requested.")]
+    final_url: Annotated[str, Meta(description="After redirects.")]
     status: Annotated[int, Meta(description="HTTP status.")]
-    content_type: Annotated[str, Meta(description="Media type, e.g. text/html.")]
-    charset: Annotated[str | None, Meta(description="Character set used to decode.")]
-    title: Annotated[str | None, Meta(description="Page title.")]
-    text: Annotated[str, Meta(description="This slice of the page text (untrusted).")]
-    start_index: Annotated[int, Meta(description="Offset of this slice.")]
-    next_start_index: Annotated[
-        int | None, Meta(description="start_index for the next slice; null at the end.")
-    ]
-    total_chars: Annotated[int, Meta(description="Length of the whole page text.")]
-    truncated: Annotated[bool, Meta(description="More text follows this slice.")]
-    download_truncated: Annotated[bool, Meta(description="The download was cut at the size limit.")]
-    bytes: Annotated[int, Meta(description="Bytes downloaded (decompressed).")]
-    redirects: Annotated[list[str], Meta(description="Redirect hops followed.")]
-    fetched_at: Annotated[datetime, Meta(description="When the page was fetched (UTC).")]
-    snapshot: Annotated[str, Meta(description="Content hash of the stored text.")]
+    content_type: Annotated[str, Meta(description="Media type.")]
+    charset: Annotated[str | None, Meta(description="Charset.")]
+    title: Annotated[str | None, Meta(description="Title.")]
+    text: Annotated[str, Meta(description="Text slice (untrusted).")]
+    start_index: Annotated[int, Meta(description="Slice offset.")]
+    next_start_index: Annotated[int | None, Meta(description="Next start_index; null at end.")]
+    total_chars: Annotated[int, Meta(description="Page text length.")]
+    truncated: Annotated[bool, Meta(description="More text follows.")]
+    download_truncated: Annotated[bool, Meta(description="Download cut at the cap.")]
+    bytes: Annotated[int, Meta(description="Bytes downloaded.")]
+    redirects: Annotated[list[str], Meta(description="Redirect hops.")]
+    fetched_at: Annotated[datetime, Meta(description="Fetch time (UTC).")]
+    snapshot: Annotated[str, Meta(description="Content hash.")]
     cache: Annotated[FetchCacheInfo, Meta(description="Snapshot provenance.")]
-    warnings: Annotated[list[str], Meta(description="Non-fatal problems.")] = msgspec.field(
+    warnings: Annotated[list[str], Meta(description="Warnings.")] = msgspec.field(
         default_factory=list
     )
 
@@ -275,7 +269,7 @@ class SaveFindingInput(_In, kw_only=True, frozen=True):
 class SaveFindingOutput(_Out, kw_only=True, frozen=True):
     """SaveFinding result."""
 
-    id: Annotated[str, Meta(description="Finding id.")]
-    stored_at: Annotated[datetime, Meta(description="When it was stored (UTC).")]
-    expires_at: Annotated[datetime, Meta(description="When it expires (UTC).")]
-    verified: Annotated[bool, Meta(description="Always false when saved.")] = False
+    id: Annotated[str, Meta(description="Id.")]
+    stored_at: Annotated[datetime, Meta(description="Stored at (UTC).")]
+    expires_at: Annotated[datetime, Meta(description="Expires at (UTC).")]
+    verified: Annotated[bool, Meta(description="Always false.")] = False
