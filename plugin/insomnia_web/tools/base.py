@@ -160,11 +160,15 @@ class Tool(ABC, Generic[InT, OutT]):
 
     def input_schema(self) -> dict[str, Any]:
         """JSON Schema of the input: refs inlined, compact (see :func:`compact_schema`)."""
-        return compact_schema(inline_schema(self.input_type))
+        schema: dict[str, Any] = compact_schema(inline_schema(self.input_type))
+        return schema
 
     def output_schema(self) -> dict[str, Any]:
         """JSON Schema of the structured output: compact, without defaults."""
-        return compact_schema(inline_schema(self.output_type), keep_defaults=False)
+        schema: dict[str, Any] = compact_schema(
+            inline_schema(self.output_type), keep_defaults=False
+        )
+        return schema
 
     def precheck(self, raw: Mapping[str, Any]) -> None:
         """Checks on the raw input before decoding (e.g. a dedicated error code); default none."""
