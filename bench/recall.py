@@ -261,17 +261,27 @@ def method_runner(method: Method) -> Runner:
     return run
 
 
-def speed_docs(cases: Sequence[tuple[Question, list[SourceDoc]]]) -> list[SourceDoc]:
-    """Return 5 pages of at least 10k words: the longest page texts, repeated to that length."""
-    texts = sorted({d.text for _, docs in cases for d in docs}, key=len, reverse=True)[:5]
+def speed_inputs(
+    cases: Sequence[tuple[Question, list[SourceDoc]]], pages: dict[str, Page]
+) -> dict[str, list[SourceDoc]]:
+    """Return two speed inputs of 5 pages, each page repeated to at least 10k words:
+    the 5 longest page texts (link-heavy lists and tables) and the 5 longest news articles."""
+    docs = {d.url: d for _, case in cases for d in case}.values()
+    longest = sorted(docs, key=lambda d: len(d.text), reverse=True)[:5]
+    aeb = {p.url for p in pages.values() if p.dataset == "aeb"}
+    articles = sorted((d for d in docs if d.url in aeb), key=lambda d: len(d.text), reverse=True)
+    return {"longest pages": _repeat(longest), "news articles": _repeat(articles[:5])}
+
+
+def _repeat(docs: Sequence[SourceDoc]) -> list[SourceDoc]:
     return [
         SourceDoc(
             url=f"https://example.com/{i}",
-            title=f"Page {i}",
+            title=d.title,
             rank=i + 1,
-            text="\n\n".join([t] * -(-10_000 // max(1, len(t.split())))),
+            text="\n\n".join([d.text] * -(-10_000 // max(1, len(d.text.split())))),
         )
-        for i, t in enumerate(texts)
+        for i, d in enumerate(docs)
     ]
 
 
@@ -323,11 +333,13 @@ def main() -> None:
         for q, docs in cases:
             ours, base = answer_rank(q, docs, DEFAULT_WEIGHTS), answer_rank(q, docs, BM25_ONLY)
             print(f"# {q.id} ours={ours} bm25={base} {q.question}")
-    big = speed_docs(cases)
-    size = f"{sum(len(d.text.split()) for d in big)} words, {sum(len(d.text) for d in big)} chars"
-    for method, _ in methods:
-        ms = speed_ms(cases, big, method)
-        print(f"# speed, {method}: {ms:.1f} CPU ms per call (median) for 5 pages ({size} in all)")
+    for label, big in speed_inputs(cases, pages).items():
+        size = (
+            f"{sum(len(d.text.split()) for d in big)} words, {sum(map(len, (d.text for d in big)))}"
+        )
+        for method, _ in methods:
+            ms = speed_ms(cases, big, method)
+            print(f"# speed, {method}: {ms:.1f} CPU ms per call (median), 5 {label}: {size} chars")
     if args.ablate:
         print(f"\n| ours variant | {header} | MRR |")
         print("|---|" + "---|" * len(BUDGETS) + "---|")
