@@ -1,0 +1,318 @@
+"""WebSearch mode=results end to end: provider choice, filtering, numbering and text."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from insomnia_web import MockProvider, Runtime, SearchHit, SearchRequest, SearchResponse, hookimpl
+from insomnia_web.render import UNTRUSTED_BEGIN, UNTRUSTED_END
+from insomnia_web.search.results import EMPTY_HINT
+from insomnia_web.tools.web_search import EXCERPTS_UNAVAILABLE, WebSearch
+from tests.plugins import fixture_search
+
+from .conftest import manifest_data
+
+HEADER_RE = re.compile(r"^\[cache: miss · fixture · \d{4}-\d\d-\d\dT\d\d:\d\dZ\]$")
+
+
+def fixture_runtime(
+    make_runtime: Callable[..., Runtime], search: dict[str, Any] | None = None, **extra: Any
+) -> Runtime:
+    """A runtime with the fixture plugin selected, in results mode."""
+    settings = {"provider": "fixture", "mode": "results", "count": 10, **(search or {})}
+    data = manifest_data(settings)
+    data["permissions"].update(extra)
+    return make_runtime(data, plugins=(fixture_search,))
+
+
+class _ProviderPlugin:
+    """A plugin object registering one provider class."""
+
+    def __init__(self, cls: type[Any]) -> None:
+        self.cls = cls
+        self.__name__ = f"plugin_{cls.name}"
+
+    @hookimpl
+    def register_search_providers(self, register: Callable[[type[Any]], None]) -> None:
+        """Register the class."""
+        register(self.cls)
+
+
+@pytest.mark.asyncio
+async def test_fixture_plugin_serves_a_search_and_is_attributed(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """A provider registered by a plugin module serves WebSearch and carries its plugin name."""
+    runtime = fixture_runtime(make_runtime)
+    assert runtime.providers["fixture"].plugin == "tests.plugins.fixture_search"
+    assert runtime.providers["fixture"].cls is fixture_search.FixtureSearch
+    assert {"brave", "searxng"} <= set(runtime.providers)
+    assert runtime.providers["brave"].plugin == "web"
+    result = await runtime.call_tool("WebSearch", {"query": "guide"})
+    assert result.ok, result.text
+    assert result.output is not None
+    assert result.output["provider"] == "fixture"
+    assert result.output["mode"] == "results"
+    assert result.output["cache"]["status"] == "miss"
+
+
+@pytest.mark.asyncio
+async def test_plugin_settings_come_from_the_manifest_plugins_table(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """web.search.plugins.fixture reaches the provider's from_manifest."""
+    data = manifest_data(
+        {"provider": "fixture", "mode": "results", "plugins": {"fixture": {"prefix": "Hit"}}}
+    )
+    runtime = make_runtime(data, plugins=(fixture_search,))
+    result = await runtime.call_tool("WebSearch", {"query": "q"})
+    assert result.output is not None
+    assert result.output["results"][0]["title"] == "Hit 1 for q"
+
+
+@pytest.mark.asyncio
+async def test_text_starts_with_provenance_then_numbered_untrusted_results(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """First line is the provenance header; results are [n] Title - URL inside delimiters."""
+    runtime = fixture_runtime(make_runtime)
+    result = await runtime.call_tool("WebSearch", {"query": "guide"})
+    lines = result.text.splitlines()
+    assert HEADER_RE.match(lines[0]), lines[0]
+    assert lines[1] == UNTRUSTED_BEGIN
+    assert lines[2] == "[1] Result 1 for guide - https://docs.example.org/guide"
+    assert lines[3] == "    s1"
+    assert lines[4] == "[2] Result 3 for guide - https://blog.example.org/post"
+    assert UNTRUSTED_END in lines
+    assert result.output is not None
+    assert result.output["tokens"] > 0
+
+
+def test_provenance_time_is_utc_to_the_minute() -> None:
+    """The header's time is UTC, minutes precision, with a Z."""
+    from insomnia_web.search.results import provenance_line
+
+    when = datetime(2026, 12, 2, 10, 0, 59, tzinfo=UTC)
+    assert provenance_line("brave", now=when) == "[cache: miss · brave · 2026-12-02T10:00Z]"
+
+
+@pytest.mark.asyncio
+async def test_policy_refused_and_denied_hosts_are_filtered_and_counted(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """localhost (URL policy) and a WebFetch deny-rule host are dropped; filtered == 2."""
+    runtime = fixture_runtime(make_runtime, deny=["WebFetch(domain:veto.example)"])
+    result = await runtime.call_tool("WebSearch", {"query": "guide"})
+    assert result.output is not None
+    urls = [r["url"] for r in result.output["results"]]
+    assert urls == [
+        "https://docs.example.org/guide",
+        "https://blog.example.org/post",
+        "https://other.test/a",
+    ]
+    assert [r["rank"] for r in result.output["results"]] == [1, 2, 3]
+    assert result.output["filtered"] == 2
+    assert "2 results were hidden by the URL policy or a deny rule." in result.text
+
+
+@pytest.mark.asyncio
+async def test_deny_hosts_of_the_url_policy_filter_results(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """A url_policy.deny_hosts pattern drops matching results (no DNS involved)."""
+    settings = {"provider": "fixture", "mode": "results", "count": 10}
+    data = manifest_data(settings, url_policy={"deny_hosts": ["*.example.org"]})
+    runtime = make_runtime(data, plugins=(fixture_search,))
+    result = await runtime.call_tool("WebSearch", {"query": "guide"})
+    assert result.output is not None
+    assert [r["url"] for r in result.output["results"]] == [
+        "https://veto.example/page",
+        "https://other.test/a",
+    ]
+    assert result.output["filtered"] == 3
+
+
+@pytest.mark.asyncio
+async def test_allowed_domains_keep_the_domain_and_its_subdomains(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """allowed_domains keeps hosts equal to or under the domain; they are not 'filtered'."""
+    runtime = fixture_runtime(make_runtime)
+    result = await runtime.call_tool(
+        "WebSearch", {"query": "guide", "allowed_domains": ["example.org"]}
+    )
+    assert result.output is not None
+    assert [r["url"] for r in result.output["results"]] == [
+        "https://docs.example.org/guide",
+        "https://blog.example.org/post",
+    ]
+    assert result.output["filtered"] == 1  # only the localhost result
+
+
+@pytest.mark.asyncio
+async def test_blocked_domains_drop_the_domain_and_its_subdomains(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """blocked_domains removes hosts equal to or under the domain, and only those."""
+    runtime = fixture_runtime(make_runtime)
+    result = await runtime.call_tool(
+        "WebSearch", {"query": "guide", "blocked_domains": ["blog.example.org", "other.test"]}
+    )
+    assert result.output is not None
+    assert [r["url"] for r in result.output["results"]] == [
+        "https://docs.example.org/guide",
+        "https://veto.example/page",
+    ]
+
+
+@pytest.mark.asyncio
+async def test_request_is_built_from_input_and_manifest(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """The provider receives the call's arguments over the manifest's search settings."""
+    settings = {"country": "US", "search_lang": "en", "ui_lang": "en-US", "timeout_s": 7.0}
+    runtime = fixture_runtime(make_runtime, settings | {"safesearch": "off"})
+    args = {"query": "guide", "count": 2, "offset": 3, "freshness": "pm"}
+    result = await runtime.call_tool("WebSearch", {**args, "blocked_domains": ["x.test"]})
+    assert result.ok
+    provider = runtime.get_tool("WebSearch").services.provider(fixture_search.FixtureSearch)
+    assert isinstance(provider, fixture_search.FixtureSearch)
+    assert provider.requests == [
+        SearchRequest(
+            query="guide",
+            count=2,
+            offset=3,
+            freshness="pm",
+            safesearch="off",
+            country="US",
+            search_lang="en",
+            ui_lang="en-US",
+            blocked_domains=("x.test",),
+            timeout_s=7.0,
+        )
+    ]
+
+
+@pytest.mark.asyncio
+async def test_no_provider_is_not_configured_naming_the_key_and_choices(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """Without web.search.provider the error names the key and the registered providers."""
+    runtime = make_runtime(manifest_data(), plugins=(fixture_search,))
+    result = await runtime.call_tool("WebSearch", {"query": "guide"})
+    assert result.error is not None
+    assert result.error.code == "not_configured"
+    assert "web.search.provider" in result.error.message
+    assert "brave, fixture, searxng" in result.error.message
+
+
+@pytest.mark.asyncio
+async def test_unknown_provider_lists_the_registered_names(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """A provider name nobody registered is not_configured listing the registered names."""
+    runtime = make_runtime(manifest_data({"provider": "bingo"}))
+    result = await runtime.call_tool("WebSearch", {"query": "guide"})
+    assert result.error is not None
+    assert result.error.code == "not_configured"
+    assert "'bingo'" in result.error.message
+    assert "registered: brave, searxng" in result.error.message
+
+
+@pytest.mark.asyncio
+async def test_empty_results_are_ok_with_a_hint_to_broaden(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """No hits is a successful result whose text says how to broaden the query."""
+    empty = MockProvider.named("empty", lambda request: [])
+    runtime = make_runtime(
+        manifest_data({"provider": "empty", "mode": "results"}), plugins=(_ProviderPlugin(empty),)
+    )
+    result = await runtime.call_tool("WebSearch", {"query": "zzzqqq"})
+    assert result.ok
+    assert result.output is not None
+    assert result.output["results"] == []
+    assert "No results." in result.text
+    assert EMPTY_HINT in result.text
+
+
+@pytest.mark.asyncio
+async def test_excerpt_mode_falls_back_to_results_with_a_warning(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """mode=excerpts returns results for now, saying so in warnings and text."""
+    runtime = fixture_runtime(make_runtime, {"mode": "excerpts"})
+    result = await runtime.call_tool("WebSearch", {"query": "guide"})
+    assert result.ok
+    assert result.output is not None
+    assert result.output["mode"] == "results"
+    assert result.output["warnings"] == [EXCERPTS_UNAVAILABLE]
+    assert f"Warning: {EXCERPTS_UNAVAILABLE}" in result.text
+
+
+@pytest.mark.asyncio
+async def test_results_are_capped_at_count_after_filtering(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """A provider returning more than count is cut to count."""
+    many = MockProvider.named(
+        "many", lambda r: [SearchHit(title=f"t{i}", url=f"https://h{i}.test/") for i in range(9)]
+    )
+    runtime = make_runtime(
+        manifest_data({"provider": "many", "mode": "results"}), plugins=(_ProviderPlugin(many),)
+    )
+    result = await runtime.call_tool("WebSearch", {"query": "q", "count": 4})
+    assert result.output is not None
+    assert [r["title"] for r in result.output["results"]] == ["t0", "t1", "t2", "t3"]
+
+
+@pytest.mark.asyncio
+async def test_a_crashing_provider_plugin_is_a_provider_error(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """An unexpected exception in a provider becomes provider_error naming the provider."""
+
+    def boom(request: SearchRequest) -> list[SearchHit]:
+        raise RuntimeError("secret internals")
+
+    broken = MockProvider.named("broken", boom)
+    runtime = make_runtime(
+        manifest_data({"provider": "broken", "mode": "results"}),
+        plugins=(_ProviderPlugin(broken),),
+    )
+    result = await runtime.call_tool("WebSearch", {"query": "q"})
+    assert result.error is not None
+    assert result.error.code == "provider_error"
+    assert "'broken'" in result.error.message
+    assert "secret internals" not in result.text
+
+
+@pytest.mark.asyncio
+async def test_altered_query_is_shown(make_runtime: Callable[..., Runtime]) -> None:
+    """A provider's altered query appears on its own line after the header."""
+    fixed = MockProvider.named(
+        "fixed",
+        lambda r: SearchResponse(
+            provider="fixed",
+            hits=[SearchHit(title="T", url="https://t.test/", age="1 day ago")],
+            altered_query="python",
+        ),
+    )
+    runtime = make_runtime(
+        manifest_data({"provider": "fixed", "mode": "results"}), plugins=(_ProviderPlugin(fixed),)
+    )
+    result = await runtime.call_tool("WebSearch", {"query": "pyhton"})
+    lines = result.text.splitlines()
+    assert lines[1] == "The provider searched for: 'python'"
+    assert "    (1 day ago)" in lines
+
+
+def test_web_search_run_is_documented_in_steps() -> None:
+    """run() delegates to named steps the cache and excerpt pipeline can extend."""
+    for step in ("_provider", "_request", "_search", "_filter", "_results_output"):
+        assert callable(getattr(WebSearch, step))
