@@ -176,7 +176,8 @@ async def _open(
     modern: bool,
 ) -> AsyncIterator[tuple[ClientSession | Client, str, types.Implementation | None]]:
     if modern:
-        async with Client(params, elicitation_callback=elicitation, mode="auto") as client:
+        transport = stdio_client(params, errlog=errlog)
+        async with Client(transport, elicitation_callback=elicitation, mode="auto") as client:
             yield client, client.protocol_version, client.server_info
         return
     async with (

@@ -1,0 +1,128 @@
+"""Permission prompts on a 2026-07-28 connection: asked through ``InputRequiredResult``.
+
+A 2026-07-28 server may not send requests to the client, so the first ``tools/call``
+answers with the question and the client's retry carries the person's answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import jsonschema
+import pytest
+from anyio.from_thread import BlockingPortal
+from mcp import types
+
+from .conftest import (
+    PAGE_TEXT,
+    Connection,
+    Elicitor,
+    connect,
+    server_params,
+    text_of,
+    write_manifest,
+)
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The module's folder: manifest, cache, history and the server's stderr."""
+    return tmp_path_factory.mktemp("mcp_modern")
+
+
+@pytest.fixture(scope="module")
+def elicitor() -> Elicitor:
+    """The scripted person behind the client."""
+    return Elicitor()
+
+
+@pytest.fixture(scope="module")
+def conn(
+    portal: BlockingPortal, workdir: Path, site_port: int, elicitor: Elicitor
+) -> Iterator[Connection]:
+    """The real server, every call asked; a high-level Client negotiating the newest era."""
+    manifest = write_manifest(workdir, site_port, allow=["WebSearch"])
+    params = server_params(manifest)
+    with connect(portal, params, workdir / "stderr.txt", elicitation=elicitor, modern=True) as c:
+        yield c
+
+
+@pytest.fixture(autouse=True)
+def fresh_script(elicitor: Elicitor) -> None:
+    """Each test scripts its own answers and sees only its own questions."""
+    elicitor.answers.clear()
+    elicitor.asked.clear()
+
+
+def test_connection_is_2026_era(conn: Connection) -> None:
+    """The client negotiated 2026-07-28, where servers cannot send requests."""
+    assert conn.protocol_version == "2026-07-28"
+
+
+def test_server_identity_reaches_a_2026_client(conn: Connection) -> None:
+    """The server's name travels in the discover result too."""
+    assert conn.server_info is not None
+    assert conn.server_info.name == "insomnia-web"
+
+
+def test_lists_three_tools_with_output_schemas(conn: Connection) -> None:
+    """A 2026 client sees the same three tools, each with an output schema."""
+    tools = conn.list_tools()
+    assert sorted(t.name for t in tools) == ["save_finding", "web_fetch", "web_search"]
+    assert all(t.output_schema for t in tools)
+
+
+def test_accepting_lets_the_call_proceed(
+    conn: Connection, elicitor: Elicitor, site_port: int
+) -> None:
+    """Accepting the question (carried by InputRequiredResult) runs the fetch."""
+    elicitor.will("once")
+    url = f"http://modern.test:{site_port}/page"
+    result = conn.call("web_fetch", {"url": url})
+    assert result.is_error is False, text_of(result)
+    assert PAGE_TEXT in text_of(result)
+    (asked,) = elicitor.asked
+    assert url in asked.message
+
+
+def test_declining_is_permission_denied(
+    conn: Connection, elicitor: Elicitor, site_port: int
+) -> None:
+    """Declining refuses the call with permission_denied."""
+    elicitor.answers.append(types.ElicitResult(action="decline"))
+    result = conn.call("web_fetch", {"url": f"http://decline.test:{site_port}/page"})
+    assert result.is_error is True
+    assert isinstance(result.structured_content, dict)
+    assert result.structured_content["error"]["code"] == "permission_denied"
+    assert len(elicitor.asked) == 1
+
+
+def test_always_is_remembered_across_calls(
+    conn: Connection, elicitor: Elicitor, site_port: int
+) -> None:
+    """ "always" granted through a retry holds for the next calls to that host."""
+    elicitor.will("always")
+    first = conn.call("web_fetch", {"url": f"http://always.test:{site_port}/page"})
+    second = conn.call("web_fetch", {"url": f"http://always.test:{site_port}/page?2"})
+    assert first.is_error is False, text_of(first)
+    assert second.is_error is False, text_of(second)
+    assert len(elicitor.asked) == 1
+
+
+def test_allowed_calls_are_not_asked(conn: Connection, elicitor: Elicitor, site_port: int) -> None:
+    """A call an allow rule covers runs at once, with a schema-valid result."""
+    result = conn.call("web_search", {"query": "loopback", "mode": "results"})
+    assert result.is_error is False, text_of(result)
+    (listed,) = [t for t in conn.list_tools() if t.name == "web_search"]
+    jsonschema.validate(result.structured_content, listed.output_schema or {})
+    assert elicitor.asked == []
+
+
+def test_invalid_input_is_reported_without_asking(conn: Connection, elicitor: Elicitor) -> None:
+    """Invalid input needs no permission: invalid_input comes back directly."""
+    result = conn.call("web_fetch", {"url": "ftp://site.test/", "max_chars": -1})
+    assert result.is_error is True
+    assert isinstance(result.structured_content, dict)
+    assert result.structured_content["error"]["code"] == "invalid_input"
+    assert elicitor.asked == []
