@@ -1,0 +1,111 @@
+"""The MCP mapping helpers, without a server: names, answers, capabilities, results."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import types
+
+from insomnia_web.errors import ToolError
+from insomnia_web.mcp_server.listing import call_result, mcp_tool_name, tool_names
+from insomnia_web.mcp_server.permission import answer_from, can_elicit, elicitation_form
+from insomnia_web.permissions import ToolCall
+from insomnia_web.prompts import PromptRequest
+from insomnia_web.runtime import ToolResult
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("WebSearch", "web_search"),
+        ("WebFetch", "web_fetch"),
+        ("SaveFinding", "save_finding"),
+        ("HTTPProbe", "http_probe"),
+        ("fetch-v2", "fetch_v2"),
+        ("already_snake", "already_snake"),
+    ],
+)
+def test_tool_names_become_snake_case(name: str, expected: str) -> None:
+    """Tool names are listed in snake_case."""
+    assert mcp_tool_name(name) == expected
+
+
+def test_two_tools_with_one_mcp_name_are_an_error() -> None:
+    """WebFetch and web_fetch cannot both be served: the collision is named."""
+    with pytest.raises(ValueError, match="'web_fetch'"):
+        tool_names(["WebFetch", "web_fetch"])
+
+
+@pytest.mark.parametrize(
+    ("result", "expected"),
+    [
+        (types.ElicitResult(action="accept", content={"decision": "once"}), "once"),
+        (types.ElicitResult(action="accept", content={"decision": "always"}), "always"),
+        (types.ElicitResult(action="accept", content={"decision": "deny"}), "deny"),
+        (types.ElicitResult(action="accept", content={"decision": "yes please"}), "deny"),
+        (types.ElicitResult(action="accept", content=None), "deny"),
+        (types.ElicitResult(action="decline"), "deny"),
+        (types.ElicitResult(action="cancel"), "deny"),
+        (None, "deny"),
+    ],
+)
+def test_only_an_accepted_allow_allows(result: types.ElicitResult | None, expected: str) -> None:
+    """Anything but an accepted once/always is a denial."""
+    assert answer_from(result) == expected
+
+
+@pytest.mark.parametrize(
+    ("capabilities", "expected"),
+    [
+        (None, False),
+        (types.ClientCapabilities(), False),
+        (types.ClientCapabilities(elicitation=types.ElicitationCapability()), True),
+        (
+            types.ClientCapabilities(
+                elicitation=types.ElicitationCapability(form=types.FormElicitationCapability())
+            ),
+            True,
+        ),
+        (
+            types.ClientCapabilities(
+                elicitation=types.ElicitationCapability(url=types.UrlElicitationCapability())
+            ),
+            False,
+        ),
+    ],
+)
+def test_form_elicitation_capability(
+    capabilities: types.ClientCapabilities | None, expected: bool
+) -> None:
+    """An empty elicitation capability means form mode; URL mode alone cannot ask."""
+    assert can_elicit(capabilities) is expected
+
+
+def test_form_shows_the_prompt_and_the_reason() -> None:
+    """A plugin's prompt text and the reason for asking are part of the message."""
+    call = ToolCall(id="c1", tool="WebFetch", input={}, domains=("a.example",), summary="fetch x")
+    request = PromptRequest(call=call, reason="no rule matched", prompt="Really?")
+    message, schema = elicitation_form(request)
+    assert message.splitlines() == [
+        "WebFetch wants to fetch x.",
+        "Hosts: a.example",
+        "Really?",
+        "Why asked: no rule matched",
+    ]
+    assert schema["required"] == ["decision"]
+
+
+def test_error_result_keeps_retry_after_and_details() -> None:
+    """A rate-limited error keeps retry_after_s and details in the structured error."""
+    info = ToolError("rate_limited", "slow down", retry_after_s=3.0, details={"n": 1}).info()
+    result = call_result(ToolResult(call_id="c", tool="WebSearch", ok=False, text="t", error=info))
+    assert result.is_error is True
+    assert result.structured_content == {
+        "error": {
+            "code": "rate_limited",
+            "message": "slow down",
+            "hint": info.hint,
+            "retryable": True,
+            "retry_after_s": 3.0,
+            "details": {"n": 1},
+        }
+    }
