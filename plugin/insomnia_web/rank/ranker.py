@@ -62,7 +62,7 @@ def rank_candidates(query: str, docs: Sequence[SourceDoc], weights: Weights) -> 
         page_terms: list[set[str]] = [set() for _ in docs]
         for c in candidates:
             page_terms[c.doc].update(c.tf)
-        page_cover = [coverage(terms, idf) for terms in page_terms]
+        page_cover = [coverage(found, idf) for found in page_terms]
     eligible: list[Candidate] = []
     for c, bm in zip(candidates, raw, strict=True):
         if c.heading not in heading_terms:
