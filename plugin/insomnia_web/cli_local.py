@@ -1,0 +1,121 @@
+"""The CLI commands that work on local files only: ``extract`` and ``cache``.
+
+``insomnia-web extract FILE...`` runs saved HTML through the extractor WebFetch uses (the same
+charset rules, binary check and conversion), offline. ``insomnia-web cache stats|clear``
+reports on or empties the local cache file named by the manifest.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal, TextIO
+
+import msgspec
+
+from .config import Manifest
+from .errors import ToolError
+
+__all__ = ["run_cache", "run_extract"]
+
+
+def _read(name: str) -> bytes:
+    if name == "-":
+        return sys.stdin.buffer.read()
+    return Path(name).read_bytes()
+
+
+def _extract_one(
+    name: str, *, url: str | None, mode: Literal["readable", "full"]
+) -> dict[str, str | None]:
+    from .extract import convert
+    from .tools.fetch_content import decode_body, refuse_binary
+
+    data = _read(name)
+    refuse_binary("text/html", data, None)
+    text, _, _ = decode_body(data, None)
+    doc = convert(text, "text/html", url=url, mode=mode)
+    return {"file": name, "title": doc.title, "text": doc.text}
+
+
+def run_extract(
+    files: Sequence[str],
+    *,
+    url: str | None,
+    mode: Literal["readable", "full"],
+    as_json: bool,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    """Extract each HTML file (``-`` is stdin); print its text, or one JSON line per file.
+
+    With several files each text is headed ``# FILE``. A file that cannot be read or is not
+    text is reported on *err* and the others are still extracted; the status is then 1.
+    """
+    status = 0
+    printed = 0
+    for name in files:
+        try:
+            doc = _extract_one(name, url=url, mode=mode)
+        except OSError as exc:
+            err.write(f"insomnia-web: {name}: {exc.strerror or exc}\n")
+            status = 1
+            continue
+        except ToolError as exc:
+            err.write(f"insomnia-web: {name}: {exc.message}\n")
+            status = 1
+            continue
+        if as_json:
+            out.write(json.dumps(doc, ensure_ascii=False) + "\n")
+            continue
+        if len(files) > 1:
+            out.write(("\n" if printed else "") + f"# {name}\n\n")
+        out.write((doc["text"] or "").rstrip("\n") + "\n")
+        printed += 1
+    return status
+
+
+def _size(n: int) -> str:
+    if n < 1024:
+        return f"{n} bytes"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KiB"
+    return f"{n / (1024 * 1024):.1f} MiB"
+
+
+def run_cache(manifest: Manifest, action: str, *, as_json: bool, out: TextIO) -> int:
+    """``stats``: row counts and file size; ``clear``: delete every row. Never creates the file."""
+    from .cache import Cache
+
+    cfg = manifest.web.cache
+    with Cache.from_config(cfg) as cache:
+        if action == "clear":
+            deleted = cache.clear("all")
+            if as_json:
+                out.write(json.dumps({"path": str(cache.path), "deleted": deleted}) + "\n")
+            else:
+                out.write(f"cleared {deleted} entries from {cache.path}\n")
+            return 0
+        stats = cache.stats()
+    if as_json:
+        data = msgspec.to_builtins(stats)
+        data["enabled"] = cfg.enabled
+        out.write(json.dumps(data) + "\n")
+        return 0
+    state = "enabled" if cfg.enabled else "disabled in the manifest"
+    lines = [f"cache: {stats.path} ({state})"]
+    if not stats.exists:
+        lines.append("the cache file does not exist yet")
+    else:
+        lines += [
+            f"size: {_size(stats.file_bytes)}",
+            f"searches: {stats.searches}",
+            f"pages: {stats.pages}",
+            f"findings: {stats.findings}",
+            "similar queries: " + ("SQLite FTS5" if stats.fts5 else "same words only (no FTS5)"),
+            f"SQLite {stats.sqlite_version}",
+        ]
+    out.write("\n".join(lines) + "\n")
+    return 0
