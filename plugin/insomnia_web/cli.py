@@ -192,6 +192,21 @@ def _run(args: argparse.Namespace) -> int:
     if cmd == "fetch":
         targs = _tool_args(args, ["url", "mode", "max_chars", "start_index", "force_fresh"])
         return asyncio.run(_call(manifest, args, "WebFetch", targs))
+    if cmd == "extract":
+        from .cli_local import run_extract
+
+        return run_extract(
+            args.files,
+            url=args.url,
+            mode=args.mode,
+            as_json=args.json,
+            out=sys.stdout,
+            err=sys.stderr,
+        )
+    if cmd == "cache":
+        from .cli_local import run_cache
+
+        return run_cache(manifest, args.action, as_json=args.json, out=sys.stdout)
     if cmd == "mcp":
         try:
             from .mcp_server import run_stdio
