@@ -12,7 +12,7 @@ import pytest
 from insomnia_web import MockProvider, Runtime, SearchHit, SearchRequest, SearchResponse, hookimpl
 from insomnia_web.render import UNTRUSTED_BEGIN, UNTRUSTED_END
 from insomnia_web.search.results import EMPTY_HINT
-from insomnia_web.tools.web_search import EXCERPTS_UNAVAILABLE, WebSearch
+from insomnia_web.tools.web_search import WebSearch
 from tests.plugins import fixture_search
 
 from .conftest import manifest_data
@@ -239,20 +239,6 @@ async def test_empty_results_are_ok_with_a_hint_to_broaden(
     assert result.output["results"] == []
     assert "No results." in result.text
     assert EMPTY_HINT in result.text
-
-
-@pytest.mark.asyncio
-async def test_excerpt_mode_falls_back_to_results_with_a_warning(
-    make_runtime: Callable[..., Runtime],
-) -> None:
-    """mode=excerpts returns results for now, saying so in warnings and text."""
-    runtime = fixture_runtime(make_runtime, {"mode": "excerpts"})
-    result = await runtime.call_tool("WebSearch", {"query": "guide"})
-    assert result.ok
-    assert result.output is not None
-    assert result.output["mode"] == "results"
-    assert result.output["warnings"] == [EXCERPTS_UNAVAILABLE]
-    assert f"Warning: {EXCERPTS_UNAVAILABLE}" in result.text
 
 
 @pytest.mark.asyncio

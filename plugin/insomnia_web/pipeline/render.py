@@ -15,6 +15,7 @@ Layout (the provenance line comes first; :mod:`insomnia_web.search_cache` writes
     - Title - URL
     <<<END UNTRUSTED WEB CONTENT>>>
     Not read: URL (timeout); URL (http_error)
+    Warning: 1 page(s) missed the 10 s deadline and were dropped
     <<<UNTRUSTED WEB CONTENT ...>>>
     UNVERIFIED model finding (saved 3d ago for "question"): the fact
     <<<END UNTRUSTED WEB CONTENT>>>
@@ -81,7 +82,10 @@ def render_findings(findings: Sequence[FindingItem]) -> str:
 
 
 def render_excerpt_search(output: WebSearchOutput, header: str) -> str:
-    """The whole text of an excerpt search: header, excerpts, other results, notes, findings."""
+    """The whole text of an excerpt search: header, excerpts, other results, notes, findings.
+
+    Notes are the unread pages, the count of results hidden by the policy, and warnings.
+    """
     body: list[str] = []
     if output.excerpts:
         body.append("\n\n".join(_excerpt(e) for e in output.excerpts))
@@ -97,7 +101,14 @@ def render_excerpt_search(output: WebSearchOutput, header: str) -> str:
         parts.append(wrap_untrusted("\n\n".join(body)))
     else:
         parts.append(body[0])
-    for extra in (render_unread(output.pages), render_findings(output.findings)):
-        if extra:
-            parts.append(extra)
+    unread = render_unread(output.pages)
+    if unread:
+        parts.append(unread)
+    if output.filtered:
+        noun = "result was" if output.filtered == 1 else "results were"
+        parts.append(f"{output.filtered} {noun} hidden by the URL policy or a deny rule.")
+    parts.extend(f"Warning: {w}" for w in output.warnings)
+    findings = render_findings(output.findings)
+    if findings:
+        parts.append(findings)
     return "\n".join(parts)

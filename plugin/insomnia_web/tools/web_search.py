@@ -7,14 +7,17 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
+import msgspec
 from yarl import URL
 
 from ..config import Manifest
 from ..errors import ToolError
+from ..pipeline import render_excerpt_search, render_findings, run_excerpts
 from ..rank import estimate_tokens
 from ..search.base import SearchProvider, SearchRequest, SearchResponse
 from ..search.filtering import FilterOutcome, filter_hits
 from ..search.results import provenance_line, render_results, result_items
+from ..search_cache import SearchCache, provenance_header, search_params
 from ..services import WebServices
 from .base import CallSubject, Tool, ToolAnnotations, ToolContext, ToolOutput
 from .schemas import (
@@ -25,11 +28,9 @@ from .schemas import (
     WebSearchOutput,
 )
 
-__all__ = ["EXCERPTS_UNAVAILABLE", "WebSearch", "shorten_query"]
+__all__ = ["WebSearch", "shorten_query"]
 
 log = logging.getLogger(__name__)
-
-EXCERPTS_UNAVAILABLE = "excerpt mode is not available in this version; returned results"
 
 
 def shorten_query(query: str) -> str:
@@ -122,17 +123,143 @@ class WebSearch(Tool[WebSearchInput, WebSearchOutput]):
         )
 
     async def run(self, args: WebSearchInput, ctx: ToolContext) -> ToolOutput[WebSearchOutput]:
-        """Search the configured provider, filter the results and render them."""
+        """Answer from the cache, or search, filter, (in excerpt mode) fetch and rank, store.
+
+        Every answer's text starts with its provenance line; findings saved by a model come
+        last, labelled unverified. A cache failure is a warning, never a failed search.
+        """
         provider = self._provider(ctx)
         request = self._request(args)
         mode = args.mode or self.manifest.web.search.mode
         warnings: list[str] = []
-        response = await self._search(provider, request, ctx)
-        warnings.extend(response.warnings)
-        outcome = self._filter(response, request, ctx)
-        if mode == "excerpts":
-            warnings.append(EXCERPTS_UNAVAILABLE)
-        return self._results_output(args, provider.name, response, outcome, warnings)
+        store = self._search_cache()
+        budget = self._budget(args)
+        params = search_params(
+            args, self.manifest, provider=provider.name, mode=mode, count=request.count,
+            max_tokens=budget,
+        )  # fmt: skip
+        cached = store.lookup(
+            args.query,
+            params,
+            freshness=args.freshness,
+            force_fresh=args.force_fresh,
+            warnings=warnings,
+        )
+        if cached is not None:
+            stored, info = cached
+            ctx.progress(f"answered from the cache ({info.match} match)", None, None)
+            output = msgspec.structs.replace(
+                stored, cache=info, warnings=[*stored.warnings, *warnings]
+            )
+        else:
+            response = await self._search(provider, request, ctx)
+            warnings.extend(response.warnings)
+            outcome = self._filter(response, request, ctx)
+            if mode == "excerpts":
+                output = await self._excerpts_output(args, provider.name, response, outcome, ctx)
+                output = msgspec.structs.replace(output, warnings=[*warnings, *output.warnings])
+            else:
+                output = self._results_output(
+                    args, provider.name, response, outcome, warnings
+                ).output
+            if self._worth_storing(output):
+                store.store(args.query, params, output, output.warnings)
+            return self._finish(output, store, altered_query=response.altered_query)
+        return self._finish(output, store)
+
+    # --- cache and excerpts ------------------------------------------------------------
+
+    def _search_cache(self) -> SearchCache:
+        """The cache policy over the shared cache (``None`` inside when disabled)."""
+        try:
+            cache = self.services.cache
+        except ToolError as exc:  # pragma: no cover - building the cache opens nothing
+            log.warning("cache unavailable: %s", exc.message)
+            cache = None
+        return SearchCache(
+            cache,
+            ttl_s=self.manifest.web.cache.search_ttl_s,
+            clock=lambda: self._now().timestamp(),
+        )
+
+    def _budget(self, args: WebSearchInput) -> int:
+        """The excerpt budget: the call's ``max_tokens`` capped by the manifest's."""
+        cap = self.manifest.web.pipeline.max_tokens
+        return min(args.max_tokens or cap, cap)
+
+    async def _excerpts_output(
+        self,
+        args: WebSearchInput,
+        provider: str,
+        response: SearchResponse,
+        outcome: FilterOutcome,
+        ctx: ToolContext,
+    ) -> WebSearchOutput:
+        """The excerpt-mode answer: results plus the ranked passages of the top pages."""
+        items = result_items(outcome.hits, response.provider or provider)
+        output = WebSearchOutput(
+            query=args.query,
+            provider=provider,
+            mode="excerpts",
+            cache=SearchCacheInfo(status="miss"),
+            results=items,
+            filtered=outcome.refused,
+        )
+        if not items:
+            return output
+        p = self.manifest.web.pipeline
+        found = await run_excerpts(
+            args.query,
+            items,
+            client=self.services.client,
+            ctx=ctx,
+            pages=p.pages,
+            deadline_s=p.deadline_s,
+            max_tokens=self._budget(args),
+            per_host_concurrency=p.per_host_concurrency,
+        )
+        return msgspec.structs.replace(
+            output, excerpts=found.excerpts, pages=found.pages, warnings=found.warnings
+        )
+
+    @staticmethod
+    def _worth_storing(output: WebSearchOutput) -> bool:
+        """Store answers with results; not an excerpt answer for which no page could be read."""
+        if not output.results:
+            return False
+        return output.mode == "results" or any(p.status == "ok" for p in output.pages)
+
+    def _finish(
+        self, output: WebSearchOutput, store: SearchCache, *, altered_query: str | None = None
+    ) -> ToolOutput[WebSearchOutput]:
+        """Add the related findings and the provenance line; render the text for the model."""
+        warnings = list(output.warnings)
+        findings = store.findings(output.query, warnings)
+        info = output.cache
+        if not output.results and findings:
+            info = SearchCacheInfo(
+                status="hit",
+                match="finding",
+                matched_query=findings[0].query,
+                age_s=findings[0].age_s,
+            )
+        output = msgspec.structs.replace(output, cache=info, findings=findings, warnings=warnings)
+        header = provenance_header(
+            info, provider=output.provider, searched_at=self._now().timestamp()
+        )
+        if altered_query:
+            header += f"\nThe provider searched for: {' '.join(altered_query.split())!r}"
+        if output.mode == "excerpts":
+            text = render_excerpt_search(output, header)
+        else:
+            text = render_results(
+                output.results, header=header, filtered=output.filtered, warnings=warnings
+            )
+            if findings:
+                text = f"{text}\n{render_findings(findings)}"
+        return ToolOutput(
+            output=msgspec.structs.replace(output, tokens=estimate_tokens(text)), text=text
+        )
 
     # --- the steps of run() ------------------------------------------------------------
 
