@@ -1,0 +1,260 @@
+"""WebSearch end to end: excerpt mode, cache hits and their provenance lines, findings."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from insomnia_web import AutoApprovePrompter, Manifest, Runtime, hookimpl, parse_manifest
+from insomnia_web.cache import Cache
+from insomnia_web.history import MemoryHistory, ProgressEvent
+from insomnia_web.search.base import MockProvider, SearchHit, SearchProvider, SearchRequest
+from insomnia_web.services import WebServices
+from insomnia_web.tools.web_search import WebSearch
+
+from .conftest import HOSTS, LOOPBACK, Page, SimWeb, article
+
+MISS_RE = re.compile(r"^\[cache: miss · mock · \d{4}-\d\d-\d\dT\d\d:\d\dZ\]$")
+T0 = 1_800_000_000.0
+
+
+class Clock:
+    """A clock that moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class ClockedServices(WebServices):
+    """Shared services whose cache lives at a given path on a fake clock."""
+
+    def __init__(self, manifest: Manifest, path: Path, clock: Clock) -> None:
+        super().__init__(manifest)
+        self.test_cache = Cache(path, clock=clock)
+
+    @property
+    def cache(self) -> Cache | None:
+        """The test cache."""
+        return self.test_cache
+
+
+class Web:
+    """A runtime searching a mock provider whose hits point at the simulated web."""
+
+    def __init__(self, sim: SimWeb, tmp_path: Path) -> None:
+        self.sim = sim
+        self.clock = Clock()
+        self.hits: list[SearchHit] = []
+        self.calls = 0
+        self.cache_path = tmp_path / "cache.sqlite3"
+        self.runtimes: list[Runtime] = []
+        self.history = MemoryHistory()
+
+    def answer(self, request: SearchRequest) -> list[SearchHit]:
+        """The provider's handler: the configured hits, counting calls."""
+        self.calls += 1
+        return list(self.hits)
+
+    def runtime(self, *, mode: str = "excerpts", cache_path: Path | None = None) -> Runtime:
+        """A runtime for the mock provider; its WebSearch uses the fake clock."""
+        provider = MockProvider.named("mock", self.answer)
+
+        class Plugin:
+            __name__ = "test-mock-provider"
+
+            @hookimpl
+            def register_search_providers(
+                self, register: Callable[[type[SearchProvider]], None]
+            ) -> None:
+                register(provider)
+
+        manifest = parse_manifest(
+            {
+                "web": {
+                    "search": {"provider": "mock", "mode": mode},
+                    "pipeline": {"deadline_s": 3},
+                    "url_policy": {
+                        "allow_cidrs": [f"{LOOPBACK}/32"],
+                        "ports": [self.sim.port],
+                        "resolve": {h: [LOOPBACK] for h in HOSTS},
+                    },
+                },
+                "permissions": {"allow": ["WebSearch", "WebFetch"]},
+            }
+        )
+        rt = Runtime(
+            manifest,
+            prompter=AutoApprovePrompter(),
+            history=self.history,
+            plugins=[Plugin()],
+            load_entrypoints=False,
+        )
+        tool = rt.get_tool("WebSearch")
+        assert isinstance(tool, WebSearch)
+        tool.services = ClockedServices(manifest, cache_path or self.cache_path, self.clock)
+        tool._now = lambda: datetime.fromtimestamp(self.clock(), UTC)  # type: ignore[method-assign]
+        self.runtimes.append(rt)
+        return rt
+
+    def cache(self) -> Cache:
+        """The test cache of the first runtime."""
+        tool = self.runtimes[0].get_tool("WebSearch")
+        assert isinstance(tool, WebSearch)
+        assert isinstance(tool.services, ClockedServices)
+        return tool.services.test_cache
+
+
+@pytest_asyncio.fixture
+async def env(sim: SimWeb, tmp_path: Path) -> AsyncIterator[Web]:
+    """Two tortoise pages on the simulated web and a provider returning them."""
+    state = Web(sim, tmp_path)
+    for rank, host in enumerate(("a.test", "b.test"), start=1):
+        url = sim.add(host, "/p", Page(body=article(
+            f"Tortoises {rank}",
+            f"Page {rank}: a giant tortoise lifespan is about {100 + rank} years.",
+            "Gardens and weather are unrelated here.",
+        )))  # fmt: skip
+        state.hits.append(SearchHit(title=f"Tortoises {rank}", url=url, snippet="tortoise facts"))
+    yield state
+    for rt in state.runtimes:
+        await rt.aclose()
+
+
+async def search(rt: Runtime, query: str, **extra: Any) -> tuple[str, dict[str, Any]]:
+    """Call WebSearch; return its text and structured output."""
+    result = await rt.call_tool("WebSearch", {"query": query, **extra})
+    assert result.ok, result.text
+    assert result.output is not None
+    return result.text, result.output
+
+
+@pytest.mark.asyncio
+async def test_excerpt_search_reads_pages_and_reports_progress(env: Web) -> None:
+    """mode=excerpts fetches the pages, returns labelled passages and logs progress."""
+    rt = env.runtime()
+    text, out = await search(rt, "giant tortoise lifespan")
+    assert MISS_RE.match(text.splitlines()[0])
+    assert out["mode"] == "excerpts"
+    assert [p["status"] for p in out["pages"]] == ["ok", "ok"]
+    assert "about 101 years" in text
+    assert f"[1] Tortoises 1 - {env.hits[0].url}" in text
+    progress = [e.message for e in env.history.events if isinstance(e, ProgressEvent)]
+    assert f"fetched {env.hits[0].url}" in progress
+
+
+@pytest.mark.asyncio
+async def test_repeat_is_an_exact_hit_with_the_same_answer(env: Web) -> None:
+    """The same search again is served from the cache, says so, and keeps the excerpts."""
+    rt = env.runtime()
+    _, first = await search(rt, "giant tortoise lifespan")
+    env.clock.now += 2 * 3600
+    text, again = await search(rt, "Giant tortoise  lifespan")
+    assert text.splitlines()[0] == "[cache: exact match · 2h old]"
+    assert again["cache"] == {
+        "status": "hit",
+        "match": "exact",
+        "matched_query": "giant tortoise lifespan",
+        "age_s": 7200.0,
+    }
+    assert again["excerpts"] == first["excerpts"]
+    assert env.calls == 1
+
+
+@pytest.mark.asyncio
+async def test_similar_query_is_a_similar_hit(env: Web) -> None:
+    """A query whose words are all in an earlier one reuses it, quoting the earlier query."""
+    rt = env.runtime(mode="results")
+    await search(rt, "giant tortoise lifespan years")
+    env.clock.now += 86_400 - 1
+    text, out = await search(rt, "giant tortoise lifespan")
+    assert text.splitlines()[0] == (
+        '[cache: similar match to "giant tortoise lifespan years" · 23h old]'
+    )
+    assert out["cache"]["match"] == "similar"
+    assert env.calls == 1
+
+
+@pytest.mark.asyncio
+async def test_answer_older_than_the_ttl_is_not_reused(env: Web) -> None:
+    """After search_ttl_s the provider is asked again and the header says miss."""
+    rt = env.runtime(mode="results")
+    await search(rt, "giant tortoise lifespan")
+    env.clock.now += 86_400 + 1
+    text, out = await search(rt, "giant tortoise lifespan")
+    assert MISS_RE.match(text.splitlines()[0])
+    assert out["cache"]["status"] == "miss"
+    assert env.calls == 2
+
+
+@pytest.mark.asyncio
+async def test_freshness_caps_the_age_of_a_hit(env: Web) -> None:
+    """With freshness=pd an answer is reused at 30 minutes old but not at two hours."""
+    rt = env.runtime(mode="results")
+    await search(rt, "giant tortoise lifespan", freshness="pd")
+    env.clock.now += 1800
+    young, _ = await search(rt, "giant tortoise lifespan", freshness="pd")
+    env.clock.now += 5400
+    old, _ = await search(rt, "giant tortoise lifespan", freshness="pd")
+    assert young.splitlines()[0] == "[cache: exact match · 30m old]"
+    assert MISS_RE.match(old.splitlines()[0])
+    assert env.calls == 2
+
+
+@pytest.mark.asyncio
+async def test_force_fresh_skips_the_read_but_stores(env: Web) -> None:
+    """force_fresh asks the provider again, and its answer serves the next call."""
+    rt = env.runtime(mode="results")
+    await search(rt, "giant tortoise lifespan")
+    env.clock.now += 3600
+    forced, _ = await search(rt, "giant tortoise lifespan", force_fresh=True)
+    env.clock.now += 60
+    after, _ = await search(rt, "giant tortoise lifespan")
+    assert MISS_RE.match(forced.splitlines()[0])
+    assert after.splitlines()[0] == "[cache: exact match · 1m old]"
+    assert env.calls == 2
+
+
+@pytest.mark.asyncio
+async def test_findings_follow_the_web_excerpts_unverified(env: Web) -> None:
+    """A related finding is shown after the excerpts, labelled UNVERIFIED, and structured."""
+    rt = env.runtime()
+    env.cache().add_finding("giant tortoise lifespan", "Over 150 years.", None, ttl_s=86_400)
+    text, out = await search(rt, "giant tortoise lifespan")
+    assert text.index("UNVERIFIED model finding") > text.index("about 101 years")
+    assert [(f["content"], f["verified"]) for f in out["findings"]] == [("Over 150 years.", False)]
+    assert out["cache"]["status"] == "miss"
+
+
+@pytest.mark.asyncio
+async def test_finding_alone_is_served_as_a_finding_match(env: Web) -> None:
+    """With no web results but a matching finding, the header says finding match."""
+    env.hits.clear()
+    rt = env.runtime(mode="results")
+    env.cache().add_finding(
+        "tortoise lifespan", "Over 150 years.", "https://a.test/x", ttl_s=10 * 86_400
+    )
+    env.clock.now += 3 * 86_400 - 5000
+    text, out = await search(rt, "tortoise lifespan")
+    assert text.splitlines()[0] == '[cache: finding match to "tortoise lifespan" · 2d old]'
+    assert out["cache"]["match"] == "finding"
+    assert "UNVERIFIED model finding (claimed source: https://a.test/x)" in text
+
+
+@pytest.mark.asyncio
+async def test_cache_failure_is_a_warning_not_an_error(env: Web, tmp_path: Path) -> None:
+    """A cache that cannot open leaves the search working, with cache_error warnings."""
+    rt = env.runtime(mode="results", cache_path=tmp_path)  # a directory, not a database
+    text, out = await search(rt, "giant tortoise lifespan")
+    assert MISS_RE.match(text.splitlines()[0])
+    assert out["results"]
+    assert any(w.startswith("cache_error:") for w in out["warnings"])
+    assert "Warning: cache_error:" in text
