@@ -1,7 +1,7 @@
 """Fixtures of the search tests: loopback servers, a dial guard, runtimes from manifests.
 
 Nothing here leaves 127.0.0.1: every test runs under ``dial_guard``, which fails the test
-if anything other than its own loopback servers is dialled (aioresponses answers before
+if anything other than 127.0.0.1 is dialled (aioresponses answers before
 any dial). The process-wide rate-limit buckets are reset around each test.
 """
 
@@ -35,27 +35,24 @@ def fresh_buckets() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def dial_guard(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[tuple[str, int]]]:
-    """Fail the test if it dials anything but the loopback servers it started."""
-    allowed: set[tuple[str, int]] = set()
+def dial_guard(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
+    """Fail the test if it dials anything but 127.0.0.1 (its own loopback servers)."""
     violations: list[Any] = []
     original = asyncio.selector_events.BaseSelectorEventLoop.sock_connect
 
     async def sock_connect(self: Any, sock: socket.socket, address: Any) -> None:
-        if (str(address[0]), int(address[1])) not in allowed:
+        if str(address[0]) != LOOPBACK:
             violations.append(address)
             raise AssertionError(f"test tried to dial {address!r}")
         await original(self, sock, address)
 
     monkeypatch.setattr(asyncio.selector_events.BaseSelectorEventLoop, "sock_connect", sock_connect)
-    yield allowed
-    assert not violations, f"dialled outside the test servers: {violations}"
+    yield violations
+    assert not violations, f"dialled outside 127.0.0.1: {violations}"
 
 
 @pytest_asyncio.fixture
-async def serve_app(
-    dial_guard: set[tuple[str, int]],
-) -> AsyncIterator[Callable[[web.Application], Awaitable[str]]]:
+async def serve_app() -> AsyncIterator[Callable[[web.Application], Awaitable[str]]]:
     """Start aiohttp applications on 127.0.0.1 (port 0); returns their origins."""
     runners: list[web.AppRunner] = []
 
@@ -65,11 +62,8 @@ async def serve_app(
         runners.append(runner)
         site = web.TCPSite(runner, LOOPBACK, 0)
         await site.start()
-        server = site._server
-        assert isinstance(server, asyncio.Server)
-        port = int(server.sockets[0].getsockname()[1])
-        dial_guard.add((LOOPBACK, port))
-        return f"http://{LOOPBACK}:{port}"
+        host, port = runner.addresses[0][:2]
+        return f"http://{host}:{port}"
 
     yield start
     for runner in runners:
