@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -137,3 +138,30 @@ async def test_cache_disabled_is_disabled(make_runtime: MakeRuntime) -> None:
     finally:
         await tool.aclose()
     assert info.value.code == "disabled"
+
+
+@pytest.mark.asyncio
+async def test_source_url_is_matched_in_canonical_form(runtime: Runtime, site: Site) -> None:
+    """A source URL with an upper-case host and a fragment is verified by a fetch of the page."""
+    site.set("/new", PAGE)
+    source = site.url("/new").replace("site.test", "SITE.Test") + "#released"
+    saved = await save(runtime, content=FACT, source_url=source)
+    result = await fetch(runtime, site, "/new")
+    assert f"verified finding #{saved['id']}" in result.text
+
+
+@pytest.mark.asyncio
+async def test_broken_cache(make_runtime: MakeRuntime, site: Site, tmp_path: Path) -> None:
+    """An unusable cache file fails SaveFinding with cache_error; WebFetch still answers."""
+    broken = tmp_path / "not-a-file"
+    broken.mkdir()
+    runtime = make_runtime(cache={"path": str(broken)})
+    result = await runtime.call_tool("SaveFinding", {"query": "q", "content": FACT})
+    assert result.error is not None
+    assert result.error.code == "cache_error"
+    assert "not saved" in result.error.hint
+    site.set("/new", PAGE)
+    out = ok(await fetch(runtime, site, "/new"))
+    assert out["text"].startswith("# What's new in Python 3.12")
+    assert any(w.startswith("cache unavailable") for w in out["warnings"])
+    assert any(w.startswith("page not stored") for w in out["warnings"])

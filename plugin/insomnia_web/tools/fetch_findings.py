@@ -13,14 +13,26 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from yarl import URL
+
 if TYPE_CHECKING:
     from ..cache import Cache, Finding
 
-__all__ = ["MIN_WORDS", "contains_finding", "verify_findings"]
+__all__ = ["MIN_WORDS", "canonical_source", "contains_finding", "verify_findings"]
 
 MIN_WORDS = 3
 _WORD_RE = re.compile(r"\w+(?:[.,'’-]\w+)*")
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
+
+
+def canonical_source(url: str) -> str:
+    """The form a source URL is stored and looked up in: parsed like WebFetch parses a URL
+    (lower-case host, default port dropped, percent-encoding normalised), fragment removed.
+    """
+    try:
+        return str(URL(url, encoded=False).with_fragment(None))
+    except (ValueError, TypeError, UnicodeError):
+        return url
 
 
 def _words(text: str) -> str:
@@ -40,7 +52,7 @@ def contains_finding(page_words: str, content: str) -> bool:
 def verify_findings(cache: Cache, urls: Iterable[str], text: str, *, by_url: str) -> list[Finding]:
     """Mark verified the unverified findings from *urls* that *text* contains; return them."""
     candidates: dict[int, Finding] = {}
-    for url in dict.fromkeys(urls):
+    for url in dict.fromkeys(canonical_source(u) for u in urls):
         for finding in cache.findings_for_source(url):
             candidates[finding.id] = finding
     if not candidates:

@@ -12,6 +12,7 @@ from ..config import Manifest
 from ..errors import ToolError
 from ..services import WebServices
 from .base import CallSubject, Tool, ToolAnnotations, ToolContext, ToolOutput
+from .fetch_findings import canonical_source
 from .schemas import SaveFindingInput, SaveFindingOutput
 
 __all__ = ["SaveFinding", "check_fields"]
@@ -72,14 +73,24 @@ class SaveFinding(Tool[SaveFindingInput, SaveFindingOutput]):
                 hint="The finding was not saved; do not retry. Keep the fact in your answer.",
             )
         ttl_s = self.manifest.web.cache.finding_ttl_s
-        finding = cache.add_finding(args.query, args.content, args.source_url, ttl_s=ttl_s)
+        source = canonical_source(args.source_url) if args.source_url else None
+        try:
+            finding = cache.add_finding(args.query, args.content, source, ttl_s=ttl_s)
+        except ToolError as exc:
+            raise ToolError(
+                exc.code,
+                exc.message,
+                hint="The finding was not saved; retry once, or keep the fact in your answer.",
+                retryable=exc.retryable,
+                details=exc.details,
+            ) from exc
         out = SaveFindingOutput(
             id=str(finding.id),
             stored_at=datetime.fromtimestamp(finding.stored_at, UTC),
             expires_at=datetime.fromtimestamp(finding.expires_at, UTC),
             verified=False,
         )
-        return ToolOutput(output=out, text=_render(finding.id, args, out, ttl_s))
+        return ToolOutput(output=out, text=_render(finding.id, args.query, source, out, ttl_s))
 
 
 def check_fields(query: str, content: str, source_url: str | None) -> None:
@@ -110,18 +121,19 @@ def _is_http_url(text: str) -> bool:
     return url.scheme in ("http", "https") and bool(url.host)
 
 
-def _render(finding_id: int, args: SaveFindingInput, out: SaveFindingOutput, ttl_s: int) -> str:
+def _render(
+    finding_id: int, query: str, source: str | None, out: SaveFindingOutput, ttl_s: int
+) -> str:
     expires = out.expires_at.strftime("%Y-%m-%dT%H:%MZ")
     lines = [
         f"Saved finding #{finding_id} as an UNVERIFIED model finding (not a source) for "
-        f"the question {args.query!r}.",
+        f"the question {query!r}.",
         f"It expires {expires} ({ttl_s / 86400:g} days). Later WebSearch calls on a similar "
         "question show it labelled UNVERIFIED model finding.",
     ]
-    if args.source_url:
+    if source:
         lines.append(
-            f"It becomes verified if a later WebFetch of {args.source_url} returns text "
-            "containing it."
+            f"It becomes verified if a later WebFetch of {source} returns text containing it."
         )
     else:
         lines.append("It has no source_url, so no fetch can verify it.")
