@@ -13,6 +13,7 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -21,6 +22,7 @@ from aiohttp import web
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import Client, ClientSession, StdioServerParameters, stdio_client, types
 from mcp.client.session import ClientRequestContext, ElicitationFnT
+from mcp.shared.dispatcher import ProgressFnT
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"
@@ -161,9 +163,13 @@ class Connection:
         """``tools/list``."""
         return self.portal.call(self.client.list_tools).tools
 
-    def call(self, name: str, args: dict[str, Any]) -> types.CallToolResult:
+    def call(
+        self, name: str, args: dict[str, Any], progress: ProgressFnT | None = None
+    ) -> types.CallToolResult:
         """``tools/call``, validated by the SDK client against the output schema."""
-        result = self.portal.call(self.client.call_tool, name, args)
+        result = self.portal.call(
+            partial(self.client.call_tool, name, args, progress_callback=progress)
+        )
         assert isinstance(result, types.CallToolResult)
         return result
 

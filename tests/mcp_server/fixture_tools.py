@@ -46,7 +46,9 @@ class EchoNote(Tool[EchoInput, EchoOutput]):
         return CallSubject(domains=(args.host,) if args.host else (), summary=f"echo {args.text!r}")
 
     async def run(self, args: EchoInput, ctx: ToolContext) -> ToolOutput[EchoOutput]:
-        """Return the text and its length."""
+        """Report two progress steps, then return the text and its length."""
+        ctx.progress("reading the note", 1, 2)
+        ctx.progress("echoing", 2, 2)
         out = EchoOutput(text=args.text, length=len(args.text))
         return ToolOutput(output=out, text=f"echo: {args.text}")
 

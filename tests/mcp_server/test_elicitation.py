@@ -154,3 +154,16 @@ def test_call_without_hosts_offers_always_for_the_tool(
     (asked,) = elicitor.asked
     assert asked.message.startswith("EchoNote wants to echo 'hi'")
     assert "Hosts:" not in asked.message
+
+
+def test_progress_reaches_a_client_that_asks_for_it(conn: Connection, elicitor: Elicitor) -> None:
+    """Progress events of the call arrive as progress notifications, in order."""
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, total, message))
+
+    elicitor.will("once")
+    result = conn.call("echo_note", {"text": "slow"}, progress=on_progress)
+    assert result.is_error is False, text_of(result)
+    assert seen == [(1.0, 2.0, "reading the note"), (2.0, 2.0, "echoing")]

@@ -29,6 +29,7 @@ from .permission import (
     elicitation_form,
     pending_prompt,
 )
+from .progress import ProgressRelay, relaying
 
 __all__ = ["SERVER_NAME", "build_server", "run_stdio", "serve_stdio", "server_version"]
 
@@ -72,7 +73,8 @@ def build_server(runtime: Runtime) -> Server[Any]:
     """A low-level MCP server exposing *runtime*'s tools.
 
     *runtime* should use an :class:`ElicitationPrompter` so ``ask`` decisions reach the
-    person behind the client.
+    person behind the client, and a :class:`ProgressRelay` history sink so progress reaches
+    it too.
     """
     names = tool_names(runtime.tools)
     listing = [mcp_tool(runtime.tools[names[public]].tool) for public in names]
@@ -104,7 +106,8 @@ def build_server(runtime: Runtime) -> Server[Any]:
         )
         token = ElicitationPrompter.scoped(scope)
         try:
-            result = await runtime.call_tool(name, args)
+            async with relaying(ctx.session):
+                result = await runtime.call_tool(name, args)
         finally:
             ElicitationPrompter.reset(token)
         return call_result(result)
@@ -126,6 +129,7 @@ async def serve_stdio(
     async with Runtime(
         manifest,
         prompter=ElicitationPrompter(),
+        history=ProgressRelay(),
         plugins=plugins,
         load_entrypoints=load_entrypoints,
     ) as runtime:
