@@ -240,6 +240,18 @@ async def test_force_fresh_gets_the_new_version(site: Site, runtime: Runtime) ->
 
 
 @pytest.mark.asyncio
+async def test_expired_snapshot_is_not_continued(site: Site, make_runtime: MakeRuntime) -> None:
+    """With no snapshot young enough, continuing fetches again and warns the text may differ."""
+    runtime = make_runtime(cache={"page_ttl_s": 0})
+    site.set("/long", long_text("one"), content_type="text/plain")
+    first = ok(await fetch(runtime, site, "/long", max_chars=1000))
+    second = ok(await fetch(runtime, site, "/long", start_index=first["next_start_index"]))
+    assert second["cache"]["hit"] is False
+    assert any("no stored copy" in w for w in second["warnings"])
+    assert site.hits["/long"] == 2
+
+
+@pytest.mark.asyncio
 async def test_cache_hit_is_labelled(site: Site, runtime: Runtime) -> None:
     """A second call is served from the snapshot and its text says so."""
     site.set("/", ARTICLE)

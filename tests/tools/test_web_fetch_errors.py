@@ -210,11 +210,12 @@ async def test_utf16_with_bom_is_text(site: Site, runtime: Runtime) -> None:
 
 
 @pytest.mark.asyncio
-async def test_deeply_nested_html(site: Site, runtime: Runtime) -> None:
+@pytest.mark.parametrize("mode", ["readable", "full"])
+async def test_deeply_nested_html(site: Site, runtime: Runtime, mode: str) -> None:
     """A page nested 20 000 elements deep still yields its text through the tool."""
     depth = 20_000
     html = "<html><body>" + "<div>" * depth + "<p>deep treasure</p>" + "</div>" * depth
     site.set("/deep", html + "<p>after the depths</p></body></html>")
-    out = ok(await fetch(runtime, site, "/deep", mode="full"))
+    out = ok(await fetch(runtime, site, "/deep", mode=mode))
     assert "deep treasure" in out["text"]
     assert "after the depths" in out["text"]
