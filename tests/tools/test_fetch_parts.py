@@ -96,6 +96,14 @@ def test_control_bytes_make_a_body_binary() -> None:
     refuse_binary("text/plain", b"tabs\tand\r\nform\x0cfeeds are text", None)
 
 
+def test_a_stray_nul_is_not_binary() -> None:
+    """One NUL byte in a page of text does not make it binary; a few more do."""
+    page = b"<p>" + b"words " * 300 + b"\x00" + b"more words</p>"
+    refuse_binary("text/html", page, None)
+    with pytest.raises(ToolError):
+        refuse_binary("text/html", page.replace(b"words", b"w\x00rds", 10), None)
+
+
 def test_literal_replacement_characters_are_not_decoding_errors() -> None:
     """U+FFFD written in a UTF-8 source is content, not a decoding problem."""
     text, used, warnings = decode_body("\ufffd".encode() * 100, "utf-8")

@@ -3,8 +3,8 @@
 - :func:`effective_type`: the declared media type, or one sniffed from the body when the
   server sent none (``<html``/``<!doctype html`` -> ``text/html``; other text ->
   ``text/plain``).
-- :func:`refuse_binary`: a body that is really binary (a known file signature, NUL bytes,
-  many control bytes) is refused even when it is labelled as text.
+- :func:`refuse_binary`: a body that is really binary (a known file signature, more than a
+  stray NUL byte, many control bytes) is refused even when it is labelled as text.
 - :func:`decode_body`: bytes -> text with the shared charset rules, plus warnings for an
   unknown declared charset or replaced bytes; mostly-invalid text is a decoding error.
 """
@@ -24,8 +24,10 @@ __all__ = ["decode_body", "effective_type", "refuse_binary", "require_supported"
 
 SNIFF_BYTES = 8192
 """How much of the body the type and binary checks look at."""
-MAX_CONTROL_RATIO = 0.1
-"""Share of control bytes above which a body is binary."""
+MAX_NUL_RATIO = 0.001
+"""Share of NUL bytes above which a body is binary (a stray NUL in a page is tolerated)."""
+MAX_CONTROL_RATIO = 0.05
+"""Share of control bytes (NUL included) above which a body is binary."""
 MAX_REPLACED_RATIO = 0.1
 """Share of replaced characters above which decoded text is a decoding error."""
 
@@ -59,10 +61,10 @@ def _looks_binary(body: bytes, charset: str | None) -> str | None:
     if _is_utf16(body, charset):
         return None
     head = body[:SNIFF_BYTES]
-    if b"\x00" in head:
-        return "binary data"
+    if not head:
+        return None
     controls = sum(1 for byte in head if byte in _CONTROL)
-    if head and controls / len(head) > MAX_CONTROL_RATIO:
+    if head.count(0) > MAX_NUL_RATIO * len(head) or controls > MAX_CONTROL_RATIO * len(head):
         return "binary data"
     return None
 
