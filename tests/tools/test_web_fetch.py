@@ -253,10 +253,11 @@ async def test_expired_snapshot_is_not_continued(site: Site, make_runtime: MakeR
 
 @pytest.mark.asyncio
 async def test_cache_hit_is_labelled(site: Site, runtime: Runtime) -> None:
-    """A second call is served from the snapshot and its text says so."""
+    """A second call (fragment and host case aside, the same URL) is served from the snapshot."""
     site.set("/", ARTICLE)
     await fetch(runtime, site)
-    result = await fetch(runtime, site)
+    other_form = site.url("/#section").replace("site.test", "Site.Test")
+    result = await runtime.call_tool("WebFetch", {"url": other_form})
     assert ok(result)["cache"]["hit"] is True
     assert "Source: stored copy fetched" in result.text
     assert site.hits["/"] == 1

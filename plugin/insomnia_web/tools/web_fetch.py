@@ -1,4 +1,16 @@
-"""WebFetch: one URL -> readable text with metadata."""
+"""WebFetch: one URL -> readable text with metadata.
+
+The flow of one call::
+
+    URL policy check (no I/O) -> stored snapshot of this URL and mode, young enough?
+      no (or force_fresh) -> SafeClient.fetch (cross-host redirects only to allowed hosts)
+        -> status -> content type (declared or sniffed) -> binary check -> decode
+        -> extract off the loop -> store the snapshot (its content hash is ``snapshot``)
+    -> slice at start_index -> verify saved findings from this URL -> render
+
+Continuing a page (``start_index > 0``) reads the snapshot the first slice came from, so
+every slice belongs to the same version of the page.
+"""
 
 from __future__ import annotations
 
@@ -86,8 +98,8 @@ class WebFetch(Tool[WebFetchInput, WebFetchOutput]):
         warnings: list[str] = []
         max_chars = self._max_chars(args, warnings)
         # Refuse a bad URL before the cache or the network sees it; the cache key is the
-        # URL as parsed by the policy (the same string the client requests).
-        key = str(self.services.client.policy.check(args.url).url)
+        # URL as parsed by the policy, without the fragment (which is never requested).
+        key = str(self.services.client.policy.check(args.url).url.with_fragment(None))
         cache = self.services.cache
         page = self._stored(cache, key, args, warnings)
         hit = page is not None
