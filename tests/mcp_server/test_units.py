@@ -5,12 +5,16 @@ from __future__ import annotations
 import pytest
 from mcp import types
 
+from insomnia_web.config import Manifest
 from insomnia_web.errors import ToolError
-from insomnia_web.mcp_server.listing import call_result, mcp_tool_name, tool_names
+from insomnia_web.mcp_server.listing import call_result, mcp_tool, mcp_tool_name, tool_names
 from insomnia_web.mcp_server.permission import answer_from, can_elicit, elicitation_form
 from insomnia_web.permissions import ToolCall
 from insomnia_web.prompts import PromptRequest
 from insomnia_web.runtime import ToolResult
+from insomnia_web.tools.base import ToolAnnotations
+
+from .fixture_tools import EchoNote
 
 
 @pytest.mark.parametrize(
@@ -109,3 +113,35 @@ def test_error_result_keeps_retry_after_and_details() -> None:
             "details": {"n": 1},
         }
     }
+
+
+HINTS = ("read_only", "destructive", "idempotent", "open_world")
+
+
+@pytest.mark.parametrize("flag", HINTS)
+def test_each_annotation_maps_to_its_own_hint(flag: str) -> None:
+    """With exactly one annotation true, exactly the matching MCP hint is true."""
+
+    class OneFlag(EchoNote):
+        annotations = ToolAnnotations(**{h: h == flag for h in HINTS})
+
+    hints = mcp_tool(OneFlag(Manifest())).annotations
+    assert hints is not None
+    listed = {
+        "read_only": hints.read_only_hint,
+        "destructive": hints.destructive_hint,
+        "idempotent": hints.idempotent_hint,
+        "open_world": hints.open_world_hint,
+    }
+    assert listed == {h: h == flag for h in HINTS}
+
+
+def test_listing_keeps_title_and_schemas() -> None:
+    """The listing carries the tool's title, description and both schemas unchanged."""
+    tool = EchoNote(Manifest())
+    listed = mcp_tool(tool)
+    assert listed.name == "echo_note"
+    assert listed.title == "Echo a note"
+    assert listed.description == tool.description()
+    assert listed.input_schema == tool.input_schema()
+    assert listed.output_schema == tool.output_schema()
