@@ -132,7 +132,7 @@ def server_params(manifest: Path, *, fixture_tools: bool = False) -> StdioServer
 class Elicitor:
     """A scripted person: answers elicitations in order and remembers what was asked."""
 
-    answers: list[types.ElicitResult] = field(default_factory=list)
+    answers: list[types.ElicitResult | types.ErrorData] = field(default_factory=list)
     asked: list[types.ElicitRequestFormParams] = field(default_factory=list)
 
     async def __call__(

@@ -112,6 +112,16 @@ def test_declining_is_permission_denied(
     assert "WebFetch(domain:decline.test)" in error["hint"]
 
 
+def test_client_error_is_permission_denied(
+    conn: Connection, elicitor: Elicitor, site_port: int
+) -> None:
+    """An elicitation the client fails to answer counts as a denial, not a crash."""
+    elicitor.answers.append(types.ErrorData(code=types.INTERNAL_ERROR, message="no screen"))
+    result = conn.call("web_fetch", {"url": f"http://decline.test:{site_port}/page"})
+    assert result.is_error is True
+    assert text_of(result).startswith("Error [permission_denied]")
+
+
 def test_choosing_deny_is_permission_denied(
     conn: Connection, elicitor: Elicitor, site_port: int
 ) -> None:
