@@ -356,3 +356,29 @@ def test_hook_tracing_env_var_prints_hook_calls(
     runtime = Runtime(load_entrypoints=False)
     runtime.permission_for("WebFetch", "a.example")
     assert "check_permission" in capsys.readouterr().err
+
+
+@pytest.mark.asyncio
+async def test_preflight_failure_skips_the_permission_prompt() -> None:
+    """A call that cannot run fails before anyone is asked to approve it."""
+
+    class Unready(EchoTool):
+        name: ClassVar[str] = "Unready"
+
+        def preflight(self, args: EchoIn, ctx: ToolContext) -> None:
+            raise ToolError("not_configured", "set web.echo.key")
+
+    class UnreadyPlugin:
+        __name__ = "unready"
+
+        @hookimpl
+        def register_tools(self, register: Callable[[Tool[Any, Any]], None]) -> None:
+            register(Unready(Manifest()))
+
+    prompter = RecordingPrompter("once")
+    runtime = make_runtime(prompter=prompter, plugins=(UnreadyPlugin(),))
+    result = await runtime.call_tool("Unready", {"host": "a.example"})
+    assert result.error is not None
+    assert result.error.code == "not_configured"
+    assert prompter.requests == []
+    assert [type(e) for e in events(runtime)] == [ToolCallEvent, ToolResultEvent]

@@ -2,8 +2,8 @@
 
 A Python agent runtime can embed :class:`Runtime` as it is, or copy its flow::
 
-    validate input -> permission (hooks; deny > ask > allow; none = manifest default)
-      -> ask? prompter -> run -> result
+    validate input -> preflight (e.g. not_configured) -> permission (hooks; deny > ask >
+      allow; none = manifest default) -> ask? prompter -> run -> result
 
 Every call leaves ``tool_call``, ``permission`` (when the input was valid), any ``progress``
 and one ``tool_result`` event in the history, in that order. Failures become results with
@@ -250,11 +250,6 @@ class Runtime:
             args = msgspec.convert(raw, tool.input_type, str_keys=True)
         except msgspec.ValidationError as exc:
             raise _field_error(exc) from exc
-        subject = tool.subject(args)
-        call = ToolCall(
-            id=call_id, tool=name, input=raw, domains=subject.domains, summary=subject.summary
-        )
-        await self._authorize(call)
         ctx = ToolContext(
             call_id=call_id,
             manifest=self.manifest,
@@ -264,6 +259,12 @@ class Runtime:
             permission_probe=self.permission_for,
             search_providers=self.search_providers,
         )
+        tool.preflight(args, ctx)
+        subject = tool.subject(args)
+        call = ToolCall(
+            id=call_id, tool=name, input=raw, domains=subject.domains, summary=subject.summary
+        )
+        await self._authorize(call)
         out = await tool.run(args, ctx)
         return ToolResult(
             call_id=call_id,

@@ -174,6 +174,14 @@ class Tool(ABC, Generic[InT, OutT]):
         """Checks on the raw input before decoding (e.g. a dedicated error code); default none."""
         return None
 
+    def preflight(self, args: InT, ctx: ToolContext) -> None:
+        """Fail fast, before any permission prompt, when the call cannot run at all.
+
+        For configuration problems (``not_configured``) a person should not be asked to
+        approve a call that is bound to fail. Must not touch the network. Default: nothing.
+        """
+        return None
+
     def subject(self, args: InT) -> CallSubject:
         """The hosts this call contacts and a summary for permission prompts."""
         return CallSubject()
