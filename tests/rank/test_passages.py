@@ -163,3 +163,16 @@ def test_overlong_headings_are_shortened_in_the_path() -> None:
     assert len(passage.heading) == MAX_HEADING_CHARS
     assert passage.heading.endswith("…")
     assert text[passage.start : passage.end].startswith(f"## {title.strip()}")
+
+
+def test_heading_closing_hashes_are_dropped_but_not_part_of_a_word() -> None:
+    """'## Title ##' gives 'Title', '## C#' keeps 'C#', and '#tag' is not a heading."""
+    assert [p.heading for p in split_passages("## Title ##\n\nbody")] == ["Title"]
+    assert [p.heading for p in split_passages("## C#\n\nbody")] == ["C#"]
+    assert [p.heading for p in split_passages("#tag\n\nbody")] == [None]
+
+
+def test_heading_with_a_huge_space_run_is_parsed_in_linear_time() -> None:
+    """A heading line holding 200k spaces is parsed (a backtracking regex would never end)."""
+    text = "# a" + " " * 200_000 + "b\n\nbody"
+    assert [p.heading for p in split_passages(text)] == ["a…"]

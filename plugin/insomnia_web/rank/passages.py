@@ -36,7 +36,7 @@ MAX_WORDS = 150
 MAX_HEADING_CHARS = 80
 """Longer heading titles are cut (with "…") in the heading path; the page text is untouched."""
 
-_HEADING_RE = re.compile(r"(#{1,6})\s+(.*?)\s*#*\s*$")
+_HEADING_RE = re.compile(r"#{1,6}\s")
 _ITEM_RE = re.compile(r"(?:[-*+•]|\d{1,3}[.)])\s")
 _FENCE_RE = re.compile(r"(```|~~~)")
 _TABLE_SEP_RE = re.compile(r"\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
@@ -127,14 +127,19 @@ class _Scanner:
         self.block_start = -1
 
     def heading(self, start: int, end: int, line: str) -> bool:
-        match = _HEADING_RE.fullmatch(line)
-        if not match or not match.group(2):
+        match = _HEADING_RE.match(line)
+        if not match:
+            return False
+        title = line[match.end() :].strip()
+        unclosed = title.rstrip("#")
+        if unclosed != title and (not unclosed or unclosed[-1].isspace()):
+            title = unclosed.rstrip()  # a closing sequence: "## Title ##"
+        if not title:
             return False
         self.close_block()
-        level = len(match.group(1))
+        level = match.end() - 1
         while self.headings and self.headings[-1][0] >= level:
             self.headings.pop()
-        title = match.group(2)
         if len(title) > MAX_HEADING_CHARS:
             title = title[: MAX_HEADING_CHARS - 1].rstrip() + "…"
         self.headings.append((level, title))
