@@ -14,7 +14,11 @@ from ..rank.budget import excerpt_cost
 from ..tools.schemas import ExcerptItem, PageStatus, ResultItem
 from .fetch import FetchContext, PageOutcome, PageRequest, fetch_pages
 
-__all__ = ["PipelineResult", "run_excerpts"]
+__all__ = ["RANK_RESERVE", "PipelineResult", "run_excerpts"]
+
+RANK_RESERVE = 0.05
+"""Share of the deadline kept for ranking and rendering: fetching stops this much earlier."""
+MAX_RANK_RESERVE_S = 0.5
 
 
 class PipelineResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -76,10 +80,12 @@ async def run_excerpts(
 ) -> PipelineResult:
     """Fetch the top *pages* results, extract them, and select the passages that answer.
 
-    The fetches run concurrently under one deadline (:func:`.fetch.fetch_pages`); the
-    provider's snippets are ranked along with the page passages, so a page that failed still
-    contributes its snippet. Ranking runs in a worker thread. The excerpts come back grouped
-    by source in provider rank order, within *max_tokens* (labels included).
+    The fetches run concurrently under one deadline (:func:`.fetch.fetch_pages`) that ends
+    :data:`RANK_RESERVE` of *deadline_s* early (at most half a second), so that ranking
+    still finishes within *deadline_s*. The provider's snippets are ranked along with the
+    page passages, so a page that failed still contributes its snippet. Ranking runs in a
+    worker thread. The excerpts come back grouped by source in provider rank order, within
+    *max_tokens* (labels included).
     """
     top = list(results[:pages])
     requests = [PageRequest(url=r.url, rank=r.rank) for r in top]
@@ -87,7 +93,7 @@ async def run_excerpts(
         requests,
         client=client,
         ctx=ctx,
-        deadline_s=deadline_s,
+        deadline_s=deadline_s - min(deadline_s * RANK_RESERVE, MAX_RANK_RESERVE_S),
         per_host_concurrency=per_host_concurrency,
         clock=clock,
     )
