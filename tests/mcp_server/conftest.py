@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import ExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -203,12 +203,19 @@ def connect(
     elicitation: ElicitationFnT | None = None,
     modern: bool = False,
 ) -> Iterator[Connection]:
-    """Start the server and connect: the handshake era, or 2026-07-28 with *modern*."""
-    with (
-        errlog_path.open("w", encoding="utf-8") as errlog,
-        portal.wrap_async_context_manager(_open(params, errlog, elicitation, modern)) as opened,
-    ):
-        client, version, info = opened
+    """Start the server and connect: the handshake era, or 2026-07-28 with *modern*.
+
+    If the server cannot start, the error shows what it wrote to stderr.
+    """
+    with ExitStack() as stack:
+        errlog = stack.enter_context(errlog_path.open("w", encoding="utf-8"))
+        opening = portal.wrap_async_context_manager(_open(params, errlog, elicitation, modern))
+        try:
+            client, version, info = stack.enter_context(opening)
+        except Exception as exc:
+            errlog.flush()
+            stderr = errlog_path.read_text(encoding="utf-8")[-4000:]
+            raise RuntimeError(f"MCP server did not start; its stderr:\n{stderr}") from exc
         yield Connection(portal, client, version, info)
 
 

@@ -27,7 +27,6 @@ _DROP_ROLES = frozenset(
         "alertdialog",
         "menu",
         "menubar",
-        "tablist",
         "toolbar",
     ]
 )

@@ -140,8 +140,8 @@ class ElicitationPrompter:
             result = await scope.session.elicit_form(
                 message, schema, related_request_id=scope.request_id
             )
-        except Exception:  # a client error or a malformed answer is a denial, never a crash
-            log.warning("elicitation failed; denying %s", request.call.tool, exc_info=True)
+        except Exception as exc:  # a client error or a malformed answer is a denial
+            log.warning("elicitation failed (%s); denying %s", exc, request.call.tool)
             return "deny"
         return answer_from(result)
 
