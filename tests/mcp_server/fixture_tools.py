@@ -9,6 +9,7 @@ import msgspec
 from msgspec import Meta
 
 from insomnia_web import Manifest, hookimpl
+from insomnia_web.errors import ToolError
 from insomnia_web.tools.base import CallSubject, Tool, ToolAnnotations, ToolContext, ToolOutput
 
 
@@ -40,6 +41,11 @@ class EchoNote(Tool[EchoInput, EchoOutput]):
     def description(self) -> str:
         """One line: what it does."""
         return "Echo text back (test fixture)."
+
+    def preflight(self, args: EchoInput, ctx: ToolContext) -> None:
+        """The text "unconfigured" stands for a call that cannot run: not_configured."""
+        if args.text == "unconfigured":
+            raise ToolError("not_configured", "EchoNote is not configured for this text.")
 
     def subject(self, args: EchoInput) -> CallSubject:
         """The claimed host, so permission rules and prompts apply."""

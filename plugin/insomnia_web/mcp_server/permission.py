@@ -29,6 +29,7 @@ from ..errors import ToolError
 from ..permissions import ToolCall
 from ..prompts import Answer, PromptRequest
 from ..runtime import Runtime
+from ..tools.base import ToolContext
 
 __all__ = [
     "PERMISSION_INPUT_KEY",
@@ -150,16 +151,25 @@ def pending_prompt(runtime: Runtime, name: str, args: Mapping[str, Any]) -> Prom
     """The question the runtime would ask for this call, or ``None`` if it would not ask.
 
     Used where the client must be asked before the call runs (2026-07-28 connections).
-    Invalid input needs no question: the runtime reports it without asking.
+    It follows the runtime's order: invalid input, or a call the tool's preflight refuses
+    (``not_configured``), needs no question; the runtime reports it without asking.
     """
     reg = runtime.tools.get(name)
     if reg is None:
         return None
     tool = reg.tool
     raw = dict(args)
+    ctx = ToolContext(
+        call_id="pending",
+        manifest=runtime.manifest,
+        progress=lambda message, done, total: None,
+        permission_probe=runtime.permission_for,
+        search_providers=runtime.search_providers,
+    )
     try:
         tool.precheck(raw)
         parsed = msgspec.convert(raw, tool.input_type, str_keys=True)
+        tool.preflight(parsed, ctx)
         subject = tool.subject(parsed)
     except (ToolError, msgspec.ValidationError):
         return None
