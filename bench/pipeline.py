@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import gzip
 import importlib
+import re
 import statistics
 import sys
 import tempfile
@@ -82,7 +83,9 @@ def load_pages(n: int) -> tuple[str, list[tuple[str, str]]]:
         pages = []
         for sha in list(dict.fromkeys(chosen))[:n]:
             path = recall.DATA_DIR / "aeb" / "html" / f"{sha}.html.gz"
-            pages.append((sha[:12], gzip.decompress(path.read_bytes()).decode("utf-8", "replace")))
+            html = gzip.decompress(path.read_bytes()).decode("utf-8", "replace")
+            found = re.search(r"<title[^>]*>([^<]{1,200})</title>", html, re.IGNORECASE)
+            pages.append((found.group(1).strip() if found else sha[:12], html))
         if len(pages) == n:
             return str(aeb[0]["question"]), pages
     except (OSError, KeyError, IndexError, ImportError, msgspec.DecodeError) as exc:
