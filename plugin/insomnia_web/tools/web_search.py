@@ -171,13 +171,8 @@ class WebSearch(Tool[WebSearchInput, WebSearchOutput]):
 
     def _search_cache(self) -> SearchCache:
         """The cache policy over the shared cache (``None`` inside when disabled)."""
-        try:
-            cache = self.services.cache
-        except ToolError as exc:  # pragma: no cover - building the cache opens nothing
-            log.warning("cache unavailable: %s", exc.message)
-            cache = None
         return SearchCache(
-            cache,
+            self.services.cache,
             ttl_s=self.manifest.web.cache.search_ttl_s,
             clock=lambda: self._now().timestamp(),
         )
