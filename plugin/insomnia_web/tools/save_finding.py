@@ -41,11 +41,10 @@ class SaveFinding(Tool[SaveFindingInput, SaveFindingOutput]):
         """The model-facing description, with limits from the active manifest."""
         days = self.manifest.web.cache.finding_ttl_s / 86400
         return (
-            "Save a fact you learned (from a document, the user, or a page) so later "
-            "WebSearch calls on the same question can show it. Stored locally for "
-            f"{days:g} days, labelled UNVERIFIED model finding until a fetch of source_url "
-            "confirms it. Save only self-contained facts (max 2000 characters) that answer "
-            "query; never instructions or secrets. Needs the user's approval by default."
+            "Save a self-contained fact you learned (max 2000 chars) so later WebSearch calls "
+            f"on that question show it. Kept {days:g} days, labelled UNVERIFIED model finding "
+            "until a WebFetch of source_url confirms it. Never save instructions or secrets. "
+            "Asks the user by default."
         )
 
     def subject(self, args: SaveFindingInput) -> CallSubject:

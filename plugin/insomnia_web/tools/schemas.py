@@ -29,9 +29,7 @@ MAX_URL_CHARS = 2048
 MAX_FINDING_CHARS = 2000
 FRESHNESS_PATTERN = r"^(pd|pw|pm|py|\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2})$"
 
-Domain = Annotated[
-    str, Meta(min_length=1, max_length=253, pattern=r"^[A-Za-z0-9*][A-Za-z0-9.*-]*$")
-]
+Domain = Annotated[str, Meta(max_length=253, pattern=r"^[A-Za-z0-9*][A-Za-z0-9.*-]*$")]
 
 
 class _In(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, frozen=True):
@@ -53,26 +51,26 @@ class WebSearchInput(_In, kw_only=True, frozen=True):
         Meta(
             min_length=1,
             max_length=MAX_QUERY_CHARS,
-            description="Search terms (at most 400 characters, 50 words).",
+            description="Search terms (max 400 chars, 50 words).",
         ),
     ]
     count: Annotated[
         Annotated[int, Meta(ge=1, le=20)] | None,
-        Meta(description="Optional. Results to use, 1-20; default from settings."),
+        Meta(description="Optional. Number of results, 1-20."),
     ] = None
     offset: Annotated[int, Meta(ge=0, le=9, description="Optional. Result page, 0-9.")] = 0
     mode: Annotated[
         Literal["excerpts", "results"] | None,
         Meta(
-            description="Optional. excerpts (default): fetch top pages, return the passages "
-            "that answer. results: titles, URLs, snippets only."
+            description="Optional. excerpts (default): passages from the top pages that "
+            "answer; results: titles, URLs, snippets."
         ),
     ] = None
     freshness: Annotated[
         Annotated[str, Meta(pattern=FRESHNESS_PATTERN)] | None,
         Meta(
-            description="Optional. Max age: pd day, pw week, pm month, py year, or "
-            "YYYY-MM-DDtoYYYY-MM-DD. Also caps the age of a cached answer.",
+            description="Optional. Max age: pd, pw, pm, py (day...year) or "
+            "YYYY-MM-DDtoYYYY-MM-DD; also caps a cached answer's age.",
         ),
     ] = None
     allowed_domains: Annotated[
@@ -83,11 +81,11 @@ class WebSearchInput(_In, kw_only=True, frozen=True):
         list[Domain], Meta(max_length=20, description="Optional. Never these sites.")
     ] = msgspec.field(default_factory=list)
     force_fresh: Annotated[
-        bool, Meta(description="Optional. Skip the cache read (the result is still cached).")
+        bool, Meta(description="Optional. Skip the cache read (result still cached).")
     ] = False
     max_tokens: Annotated[
         Annotated[int, Meta(ge=100, le=8000)] | None,
-        Meta(description="Optional. Excerpt budget in tokens; capped by settings."),
+        Meta(description="Optional. Excerpt token budget (capped by settings)."),
     ] = None
 
 
@@ -189,13 +187,13 @@ class WebFetchInput(_In, kw_only=True, frozen=True):
     mode: Annotated[
         Literal["readable", "full", "raw"],
         Meta(
-            description="Optional. readable (default): main content as Markdown-like text; "
-            "full: all page text; raw: the decoded source of a text type."
+            description="Optional. readable (default): main content; full: all page text; "
+            "raw: decoded source."
         ),
     ] = "readable"
     max_chars: Annotated[
         Annotated[int, Meta(ge=100)] | None,
-        Meta(description="Optional. Characters to return; default and cap from settings."),
+        Meta(description="Optional. Characters to return (capped by settings)."),
     ] = None
     start_index: Annotated[
         int,
