@@ -84,3 +84,14 @@ def test_markdown_link_targets_are_not_indexed() -> None:
         "guide",
         "now",
     ]
+
+
+def test_link_targets_with_parentheses_are_dropped() -> None:
+    """A Wikipedia-style URL with one level of parentheses is skipped as a whole."""
+    text = "[Foo](https://en.wikipedia.org/wiki/Foo_(bar)) rocks"
+    assert analyze(text) == ["foo", "rock"]
+
+
+def test_repeated_link_openers_do_not_backtrack() -> None:
+    """200k unclosed '](' openers are scanned in linear time and yield no terms."""
+    assert analyze("](" * 200_000) == []

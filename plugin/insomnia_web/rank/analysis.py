@@ -19,7 +19,9 @@ import re
 __all__ = ["STOPWORDS", "analyze", "stem", "words"]
 
 _WORD_RE = re.compile(r"\w+")
-_LINK_TARGET_RE = re.compile(r"\]\([^)\s]*\)")
+# "](" then URL characters, allowing one level of balanced parentheses ("Foo_(bar)"); no
+# branch can match where another does, so a failed attempt stops at the next "(" (linear).
+_LINK_TARGET_RE = re.compile(r"\]\((?:[^()\s]|\([^()\s]*\))*\)")
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_RE = re.compile(f"[{_CJK}]")
 _CJK_WORD_RE = re.compile(f"[^\\W{_CJK}]+|[{_CJK}]+")
