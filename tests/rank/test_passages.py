@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 from insomnia_web.rank.passages import MAX_HEADING_CHARS, MAX_WORDS, Passage, split_passages
@@ -176,3 +177,41 @@ def test_heading_with_a_huge_space_run_is_parsed_in_linear_time() -> None:
     """A heading line holding 200k spaces is parsed (a backtracking regex would never end)."""
     text = "# a" + " " * 200_000 + "b\n\nbody"
     assert [p.heading for p in split_passages(text)] == ["a…"]
+
+
+LINE_KINDS = (
+    "# Heading one",
+    "### Deep heading ###",
+    "- list item with some words",
+    "1. numbered item",
+    "| a | b |",
+    "|---|---|",
+    "```",
+    "~~~",
+    "",
+    "   ",
+    "Plain sentence here. Another one follows!",
+    "東京都庁は新宿区にあります。",
+    "word " * 90,
+    "[link](https://example.com/a_(b))",
+    "\t indented continuation",
+)
+
+
+def test_random_markdown_keeps_every_character_in_order() -> None:
+    """On seeded random Markdown-like pages, passages are ordered, disjoint, exact and cover
+    every non-space character of the page."""
+    rng = random.Random(1234)
+    for _ in range(300):
+        lines = [rng.choice(LINE_KINDS) for _ in range(rng.randint(0, 60))]
+        text = rng.choice(["\n", "\r\n", "\n\n"]).join(lines)
+        passages = split_passages(text)
+        previous_end = 0
+        for p in passages:
+            assert previous_end <= p.start < p.end <= len(text)
+            body = text[p.start : p.end]
+            assert body == body.strip()
+            assert p.text(text).endswith(body)
+            previous_end = p.end
+        covered = "".join(bodies(text, passages))
+        assert re.sub(r"\s+", "", covered) == re.sub(r"\s+", "", text)
