@@ -192,3 +192,9 @@ def test_weak_matches_far_below_the_best_are_dropped() -> None:
     assert strong in ours[0].text
     assert "passing mention" not in ours[0].text
     assert any("passing mention" in e.text for e in plain)
+
+
+def test_unknown_method_is_rejected() -> None:
+    """A method other than 'ours' or 'bm25' raises ValueError naming it."""
+    with pytest.raises(ValueError, match="'tfidf'"):
+        select_excerpts("volcano", corpus(), max_tokens=100, method="tfidf")  # type: ignore[arg-type]

@@ -35,6 +35,7 @@ from .models import Excerpt, SourceDoc
 __all__ = ["Method", "rank_candidates", "select_excerpts", "select_weighted"]
 
 Method = Literal["ours", "bm25"]
+_METHODS: dict[str, Weights] = {"ours": DEFAULT_WEIGHTS, "bm25": BM25_ONLY}
 
 
 def rank_candidates(query: str, docs: Sequence[SourceDoc], weights: Weights) -> list[Candidate]:
@@ -133,7 +134,9 @@ def select_excerpts(
     :func:`~insomnia_web.rank.budget.excerpt_cost` of the result, label lines included, is at
     most *max_tokens*. Excerpts are grouped by source in provider rank order, in page order
     within a source. ``method="bm25"`` ranks by plain BM25 (the baseline); ``"ours"`` adds the
-    features described in :mod:`insomnia_web.rank.features`.
+    features described in :mod:`insomnia_web.rank.features`. An unknown *method* raises
+    ``ValueError``.
     """
-    weights = DEFAULT_WEIGHTS if method == "ours" else BM25_ONLY
-    return select_weighted(query, docs, max_tokens=max_tokens, weights=weights)
+    if method not in _METHODS:
+        raise ValueError(f"method must be 'ours' or 'bm25', not {method!r}")
+    return select_weighted(query, docs, max_tokens=max_tokens, weights=_METHODS[method])
