@@ -43,6 +43,7 @@ class Page:
     content_type: str = "text/html; charset=utf-8"
     delay_s: float = 0.0
     hang: bool = False
+    location: str | None = None
 
 
 @dataclass
@@ -91,9 +92,10 @@ class SimWeb:
                 await asyncio.sleep(page.delay_s)
         finally:
             self.active[host] -= 1
-        return web.Response(
-            status=page.status, body=page.body.encode(), headers={"Content-Type": page.content_type}
-        )
+        headers = {"Content-Type": page.content_type}
+        if page.location:
+            headers["Location"] = page.location
+        return web.Response(status=page.status, body=page.body.encode(), headers=headers)
 
 
 @pytest_asyncio.fixture

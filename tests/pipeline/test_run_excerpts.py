@@ -100,6 +100,18 @@ async def test_denied_host_is_skipped_without_a_request(sim: SimWeb, client: Saf
 
 
 @pytest.mark.asyncio
+async def test_redirect_to_a_denied_host_is_not_followed(sim: SimWeb, client: SafeClient) -> None:
+    """A page redirecting to a host with a WebFetch deny rule is skipped, the target untouched."""
+    ctx = RecordingContext(deny=("b.test",))
+    target = sim.add("b.test", "/secret", tortoise_page("Hidden"))
+    start = sim.add("a.test", "/moved", Page(status=302, location=target))
+    out = await run([result(1, start, "tortoise lifespan")], client, ctx)
+    assert out.pages[0].status == "skipped"
+    assert out.pages[0].error_code == "redirect_blocked"
+    assert ("b.test", "/secret") not in sim.seen
+
+
+@pytest.mark.asyncio
 async def test_url_refused_by_the_policy_is_skipped(
     sim: SimWeb, client: SafeClient, ctx: RecordingContext
 ) -> None:

@@ -258,3 +258,23 @@ async def test_cache_failure_is_a_warning_not_an_error(env: Web, tmp_path: Path)
     assert out["results"]
     assert any(w.startswith("cache_error:") for w in out["warnings"])
     assert "Warning: cache_error:" in text
+
+
+@pytest.mark.asyncio
+async def test_budget_above_the_cap_is_the_cap(env: Web) -> None:
+    """max_tokens above the manifest's cap is capped, so both calls share one cached answer."""
+    rt = env.runtime()
+    await search(rt, "giant tortoise lifespan", max_tokens=8000)
+    text, _ = await search(rt, "giant tortoise lifespan", max_tokens=1500)
+    assert text.splitlines()[0] == "[cache: exact match · 0s old]"
+    assert env.calls == 1
+
+
+@pytest.mark.asyncio
+async def test_a_different_budget_is_a_different_search(env: Web) -> None:
+    """An excerpt search with another max_tokens is not answered from the cache."""
+    rt = env.runtime()
+    await search(rt, "giant tortoise lifespan", max_tokens=1000)
+    text, _ = await search(rt, "giant tortoise lifespan", max_tokens=500)
+    assert MISS_RE.match(text.splitlines()[0])
+    assert env.calls == 2
