@@ -120,7 +120,8 @@ allow = [{rules}]
 
 def server_params(manifest: Path, *, fixture_tools: bool = False) -> StdioServerParameters:
     """Launch ``insomnia-web mcp`` (or the fixture-plugin server) with no installed plugins."""
-    env = {**os.environ, "INSOMNIA_PLUGINS": "", "PYTHONPATH": str(REPO_ROOT)}
+    path = os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p)
+    env = {**os.environ, "INSOMNIA_PLUGINS": "", "PYTHONPATH": path}
     if fixture_tools:
         args = ["-m", "tests.mcp_server.serve_fixture", str(manifest)]
     else:
