@@ -85,11 +85,13 @@ def _count_words(text: str, start: int, end: int) -> int:
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
+    """Narrow ``[start, end)`` to exclude leading and trailing whitespace."""
+    if start < end and not text[start].isspace() and not text[end - 1].isspace():
+        return start, end
+    segment = text[start:end]
+    body = segment.lstrip()
+    start += len(segment) - len(body)
+    return start, start + len(body.rstrip())
 
 
 _LINE_BREAKS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
