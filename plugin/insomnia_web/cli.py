@@ -92,7 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["stats", "clear"])
     _add_output(p)
 
-    sub.add_parser("mcp", help="run the stdio MCP server")
+    p = sub.add_parser("mcp", help="run the stdio MCP server")
+    # MCP client configurations often list the command first: accept --manifest after it too.
+    p.add_argument("--manifest", metavar="FILE", default=argparse.SUPPRESS, help="manifest")
     return parser
 
 
