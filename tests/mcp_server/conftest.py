@@ -125,7 +125,7 @@ def server_params(manifest: Path, *, fixture_tools: bool = False) -> StdioServer
     if fixture_tools:
         args = ["-m", "tests.mcp_server.serve_fixture", str(manifest)]
     else:
-        args = ["-m", "insomnia_web.cli", "--manifest", str(manifest), "mcp"]
+        args = ["-m", "insomnia_web.cli", "mcp", "--manifest", str(manifest)]
     return StdioServerParameters(command=sys.executable, args=args, env=env, cwd=REPO_ROOT)
 
 
