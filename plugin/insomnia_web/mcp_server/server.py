@@ -14,6 +14,7 @@ from typing import Any
 from mcp import types
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
+from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..config import Manifest
 from ..errors import ToolError
@@ -93,8 +94,8 @@ def build_server(runtime: Runtime) -> Server[Any]:
         args = params.arguments or {}
         elicit = can_elicit(ctx.session.client_capabilities)
         answer = None
-        if elicit and not ctx.session.can_send_request:
-            # 2026-07-28: ask before running, through the client's retry.
+        if elicit and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            # 2026-07-28 servers send no requests: ask before running, via the client's retry.
             responses = params.input_responses or {}
             reply = responses.get(PERMISSION_INPUT_KEY)
             if isinstance(reply, types.ElicitResult):
