@@ -80,3 +80,17 @@ def test_policy_check_with_resolve_allows(capsys: pytest.CaptureFixture[str]) ->
     argv = ["policy", "check", "https://example.com/", "--resolve", "example.com:93.184.215.14"]
     assert main(argv) == 0
     assert "93.184.215.14" in capsys.readouterr().out
+
+
+def test_search_without_api_key_fails_fast_naming_what_to_set(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the Brave key unset, `search` fails with not_configured before any prompt."""
+    monkeypatch.delenv("BRAVE_SEARCH_API_KEY", raising=False)
+    path = tmp_path / "insomnia.toml"
+    path.write_text('[web.search]\nprovider = "brave"\n')
+    assert main(["--manifest", str(path), "--json", "search", "hello"]) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert result["error"]["code"] == "not_configured"
+    assert "BRAVE_SEARCH_API_KEY" in result["error"]["message"]
+    assert "web.search.brave.api_key_env" in result["error"]["message"]

@@ -122,9 +122,7 @@ class ExcerptItem(_Out, kw_only=True, frozen=True):
     score: Annotated[float, Meta(description="Relevance.")]
     start: Annotated[int, Meta(description="Offset in page text; -1: snippet.")]
     end: Annotated[int, Meta(description="End offset; -1: snippet.")]
-    heading: Annotated[
-        str | None, Meta(description="Heading path of the passage on its page, if any.")
-    ] = None
+    heading: Annotated[str | None, Meta(description="Heading path.")] = None
 
 
 class PageStatus(_Out, kw_only=True, frozen=True):
