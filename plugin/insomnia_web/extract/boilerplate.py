@@ -53,7 +53,12 @@ _ARTICLE_EXTRA_RE = re.compile(
     re.I,
 )
 _MAX_SHARE_BY_TAG = 0.85
-_MAX_SHARE_BY_CLASS = 0.4
+_MAX_SHARE_BY_CLASS = 0.25
+# <main> (or role=main) is the content region when it holds at least this share of the page.
+_MIN_MAIN_SHARE = 0.5
+# Link lists: most words inside links, and few words per link.
+_MAX_LINK_DENSITY = 0.9
+_MAX_WORDS_PER_LINK = 4
 # A link-dense block holding more than this share of the region is searched, not dropped.
 _MAX_LINK_BLOCK_SHARE = 0.3
 _LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
@@ -129,7 +134,7 @@ def _main_region(root: HtmlElement, words: dict[HtmlElement, int]) -> HtmlElemen
     best = None
     for el in body.iter("main", "article", "div", "section"):
         is_main = el.tag == "main" or (el.get("role") or "").lower() == "main"
-        if is_main and words.get(el, 0) >= 0.3 * total:
+        if is_main and words.get(el, 0) >= _MIN_MAIN_SHARE * total:
             best = el
             break
     return best if best is not None else body
@@ -220,7 +225,8 @@ def _drop_link_dense(region: HtmlElement, counts: _Counts) -> None:
             if total and links and tag in _LINK_BLOCK_TAGS:
                 density = counts.link_words.get(child, 0) / total
                 small = total <= _MAX_LINK_BLOCK_SHARE * region_words
-                if density > 0.8 and total / links <= 5 and small:
+                short_links = total / links <= _MAX_WORDS_PER_LINK
+                if density > _MAX_LINK_DENSITY and short_links and small:
                     doomed.append(child)
                     continue
             stack.append(child)
