@@ -8,17 +8,16 @@ from typing import Any, ClassVar
 
 from yarl import URL
 
-from ..config import Manifest
 from ..errors import ToolError
-from ..services import WebServices
-from .base import CallSubject, Tool, ToolAnnotations, ToolContext, ToolOutput
+from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .fetch_findings import canonical_source
 from .schemas import SaveFindingInput, SaveFindingOutput
+from .web_base import WebTool
 
 __all__ = ["SaveFinding", "check_fields"]
 
 
-class SaveFinding(Tool[SaveFindingInput, SaveFindingOutput]):
+class SaveFinding(WebTool[SaveFindingInput, SaveFindingOutput]):
     """Store a fact in the local cache for later WebSearch calls."""
 
     name: ClassVar[str] = "SaveFinding"
@@ -28,14 +27,6 @@ class SaveFinding(Tool[SaveFindingInput, SaveFindingOutput]):
     annotations = ToolAnnotations(
         read_only=False, destructive=False, idempotent=False, open_world=False
     )
-
-    def __init__(self, manifest: Manifest, services: WebServices | None = None) -> None:
-        super().__init__(manifest)
-        self.services = services or WebServices(manifest)
-
-    async def aclose(self) -> None:
-        """Release the shared client, cache and providers (once for all tools)."""
-        await self.services.aclose()
 
     def description(self) -> str:
         """The model-facing description, with limits from the active manifest."""

@@ -22,15 +22,14 @@ from typing import TYPE_CHECKING, ClassVar
 import msgspec
 from yarl import URL
 
-from ..config import Manifest
 from ..errors import ToolError
-from ..services import WebServices
-from .base import CallSubject, Tool, ToolAnnotations, ToolContext, ToolOutput
+from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .fetch_content import decode_body, effective_type, refuse_binary, require_supported
 from .fetch_findings import verify_findings
 from .fetch_paging import slice_text
 from .fetch_render import render_fetch
 from .schemas import FetchCacheInfo, WebFetchInput, WebFetchOutput
+from .web_base import WebTool
 
 if TYPE_CHECKING:  # the cache and the extractor are imported on first use, not at registration
     from ..cache import Cache, Snapshot
@@ -42,7 +41,7 @@ MIN_EXTRACT_S = 1.0
 """Extraction gets at least this long, even when the download used up the fetch deadline."""
 
 
-class WebFetch(Tool[WebFetchInput, WebFetchOutput]):
+class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
     """Fetch one http(s) URL and return its text."""
 
     name: ClassVar[str] = "WebFetch"
@@ -52,14 +51,6 @@ class WebFetch(Tool[WebFetchInput, WebFetchOutput]):
     annotations = ToolAnnotations(
         read_only=True, destructive=False, idempotent=True, open_world=True
     )
-
-    def __init__(self, manifest: Manifest, services: WebServices | None = None) -> None:
-        super().__init__(manifest)
-        self.services = services or WebServices(manifest)
-
-    async def aclose(self) -> None:
-        """Release the shared client, cache and providers (once for all tools)."""
-        await self.services.aclose()
 
     def description(self) -> str:
         """The model-facing description, with limits from the active manifest."""

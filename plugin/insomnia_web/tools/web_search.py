@@ -10,7 +10,6 @@ from typing import Any, ClassVar
 import msgspec
 from yarl import URL
 
-from ..config import Manifest
 from ..errors import ToolError
 from ..pipeline import render_excerpt_search, render_findings, run_excerpts
 from ..rank import estimate_tokens
@@ -18,8 +17,7 @@ from ..search.base import SearchProvider, SearchRequest, SearchResponse
 from ..search.filtering import FilterOutcome, filter_hits
 from ..search.results import provenance_line, render_results, result_items
 from ..search_cache import SearchCache, provenance_header, search_params
-from ..services import WebServices
-from .base import CallSubject, Tool, ToolAnnotations, ToolContext, ToolOutput
+from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .schemas import (
     MAX_QUERY_CHARS,
     MAX_QUERY_WORDS,
@@ -27,6 +25,7 @@ from .schemas import (
     WebSearchInput,
     WebSearchOutput,
 )
+from .web_base import WebTool
 
 __all__ = ["WebSearch", "shorten_query"]
 
@@ -42,7 +41,7 @@ def shorten_query(query: str) -> str:
     return out[:MAX_QUERY_CHARS]
 
 
-class WebSearch(Tool[WebSearchInput, WebSearchOutput]):
+class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
     """Search the web through the configured provider."""
 
     name: ClassVar[str] = "WebSearch"
@@ -52,14 +51,6 @@ class WebSearch(Tool[WebSearchInput, WebSearchOutput]):
     annotations = ToolAnnotations(
         read_only=True, destructive=False, idempotent=False, open_world=True
     )
-
-    def __init__(self, manifest: Manifest, services: WebServices | None = None) -> None:
-        super().__init__(manifest)
-        self.services = services or WebServices(manifest)
-
-    async def aclose(self) -> None:
-        """Release the shared client, cache and providers (once for all tools)."""
-        await self.services.aclose()
 
     def description(self) -> str:
         """The model-facing description, with limits from the active manifest."""
