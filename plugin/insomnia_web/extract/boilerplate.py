@@ -61,6 +61,18 @@ _MAX_LINK_DENSITY = 0.9
 _MAX_WORDS_PER_LINK = 4
 # A link-dense block holding more than this share of the region is searched, not dropped.
 _MAX_LINK_BLOCK_SHARE = 0.3
+_HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+_EXTRA_HEADING_RE = re.compile(
+    r"^(?:related(?: \w+)?|you (?:may|might) also (?:like|enjoy)|recommended(?: for you)?|"
+    r"more (?:from|stories|articles|news|like this)|(?:most )?popular(?: \w+)?|trending(?: \w+)?|"
+    r"read (?:more|next)|up next|latest (?:news|posts|articles|stories)|recent posts|"
+    r"share(?: this)?(?: \w+)?|follow us|sign up.*|subscribe.*|(?:our )?newsletter|"
+    r"(?:leave a|post a) (?:reply|comment)|comments?|\d+ comments?|"
+    r"join the (?:discussion|conversation)|"
+    r"about the author|tags|categories|archives|"
+    r"customers (?:also|who) .*|frequently bought together|similar (?:products|items))[\s:.!?]*$",
+    re.I,
+)
 _LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
 _CONTAINER_TAGS = frozenset(("html", "body", "main", "article"))
 
@@ -168,10 +180,51 @@ def _drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) ->
         el.drop_tree()
 
 
+def _drop_titled_extras(root: HtmlElement) -> None:
+    """Drop sections introduced by a boilerplate heading ("Related articles", "Share this").
+
+    The section is the largest ancestor of the heading that starts with it and holds less
+    than a quarter of *root*'s words; a heading without such a wrapper takes the siblings
+    that follow it, up to the next heading.
+    """
+    headings = [
+        h
+        for h in root.iter("h1", "h2", "h3", "h4", "h5", "h6")
+        if _EXTRA_HEADING_RE.match(" ".join(h.text_content().split())[:80])
+    ]
+    if not headings:
+        return
+    total = max(_word_count(root), 1)
+    doomed: list[HtmlElement] = []
+    for heading in headings:
+        section = heading
+        parent = heading.getparent()
+        while parent is not None and parent is not root:
+            first = next(parent.iter("h1", "h2", "h3", "h4", "h5", "h6"), None)
+            if first is not heading or _word_count(parent) > 0.25 * total:
+                break
+            section = parent
+            parent = parent.getparent()
+        doomed.append(section)
+        if section is heading:
+            for sibling in heading.itersiblings():
+                if _tag(sibling) in _HEADING_TAGS:
+                    break
+                doomed.append(sibling)
+    for el in doomed:
+        if el.getparent() is not None:
+            el.drop_tree()
+
+
+def _word_count(el: HtmlElement) -> int:
+    return len("".join(el.itertext()).split())
+
+
 def prune_boilerplate(root: HtmlElement) -> HtmlElement:
     """Remove boilerplate from *root* in place and return the element holding the content."""
     body = root.find("body")
     _drop_boilerplate(root, body if body is not None else root, inside_main=False)
+    _drop_titled_extras(body if body is not None else root)
     counts = _Counts(root)
     region = _main_region(root, counts.words)
     _drop_link_dense(region, counts)
@@ -206,6 +259,7 @@ def prune_article(article: HtmlElement) -> None:
     """Remove leftover chrome (share bars, related links, menus) from an article in place."""
     _drop_boilerplate(article, article, inside_main=True)
     _drop_article_extras(article)
+    _drop_titled_extras(article)
     _drop_link_dense(article, _Counts(article))
 
 
