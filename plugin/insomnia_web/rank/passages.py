@@ -96,13 +96,6 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
 
 _LINE_BREAKS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _ITEM_START = frozenset("-*+•0123456789")
-_BLANK_LINES_RE = re.compile(r"\n(?:[ \t]*\n)+")
-# A block needs the line-by-line scan when a line may start a structure (conservatively: it
-# starts with # | ` ~ - * + • or a digit), is blank apart from other whitespace, or when the
-# block holds a line break other than "\n".
-_NEEDS_LINES_RE = re.compile(
-    "^[^\\S\n]*(?:[#|`~*+•\\d-]|$)|[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]", re.M
-)
 
 
 class _Scanner:
@@ -117,7 +110,6 @@ class _Scanner:
         self.block_end = -1
         self.table_header = ""
         self.table_rows = 0
-        self.fence = ""
 
     def add(self, start: int, end: int, kind: str, table_header: str = "") -> None:
         start, end = _trimmed(self.text, start, end)
@@ -157,68 +149,44 @@ class _Scanner:
         return True
 
     def scan(self) -> list[_Unit]:
-        """Cut the whole text into units.
-
-        The text is walked block by block (blocks are separated by blank lines). A block in
-        which no line could start a heading, list item, table row or fence, and which has no
-        unusual line break, is one paragraph unit without looking at its lines: the common
-        case, decided by one regex search. Other blocks go line by line.
-        """
+        fence = ""
         pos = 0
-        for separator in _BLANK_LINES_RE.finditer(self.text):
-            self.scan_block(pos, separator.start())
-            self.blank_line()
-            pos = separator.end()
-        self.scan_block(pos, len(self.text))
+        for raw in self.text.splitlines(keepends=True):
+            start = pos
+            pos += len(raw)
+            end = start + len(raw.rstrip(_LINE_BREAKS))
+            line = raw.strip()
+            if fence:
+                self.block_end = end
+                if line.startswith(fence):
+                    fence = ""
+                    self.close_block()
+                continue
+            if not line:
+                self.close_block()
+                self.table_rows = 0
+                continue
+            first = line[0]
+            if first == "|":
+                self.close_block()
+                self.table_row(start, end, line)
+                continue
+            self.table_rows = 0
+            if first == "#" and self.heading(start, end, line):
+                continue
+            if first in "`~" and (fence_match := _FENCE_RE.match(line)):
+                self.close_block()
+                fence = fence_match.group(1)
+                self.block_start, self.block_end = start, end
+            elif first in _ITEM_START and _ITEM_RE.match(line):
+                self.close_block()
+                self.block_start, self.block_end = start, end
+            else:
+                if self.block_start < 0:
+                    self.block_start = start
+                self.block_end = end
         self.close_block()
         return self.units
-
-    def scan_block(self, start: int, end: int) -> None:
-        if start >= end:
-            return
-        if not self.fence and _NEEDS_LINES_RE.search(self.text, start, end) is None:
-            self.add(start, end, "block")
-            return
-        pos = start
-        for raw in self.text[start:end].splitlines(keepends=True):
-            line_start = pos
-            pos += len(raw)
-            self.line(line_start, line_start + len(raw.rstrip(_LINE_BREAKS)), raw.strip())
-
-    def blank_line(self) -> None:
-        if not self.fence:
-            self.close_block()
-            self.table_rows = 0
-
-    def line(self, start: int, end: int, line: str) -> None:
-        if self.fence:
-            self.block_end = end
-            if line.startswith(self.fence):
-                self.fence = ""
-                self.close_block()
-            return
-        if not line:
-            self.blank_line()
-            return
-        first = line[0]
-        if first == "|":
-            self.close_block()
-            self.table_row(start, end, line)
-            return
-        self.table_rows = 0
-        if first == "#" and self.heading(start, end, line):
-            return
-        if first in "`~" and (fence_match := _FENCE_RE.match(line)):
-            self.close_block()
-            self.fence = fence_match.group(1)
-            self.block_start, self.block_end = start, end
-        elif first in _ITEM_START and _ITEM_RE.match(line):
-            self.close_block()
-            self.block_start, self.block_end = start, end
-        else:
-            if self.block_start < 0:
-                self.block_start = start
-            self.block_end = end
 
     def table_row(self, start: int, end: int, line: str) -> None:
         self.table_rows += 1
