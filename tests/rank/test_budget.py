@@ -40,3 +40,10 @@ def test_a_smaller_passage_fills_the_room_a_larger_one_cannot() -> None:
     budget = excerpt_cost("Small", "https://small.example", None, TEXT) + 5
     found = select_excerpts("iceland capital reykjavik", docs, max_tokens=budget)
     assert [e.url for e in found] == ["https://small.example"]
+
+
+def test_an_untitled_source_is_priced_with_its_url_as_the_title() -> None:
+    """With no title the label repeats the URL, and that longer label is what is priced."""
+    url = "https://example.org/a/long/path/to/the/page"
+    assert label_cost("", url, None) == label_cost(url, url, None)
+    assert label_cost("", url, None) > label_cost("T", url, None)

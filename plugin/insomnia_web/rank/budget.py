@@ -1,9 +1,10 @@
 """What an excerpt costs against the token budget, label included.
 
-The model sees each excerpt under a label line (``[n] Title - URL``), a heading line when the
+The model sees each excerpt under a label line (``[n] Title - URL``; the title with its
+whitespace collapsed, or the URL again when there is no title), a heading line when the
 passage has a heading path, and a blank line between excerpts. The cost of an excerpt is
 therefore ``estimate_tokens(label) + estimate_tokens(heading) + estimate_tokens(text)`` plus
-:data:`SEPARATOR_TOKENS` for the line breaks. The label is priced with a two-digit ``[nn]``
+:data:`SEPARATOR_TOKENS` for the line breaks. The label is priced with a three-digit ``[nnn]``
 because ids are assigned only after selection. Pricing each part separately rounds each up,
 so the total errs on the high side, as a budget should.
 """
@@ -19,7 +20,8 @@ SEPARATOR_TOKENS = 2
 
 def label_cost(title: str, url: str, heading: str | None) -> int:
     """Return the tokens spent on an excerpt's label line, heading line and separators."""
-    cost = estimate_tokens(f"[nn] {title} - {url}") + SEPARATOR_TOKENS
+    shown = " ".join(title.split()) or url  # what the label shows: an empty title shows the URL
+    cost = estimate_tokens(f"[nnn] {shown} - {url}") + SEPARATOR_TOKENS
     if heading:
         cost += estimate_tokens(heading) + 1
     return cost
