@@ -61,6 +61,10 @@ _MAX_LINK_DENSITY = 0.9
 _MAX_WORDS_PER_LINK = 4
 # A link-dense block holding more than this share of the region is searched, not dropped.
 _MAX_LINK_BLOCK_SHARE = 0.3
+# The content region narrows to a child holding this share of its words (linked words count
+# for half: a list of cards is content, a menu beside the text is not).
+_NARROW_SHARE = 0.9
+_LINKED_WEIGHT = 0.5
 _HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _EXTRA_HEADING_RE = re.compile(
     r"^(?:related(?: \w+)?|you (?:may|might) also (?:like|enjoy)|recommended(?: for you)?|"
@@ -228,7 +232,26 @@ def prune_boilerplate(root: HtmlElement) -> HtmlElement:
     counts = _Counts(root)
     region = _main_region(root, counts.words)
     _drop_link_dense(region, counts)
-    return region
+    return _narrow(region, _Counts(region))
+
+
+def _narrow(region: HtmlElement, counts: _Counts) -> HtmlElement:
+    """Descend into the one child that holds nearly all of the region's (weighted) words."""
+    while True:
+        own = counts.words.get(region, 0) - _LINKED_WEIGHT * counts.link_words.get(region, 0)
+        if own <= 0:
+            return region
+        best = None
+        for child in region:
+            child_own = counts.words.get(child, 0) - _LINKED_WEIGHT * counts.link_words.get(
+                child, 0
+            )
+            if child_own >= _NARROW_SHARE * own:
+                best = child
+                break
+        if best is None:
+            return region
+        region = best
 
 
 def _drop_article_extras(article: HtmlElement) -> None:
