@@ -7,10 +7,15 @@ so the answer page is not always first. Page texts come from ``insomnia_web.extr
 works, else from the datasets' ground-truth text (the run says which).
 
 A question counts as answered at a budget when one of its answer strings occurs
-(case-insensitively) in the excerpts returned. Methods: ``ours``, ``bm25`` (plain BM25
-passages) and ``lead`` (the first tokens of the rank-1 page, as much as the budget allows).
+(case-insensitively) in the excerpts returned; questions whose answer the extractor lost
+are listed and left out. Methods: ``ours``, ``bm25`` (plain BM25 passages) and ``lead`` (the
+first tokens of the rank-1 page, as much as the budget allows). Each cell shows recall and,
+in parentheses, the mean tokens returned (labels included). MRR is the mean reciprocal rank
+of the first passage holding an answer, before the budget. ``--ablate`` drops each default
+feature in turn and adds each optional one; ``--detail`` prints that rank per question.
+The speed lines time one call on 5 pages of at least 10k words each (pages repeated).
 
-    python bench/recall.py [--text extract|truth] [--ablate]
+    python bench/recall.py [--text extract|truth] [--ablate] [--detail]
 
 Data: ``../shared/data`` next to the repository, or ``$INSOMNIA_WEB_DATA``. WCXB pages are
 CC-BY-4.0, "WCXB, Murrough Foley".
