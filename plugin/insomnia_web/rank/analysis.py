@@ -37,6 +37,8 @@ were what when where which while who whom why will with would you your yours you
 yourselves s t don isn aren wasn weren doesn didn won"""
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
+# Stem memo shared by all calls. Ranking may run in worker threads: each dict operation is
+# atomic, and a race can only make two threads stem the same word.
 _CACHE: dict[str, str] = {}
 _CACHE_LIMIT = 200_000
 
