@@ -47,6 +47,6 @@ async def test_terminal_prompter_reads_one_line(reply: str, answer: str) -> None
 
 @pytest.mark.asyncio
 async def test_fixed_prompters() -> None:
-    """--yes allows once; the no-terminal prompter denies."""
+    """--yes allows once; with no terminal nobody can be asked."""
     assert await AutoApprovePrompter().ask(request()) == "once"
-    assert await DenyPrompter().ask(request()) == "deny"
+    assert await DenyPrompter().ask(request()) == "unavailable"

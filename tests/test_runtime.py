@@ -239,6 +239,32 @@ async def test_default_prompter_denies_and_says_which_rule_to_add() -> None:
     assert result.error is not None
     assert result.error.code == "permission_denied"
     assert "Echo(domain:a.example)" in result.error.hint
+    perm = next(e for e in events(runtime) if isinstance(e, PermissionEvent))
+    assert (perm.decision, perm.by) == ("deny", "default")
+    assert "nobody can be asked" in perm.reason
+
+
+def test_pending_prompt_is_the_question_call_tool_would_ask() -> None:
+    """pending_prompt returns the ask question, or None when no question would be asked."""
+    runtime = make_runtime(
+        {"allow": ["Echo(domain:ok.example)"]}, prompter=RecordingPrompter("once")
+    )
+    question = runtime.pending_prompt("Echo", {"host": "a.example", "text": "yo"})
+    assert question is not None
+    assert question.call.summary == "echo 'yo' at a.example"
+    assert "default is ask" in question.reason
+    assert runtime.pending_prompt("Echo", {"host": "ok.example"}) is None
+    assert runtime.pending_prompt("Echo", {"host": 3}) is None
+    assert runtime.pending_prompt("Nope", {}) is None
+
+
+@pytest.mark.asyncio
+async def test_pending_prompt_respects_session_grants() -> None:
+    """After an always answer, the same domain needs no question."""
+    runtime = make_runtime(prompter=RecordingPrompter("always"))
+    assert (await runtime.call_tool("Echo", {"host": "a.example"})).ok
+    assert runtime.pending_prompt("Echo", {"host": "a.example"}) is None
+    assert runtime.pending_prompt("Echo", {"host": "b.example"}) is not None
 
 
 @pytest.mark.asyncio

@@ -1,8 +1,9 @@
 """Prompters: how a runtime asks a person about a call whose permission is ``ask``.
 
 A prompter answers ``"once"`` (allow this call), ``"always"`` (allow this tool on these
-domains for the rest of the session) or ``"deny"``. It must show exactly what will be
-fetched, searched or stored.
+domains for the rest of the session), ``"deny"`` (the person refused) or ``"unavailable"``
+(nobody can be asked here: no terminal, a client without elicitation; the call is denied by
+policy). It must show exactly what will be fetched, searched or stored.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ __all__ = [
     "TerminalPrompter",
 ]
 
-Answer = Literal["once", "always", "deny"]
+Answer = Literal["once", "always", "deny", "unavailable"]
 
 
 class PromptRequest(msgspec.Struct, frozen=True, kw_only=True):
@@ -51,11 +52,11 @@ class AutoApprovePrompter:
 
 
 class DenyPrompter:
-    """Denies every asked call (no terminal, no ``--yes``)."""
+    """Nobody can be asked (no terminal, no ``--yes``): every asked call is denied."""
 
     async def ask(self, request: PromptRequest) -> Answer:
-        """Always ``"deny"``."""
-        return "deny"
+        """Always ``"unavailable"``."""
+        return "unavailable"
 
 
 def format_request(request: PromptRequest) -> str:

@@ -17,7 +17,7 @@ import secrets
 import time
 from collections.abc import Iterable, Mapping
 from types import TracebackType
-from typing import Any, Literal, Self
+from typing import Any, Literal, NamedTuple, Self
 
 import msgspec
 
@@ -62,6 +62,13 @@ class ToolResult(msgspec.Struct, frozen=True, kw_only=True):
     error: ErrorInfo | None = None
     truncated: bool = False
     duration_ms: int = 0
+
+
+class _Prepared(NamedTuple):
+    tool: Tool[Any, Any]
+    args: Any
+    ctx: ToolContext
+    call: ToolCall
 
 
 def _field_error(exc: msgspec.ValidationError) -> ToolError:
@@ -166,11 +173,15 @@ class Runtime:
                         prompt=decision.prompt,
                     )
                 )
-                who = "user"
-                if answer == "always":
-                    self._grants.update((call.tool, d) for d in call.domains or ("*",))
-                level = "deny" if answer == "deny" else "allow"
-                reason = f"user answered {answer}"
+                if answer == "unavailable":
+                    who, level = "default", "deny"
+                    reason = f"{decision.reason}, and nobody can be asked here"
+                else:
+                    who = "user"
+                    if answer == "always":
+                        self._grants.update((call.tool, d) for d in call.domains or ("*",))
+                    level = "deny" if answer == "deny" else "allow"
+                    reason = f"user answered {answer}"
         self.history.append(
             PermissionEvent(
                 call_id=call.id,
@@ -235,7 +246,8 @@ class Runtime:
         )
         return result
 
-    async def _call(self, name: str, raw: dict[str, Any], call_id: str) -> ToolResult:
+    def _prepare(self, name: str, raw: dict[str, Any], call_id: str) -> _Prepared:
+        """Validate and preflight a call; the steps before permission, shared by all paths."""
         reg = self.tools.get(name)
         if reg is None:
             known = ", ".join(sorted(self.tools)) or "none"
@@ -264,8 +276,31 @@ class Runtime:
         call = ToolCall(
             id=call_id, tool=name, input=raw, domains=subject.domains, summary=subject.summary
         )
-        await self._authorize(call)
-        out = await tool.run(args, ctx)
+        return _Prepared(tool=tool, args=args, ctx=ctx, call=call)
+
+    def pending_prompt(
+        self, name: str, args: Mapping[str, Any] | None = None
+    ) -> PromptRequest | None:
+        """The question :meth:`call_tool` would ask for this call, or ``None`` if it would not.
+
+        For hosts that must ask before calling (a protocol where the client answers first).
+        Invalid or unrunnable calls need no question: ``call_tool`` reports them directly.
+        """
+        try:
+            prepared = self._prepare(name, dict(args or {}), "pending")
+        except ToolError:
+            return None
+        decision, _ = self.decide(prepared.call)
+        if decision.level != "ask" or self._granted(prepared.call):
+            return None
+        return PromptRequest(
+            call=prepared.call, reason=decision.reason, rule=decision.rule, prompt=decision.prompt
+        )
+
+    async def _call(self, name: str, raw: dict[str, Any], call_id: str) -> ToolResult:
+        prepared = self._prepare(name, raw, call_id)
+        await self._authorize(prepared.call)
+        out = await prepared.tool.run(prepared.args, prepared.ctx)
         return ToolResult(
             call_id=call_id,
             tool=name,

@@ -21,15 +21,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
 from mcp import types
 from mcp.server.session import ServerSession
 
-from ..errors import ToolError
-from ..permissions import ToolCall
 from ..prompts import Answer, PromptRequest
 from ..runtime import Runtime
-from ..tools.base import ToolContext
 
 __all__ = [
     "PERMISSION_INPUT_KEY",
@@ -128,14 +124,14 @@ class ElicitationPrompter:
         _scope.reset(token)
 
     async def ask(self, request: PromptRequest) -> Answer:
-        """The client's answer, or ``"deny"`` when there is no way to ask."""
+        """The client's answer, or ``"unavailable"`` when there is no way to ask."""
         scope = _scope.get()
         if scope is None:
-            return "deny"
+            return "unavailable"
         if scope.answer is not None:
             return scope.answer
         if not scope.can_elicit or not scope.session.can_send_request:
-            return "deny"
+            return "unavailable"
         message, schema = elicitation_form(request)
         try:
             result = await scope.session.elicit_form(
@@ -154,33 +150,4 @@ def pending_prompt(runtime: Runtime, name: str, args: Mapping[str, Any]) -> Prom
     It follows the runtime's order: invalid input, or a call the tool's preflight refuses
     (``not_configured``), needs no question; the runtime reports it without asking.
     """
-    reg = runtime.tools.get(name)
-    if reg is None:
-        return None
-    tool = reg.tool
-    raw = dict(args)
-    ctx = ToolContext(
-        call_id="pending",
-        manifest=runtime.manifest,
-        progress=lambda message, done, total: None,
-        permission_probe=runtime.permission_for,
-        search_providers=runtime.search_providers,
-    )
-    try:
-        tool.precheck(raw)
-        parsed = msgspec.convert(raw, tool.input_type, str_keys=True)
-        tool.preflight(parsed, ctx)
-        subject = tool.subject(parsed)
-    except (ToolError, msgspec.ValidationError):
-        return None
-    call = ToolCall(
-        id="pending", tool=name, input=raw, domains=subject.domains, summary=subject.summary
-    )
-    decision, _ = runtime.decide(call)
-    if decision.level != "ask":
-        return None
-    if all(runtime.permission_for(name, d) == "allow" for d in call.domains or ("*",)):
-        return None  # allowed always earlier in this session
-    return PromptRequest(
-        call=call, reason=decision.reason, rule=decision.rule, prompt=decision.prompt
-    )
+    return runtime.pending_prompt(name, args)
