@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from insomnia_web.cli import main
+from insomnia_web.cli import StderrProgress, main
+from insomnia_web.history import ProgressEvent, ToolCallEvent
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,3 +96,12 @@ def test_search_without_api_key_fails_fast_naming_what_to_set(
     assert result["error"]["code"] == "not_configured"
     assert "BRAVE_SEARCH_API_KEY" in result["error"]["message"]
     assert "web.search.brave.api_key_env" in result["error"]["message"]
+
+
+def test_progress_events_go_to_stderr() -> None:
+    """The CLI's progress sink prints progress events and ignores the others."""
+    stream = io.StringIO()
+    sink = StderrProgress(stream)
+    sink.append(ToolCallEvent(call_id="c", tool="WebSearch", input={}))
+    sink.append(ProgressEvent(call_id="c", message="fetched https://a.example/", done=1, total=5))
+    assert stream.getvalue() == "fetched https://a.example/ (1/5)\n"

@@ -17,6 +17,7 @@ import msgspec
 
 from .config import Manifest, load_manifest, manifest_schema_text
 from .errors import ToolError
+from .history import Event, ProgressEvent
 from .net.policy_cli import parse_resolve_args
 from .prompts import AutoApprovePrompter, DenyPrompter, Prompter, TerminalPrompter
 from .runtime import Runtime, ToolResult
@@ -135,10 +136,24 @@ def _tool_args(args: argparse.Namespace, names: Sequence[str]) -> dict[str, Any]
     return out
 
 
+class StderrProgress:
+    """A history sink that shows progress events on stderr (results stay on stdout)."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+
+    def append(self, event: Event) -> None:
+        """Print progress events; ignore the others."""
+        if isinstance(event, ProgressEvent):
+            count = f" ({event.done}/{event.total})" if event.total else ""
+            self.stream.write(f"{event.message}{count}\n")
+            self.stream.flush()
+
+
 async def _call(
     manifest: Manifest, args: argparse.Namespace, tool: str, targs: dict[str, Any]
 ) -> int:
-    async with Runtime(manifest, prompter=_prompter(args)) as runtime:
+    async with Runtime(manifest, prompter=_prompter(args), history=StderrProgress()) as runtime:
         result = await runtime.call_tool(tool, targs)
     return _print_result(result, args.json, sys.stdout)
 
