@@ -158,8 +158,7 @@ def _main_region(root: HtmlElement, words: dict[HtmlElement, int]) -> HtmlElemen
 
 def _drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> None:
     """Drop boilerplate blocks under *root*, except those holding most of *top*'s words."""
-    words = _Counts(top).words
-    total = words.get(top, 0)
+    total = _word_count(top)
     doomed: list[HtmlElement] = []
     # Walk top-down, skipping subtrees already doomed.
     stack: list[tuple[HtmlElement, bool]] = [(root, inside_main)]
@@ -172,7 +171,7 @@ def _drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) ->
         if kind:
             # A class name can mislead (a wrapper called "page-with-sidebar"); a tag or role
             # rarely does. Either way, a block holding the bulk of the page stays.
-            share = words.get(el, 0) / total if total else 0.0
+            share = _word_count(el) / total if total else 0.0
             limit = _MAX_SHARE_BY_TAG if kind == 1 else _MAX_SHARE_BY_CLASS
             if share < limit and el.find(".//main") is None:
                 doomed.append(el)
@@ -221,7 +220,7 @@ def _drop_titled_extras(root: HtmlElement) -> None:
 
 
 def _word_count(el: HtmlElement) -> int:
-    return len("".join(el.itertext()).split())
+    return len(" ".join(el.itertext()).split())
 
 
 def prune_boilerplate(root: HtmlElement) -> HtmlElement:
