@@ -8,7 +8,6 @@ test servers started by the test; the test fails at teardown if there is one.
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
@@ -18,43 +17,19 @@ from aiohttp import web
 
 from insomnia_web.config import FetchConfig, UrlPolicyConfig
 from insomnia_web.net import SafeClient, StaticResolver
+from tests.support import LOOPBACK, DialGuard, install_dial_guard, start_app
 
 SITE = "site.test"
-LOOPBACK = "127.0.0.1"
 
 RawHandler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
-
-
-class DialGuard:
-    """The addresses tests may dial, and every attempt to dial anything else."""
-
-    def __init__(self) -> None:
-        self.allowed: set[tuple[str, int]] = set()
-        self.dialled: list[tuple[str, int]] = []
-        self.violations: list[Any] = []
-
-    def allow(self, port: int) -> None:
-        """Allow connections to 127.0.0.1:*port* (a server of this test)."""
-        self.allowed.add((LOOPBACK, port))
 
 
 @pytest.fixture(autouse=True)
 def dial_guard(monkeypatch: pytest.MonkeyPatch) -> Iterator[DialGuard]:
     """Fail the test if anything other than its own loopback servers is dialled."""
-    guard = DialGuard()
-    original = asyncio.selector_events.BaseSelectorEventLoop.sock_connect
-
-    async def sock_connect(self: Any, sock: socket.socket, address: Any) -> None:
-        target = (str(address[0]), int(address[1]))
-        guard.dialled.append(target)
-        if target not in guard.allowed:
-            guard.violations.append(address)
-            raise AssertionError(f"test tried to dial {address!r}")
-        await original(self, sock, address)
-
-    monkeypatch.setattr(asyncio.selector_events.BaseSelectorEventLoop, "sock_connect", sock_connect)
+    guard = install_dial_guard(monkeypatch)
     yield guard
-    assert not guard.violations, f"dialled outside the test servers: {guard.violations}"
+    guard.check()
 
 
 @pytest_asyncio.fixture
@@ -65,14 +40,8 @@ async def serve_app(
     runners: list[web.AppRunner] = []
 
     async def start(app: web.Application) -> int:
-        runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.5)
-        await runner.setup()
+        runner, port = await start_app(app)
         runners.append(runner)
-        site = web.TCPSite(runner, LOOPBACK, 0)
-        await site.start()
-        server = site._server
-        assert isinstance(server, asyncio.Server)
-        port = int(server.sockets[0].getsockname()[1])
         dial_guard.allow(port)
         return port
 

@@ -20,9 +20,9 @@ from aiohttp import web
 
 from insomnia_web.config import FetchConfig, UrlPolicyConfig
 from insomnia_web.net import SafeClient
+from tests.support import LOOPBACK, start_app
 
 HOSTS = ("a.test", "b.test", "c.test", "d.test", "e.test")
-LOOPBACK = "127.0.0.1"
 
 
 def article(title: str, *paragraphs: str) -> str:
@@ -104,13 +104,7 @@ async def sim() -> AsyncIterator[SimWeb]:
     state = SimWeb()
     app = web.Application()
     app.router.add_route("GET", "/{tail:.*}", state.handle)
-    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.1)
-    await runner.setup()
-    site = web.TCPSite(runner, LOOPBACK, 0)
-    await site.start()
-    server = site._server
-    assert isinstance(server, asyncio.Server)
-    state.port = int(server.sockets[0].getsockname()[1])
+    runner, state.port = await start_app(app, shutdown_timeout=0.1)
     yield state
     state.release.set()
     await runner.cleanup()

@@ -7,8 +7,6 @@ any dial). The process-wide rate-limit buckets are reset around each test.
 
 from __future__ import annotations
 
-import asyncio
-import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
@@ -18,8 +16,8 @@ from aiohttp import web
 
 from insomnia_web import AutoApprovePrompter, Runtime, parse_manifest
 from insomnia_web.search.ratelimit import reset_buckets
+from tests.support import LOOPBACK, DialGuard, install_dial_guard, start_app
 
-LOOPBACK = "127.0.0.1"
 BRAVE_ORIGIN = "https://api.search.brave.com"
 BRAVE_ENDPOINT = BRAVE_ORIGIN + "/res/v1/web/search"
 BRAVE_KEY = "test-key-5d1c0ffee"
@@ -35,20 +33,11 @@ def fresh_buckets() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def dial_guard(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
+def dial_guard(monkeypatch: pytest.MonkeyPatch) -> Iterator[DialGuard]:
     """Fail the test if it dials anything but 127.0.0.1 (its own loopback servers)."""
-    violations: list[Any] = []
-    original = asyncio.selector_events.BaseSelectorEventLoop.sock_connect
-
-    async def sock_connect(self: Any, sock: socket.socket, address: Any) -> None:
-        if str(address[0]) != LOOPBACK:
-            violations.append(address)
-            raise AssertionError(f"test tried to dial {address!r}")
-        await original(self, sock, address)
-
-    monkeypatch.setattr(asyncio.selector_events.BaseSelectorEventLoop, "sock_connect", sock_connect)
-    yield violations
-    assert not violations, f"dialled outside 127.0.0.1: {violations}"
+    guard = install_dial_guard(monkeypatch, any_loopback_port=True)
+    yield guard
+    guard.check()
 
 
 @pytest_asyncio.fixture
@@ -57,13 +46,9 @@ async def serve_app() -> AsyncIterator[Callable[[web.Application], Awaitable[str
     runners: list[web.AppRunner] = []
 
     async def start(app: web.Application) -> str:
-        runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.5)
-        await runner.setup()
+        runner, port = await start_app(app)
         runners.append(runner)
-        site = web.TCPSite(runner, LOOPBACK, 0)
-        await site.start()
-        host, port = runner.addresses[0][:2]
-        return f"http://{host}:{port}"
+        return f"http://{LOOPBACK}:{port}"
 
     yield start
     for runner in runners:

@@ -7,8 +7,6 @@ fails the test if anything else is dialled. The cache lives in the test's ``tmp_
 
 from __future__ import annotations
 
-import asyncio
-import socket
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,8 +19,8 @@ from aiohttp import web
 from insomnia_web.config import Manifest
 from insomnia_web.prompts import Prompter
 from insomnia_web.runtime import Runtime
+from tests.support import LOOPBACK, DialGuard, install_dial_guard, start_app
 
-LOOPBACK = "127.0.0.1"
 SITE = "site.test"
 OTHER = "other.test"
 
@@ -72,20 +70,11 @@ class Site:
 
 
 @pytest.fixture(autouse=True)
-def dial_guard(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
+def dial_guard(monkeypatch: pytest.MonkeyPatch) -> Iterator[DialGuard]:
     """Fail the test if anything other than 127.0.0.1 is dialled."""
-    violations: list[Any] = []
-    original = asyncio.selector_events.BaseSelectorEventLoop.sock_connect
-
-    async def sock_connect(self: Any, sock: socket.socket, address: Any) -> None:
-        if str(address[0]) != LOOPBACK:
-            violations.append(address)
-            raise AssertionError(f"test tried to dial {address!r}")
-        await original(self, sock, address)
-
-    monkeypatch.setattr(asyncio.selector_events.BaseSelectorEventLoop, "sock_connect", sock_connect)
-    yield violations
-    assert not violations, f"dialled outside the test server: {violations}"
+    guard = install_dial_guard(monkeypatch, any_loopback_port=True)
+    yield guard
+    guard.check()
 
 
 @pytest_asyncio.fixture
@@ -102,13 +91,7 @@ async def site() -> AsyncIterator[Site]:
             response.headers.popall("Content-Type", None)
 
     app.on_response_prepare.append(drop_default_type)
-    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.5)
-    await runner.setup()
-    tcp = web.TCPSite(runner, LOOPBACK, 0)
-    await tcp.start()
-    server = tcp._server
-    assert isinstance(server, asyncio.Server)
-    s.port = int(server.sockets[0].getsockname()[1])
+    runner, s.port = await start_app(app)
     yield s
     await runner.cleanup()
 
