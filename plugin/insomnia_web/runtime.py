@@ -16,11 +16,11 @@ import logging
 import secrets
 import time
 from collections.abc import Iterable, Mapping
-from types import TracebackType
-from typing import Any, Literal, NamedTuple, Self
+from typing import Any, Literal, NamedTuple
 
 import msgspec
 
+from .closing import AsyncClosing
 from .config import Manifest
 from .errors import ErrorInfo, ToolError
 from .history import (
@@ -91,7 +91,7 @@ def _field_error(exc: msgspec.ValidationError) -> ToolError:
     )
 
 
-class Runtime:
+class Runtime(AsyncClosing):
     """A host runtime for insomnia plugins.
 
     :param manifest: the manifest (defaults when omitted).
@@ -322,14 +322,3 @@ class Runtime:
                 await reg.tool.aclose()
             except Exception:
                 log.exception("closing tool %s failed", reg.tool.name)
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()

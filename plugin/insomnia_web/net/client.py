@@ -20,12 +20,11 @@ import asyncio
 import io
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from types import TracebackType
-from typing import Self
 
 import aiohttp
 from yarl import URL
 
+from ..closing import AsyncClosing
 from ..config import FetchConfig, UrlPolicyConfig
 from ..errors import ToolError, ToolTimeout
 from .decompress import ACCEPT_ENCODING, make_decoder
@@ -90,7 +89,7 @@ def _client_error(exc: aiohttp.ClientError, grant: ConnectPermit) -> ToolError:
     )
 
 
-class SafeClient:
+class SafeClient(AsyncClosing):
     """Fetches URLs under the URL policy, with pinned DNS and bounded time and memory.
 
     The underlying ``aiohttp.ClientSession`` is created on the first request (never at
@@ -147,17 +146,6 @@ class SafeClient:
         if not self._closed_resolver:
             self._closed_resolver = True
             await self.resolver.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
     async def fetch(
         self,

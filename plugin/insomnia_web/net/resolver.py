@@ -16,13 +16,13 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Coroutine, Mapping, Sequence
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import aiodns
 import aiodns.error
 import pycares
 
+from ..closing import AsyncClosing
 from ..config import UrlPolicyConfig
 from ..errors import ToolError, ToolTimeout
 from .hostnames import idna_host, normalize_host
@@ -32,7 +32,7 @@ __all__ = ["AiodnsResolver", "Resolver", "StaticResolver", "policy_resolver"]
 _NOT_FOUND = frozenset({pycares.errno.ARES_ENOTFOUND, pycares.errno.ARES_ENODATA})
 
 
-class Resolver(ABC):
+class Resolver(AsyncClosing, ABC):
     """Resolves host names to IP address strings; an async context manager."""
 
     @abstractmethod
@@ -43,19 +43,8 @@ class Resolver(ABC):
         ``ToolTimeout(phase="dns")`` when the lookup ran out of time.
         """
 
-    async def aclose(self) -> None:  # noqa: B027 - optional hook, nothing to release by default
+    async def aclose(self) -> None:
         """Release resources (sockets, threads); the default has none."""
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
 
 def _nxdomain(host: str) -> ToolError:

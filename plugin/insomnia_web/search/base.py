@@ -15,11 +15,12 @@ from __future__ import annotations
 import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
-from types import TracebackType
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self
 
 import msgspec
 from msgspec import Meta
+
+from ..closing import AsyncClosing
 
 if TYPE_CHECKING:
     from ..config import Manifest
@@ -74,7 +75,7 @@ class SearchResponse(msgspec.Struct, frozen=True, kw_only=True):
     """Non-fatal problems (a filter the provider could not apply...), shown to the model."""
 
 
-class SearchProvider(ABC):
+class SearchProvider(AsyncClosing, ABC):
     """Base class of search providers. Subclasses set ``name`` and implement ``search``."""
 
     name: ClassVar[str]
@@ -96,17 +97,6 @@ class SearchProvider(ABC):
     async def aclose(self) -> None:
         """Release resources (the default has none)."""
         return None
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
 
 Handler = Callable[
