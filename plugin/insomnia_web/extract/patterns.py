@@ -1,0 +1,95 @@
+"""What boilerplate looks like: tags, roles, class and id words, headings, thresholds.
+
+The thresholds were tuned on the extraction benchmark (``bench/extract.py``); each one names
+the rule it belongs to.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "ARTICLE_EXTRA_RE",
+    "BOILERPLATE_RE",
+    "CONTAINER_TAGS",
+    "DROP_ROLES",
+    "DROP_TAGS",
+    "EXTRA_HEADING_RE",
+    "HEADING_TAGS",
+    "KEEP_RE",
+    "LINKED_WEIGHT",
+    "LINK_BLOCK_TAGS",
+    "MAX_LINK_BLOCK_SHARE",
+    "MAX_LINK_DENSITY",
+    "MAX_SHARE_BY_CLASS",
+    "MAX_SHARE_BY_TAG",
+    "MAX_WORDS_PER_LINK",
+    "MIN_MAIN_SHARE",
+    "NARROW_SHARE",
+]
+
+DROP_TAGS = frozenset(("nav", "aside", "button", "select", "input", "textarea", "label"))
+DROP_ROLES = frozenset(
+    [
+        "navigation",
+        "banner",
+        "contentinfo",
+        "complementary",
+        "search",
+        "dialog",
+        "alertdialog",
+        "menu",
+        "menubar",
+        "toolbar",
+    ]
+)
+BOILERPLATE_RE = re.compile(
+    r"(?:^|[-_ ])(?:nav|navbar|navigation|menu|menubar|submenu|megamenu|footer|site-?footer|"
+    r"page-?footer|masthead|site-?header|global-?header|topbar|top-?bar|header-?bar|sidebar|"
+    r"side-?bar|breadcrumbs?|crumbs|cookies?|cookie-?banner|consent|gdpr|"
+    r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|subscription|"
+    r"signup|sign-?up|related|related-?posts|recommended|popular|trending|promo|advert|ads|"
+    r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|modal|overlay|skip-?link|"
+    r"pagination|pager|comment-?form|comments|comment-?list|commentlist|comment-?section|"
+    r"reviews?|ratings?|recommendations?|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"
+    r"language-?switcher|lang-?switch|search-?form|searchbox|search-?bar|offcanvas|"
+    r"off-?canvas|drawer|visually-?hidden|sr-only|screen-?reader-?text|print-?only)"
+    r"(?:$|[-_ ])",
+    re.I,
+)
+KEEP_RE = re.compile(r"(?:^|[-_ ])(?:main|content|article|post|body|entry|thread)(?:$|[-_ ])", re.I)
+ARTICLE_EXTRA_RE = re.compile(
+    r"(?:^|[-_ ])(?:caption|captions|credit|credits|byline|bylines|dateline|timestamp|"
+    r"published|updated|author-?info|author-?name|photo-?credit|image-?credit|wp-caption-text)"
+    r"(?:$|[-_ ])",
+    re.I,
+)
+# A block dropped for its tag or role may still hold this share of the page; one dropped
+# for its class, id or form tag only this much (a class name can mislead: "page-with-sidebar").
+MAX_SHARE_BY_TAG = 0.85
+MAX_SHARE_BY_CLASS = 0.25
+# <main> (or role=main) is the content region when it holds at least this share of the page.
+MIN_MAIN_SHARE = 0.5
+# Link lists: most words inside links, and few words per link.
+MAX_LINK_DENSITY = 0.9
+MAX_WORDS_PER_LINK = 4
+# A link-dense block holding more than this share of the region is searched, not dropped.
+MAX_LINK_BLOCK_SHARE = 0.3
+# The content region narrows to a child holding this share of its words (linked words count
+# for half: a list of cards is content, a menu beside the text is not).
+NARROW_SHARE = 0.9
+LINKED_WEIGHT = 0.5
+HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+EXTRA_HEADING_RE = re.compile(
+    r"^(?:related(?: \w+)?|you (?:may|might) also (?:like|enjoy)|recommended(?: for you)?|"
+    r"more (?:from|stories|articles|news|like this)|(?:most )?popular(?: \w+)?|trending(?: \w+)?|"
+    r"read (?:more|next)|up next|latest (?:news|posts|articles|stories)|recent posts|"
+    r"share(?: this)?(?: \w+)?|follow us|sign up.*|subscribe.*|(?:our )?newsletter|"
+    r"(?:leave a|post a) (?:reply|comment)|comments?|\d+ comments?|"
+    r"join the (?:discussion|conversation)|"
+    r"about the author|tags|categories|archives|"
+    r"customers (?:also|who) .*|frequently bought together|similar (?:products|items))[\s:.!?]*$",
+    re.I,
+)
+LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
+CONTAINER_TAGS = frozenset(("html", "body", "main", "article"))

@@ -1,0 +1,156 @@
+"""Pruning steps shared by page and article extraction; each drops one kind of chrome."""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement
+
+from .counts import BlockCounts, class_and_id, tag_name, word_count
+from .patterns import (
+    ARTICLE_EXTRA_RE,
+    BOILERPLATE_RE,
+    CONTAINER_TAGS,
+    DROP_ROLES,
+    DROP_TAGS,
+    EXTRA_HEADING_RE,
+    HEADING_TAGS,
+    KEEP_RE,
+    LINK_BLOCK_TAGS,
+    MAX_LINK_BLOCK_SHARE,
+    MAX_LINK_DENSITY,
+    MAX_SHARE_BY_CLASS,
+    MAX_SHARE_BY_TAG,
+    MAX_WORDS_PER_LINK,
+)
+
+__all__ = ["drop_article_extras", "drop_boilerplate", "drop_link_lists", "drop_titled_sections"]
+
+
+def _boilerplate_kind(el: HtmlElement, tag: str, inside_main: bool) -> int:
+    """0: content; 1: boilerplate by its tag or role; 2: maybe boilerplate (class, id, form)."""
+    if tag == "form":
+        return 2  # some sites wrap a whole forum thread or page in a form
+    if tag in DROP_TAGS:
+        return 1
+    if tag in ("header", "footer") and not inside_main:
+        return 1
+    role = (el.get("role") or "").strip().lower()
+    if role in DROP_ROLES:
+        return 1
+    features = class_and_id(el)
+    if not features or len(features) > 400:
+        return 0
+    if not BOILERPLATE_RE.search(features) or KEEP_RE.search(features):
+        return 0
+    return 2
+
+
+def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> None:
+    """Drop boilerplate blocks under *root*, except those holding most of *top*'s words."""
+    total = word_count(top)
+    doomed: list[HtmlElement] = []
+    # Walk top-down, skipping subtrees already doomed.
+    stack: list[tuple[HtmlElement, bool]] = [(root, inside_main)]
+    while stack:
+        el, inside = stack.pop()
+        tag = tag_name(el)
+        if not tag:
+            continue
+        kind = 0 if el is root or tag in CONTAINER_TAGS else _boilerplate_kind(el, tag, inside)
+        if kind:
+            # A class name can mislead (a wrapper called "page-with-sidebar"); a tag or role
+            # rarely does. Either way, a block holding the bulk of the page stays.
+            share = word_count(el) / total if total else 0.0
+            limit = MAX_SHARE_BY_TAG if kind == 1 else MAX_SHARE_BY_CLASS
+            if share < limit and el.find(".//main") is None:
+                doomed.append(el)
+                continue
+        child_inside = inside or tag in ("main", "article")
+        for child in reversed(el):
+            stack.append((child, child_inside))
+    for el in doomed:
+        el.drop_tree()
+
+
+def drop_titled_sections(root: HtmlElement) -> None:
+    """Drop sections introduced by a boilerplate heading ("Related articles", "Share this").
+
+    The section is the largest ancestor of the heading that starts with it and holds less
+    than a quarter of *root*'s words; a heading without such a wrapper takes the siblings
+    that follow it, up to the next heading.
+    """
+    headings = [
+        h
+        for h in root.iter("h1", "h2", "h3", "h4", "h5", "h6")
+        if EXTRA_HEADING_RE.match(" ".join(h.text_content().split())[:80])
+    ]
+    if not headings:
+        return
+    total = max(word_count(root), 1)
+    doomed: list[HtmlElement] = []
+    for heading in headings:
+        section = heading
+        parent = heading.getparent()
+        while parent is not None and parent is not root:
+            first = next(parent.iter("h1", "h2", "h3", "h4", "h5", "h6"), None)
+            if first is not heading or word_count(parent) > 0.25 * total:
+                break
+            section = parent
+            parent = parent.getparent()
+        doomed.append(section)
+        if section is heading:
+            for sibling in heading.itersiblings():
+                if tag_name(sibling) in HEADING_TAGS:
+                    break
+                doomed.append(sibling)
+    for el in doomed:
+        if el.getparent() is not None:
+            el.drop_tree()
+
+
+def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
+    """Drop menus, tag clouds and link lists: blocks of many short links and little else."""
+    doomed: list[HtmlElement] = []
+    region_words = counts.words.get(region, 0)
+    stack = [region]
+    while stack:
+        el = stack.pop()
+        for child in el:
+            tag = tag_name(child)
+            if not tag or tag == "a":
+                continue
+            total = counts.words.get(child, 0)
+            links = counts.links.get(child, 0)
+            if total and links and tag in LINK_BLOCK_TAGS:
+                density = counts.link_words.get(child, 0) / total
+                small = total <= MAX_LINK_BLOCK_SHARE * region_words
+                short_links = total / links <= MAX_WORDS_PER_LINK
+                if density > MAX_LINK_DENSITY and short_links and small:
+                    doomed.append(child)
+                    continue
+            stack.append(child)
+    for el in doomed:
+        el.drop_tree()
+
+
+def drop_article_extras(article: HtmlElement) -> None:
+    """Drop captions, credits, bylines and datelines: around an article, not part of it."""
+    doomed: list[HtmlElement] = []
+    stack = [article]
+    while stack:
+        el = stack.pop()
+        for child in el:
+            tag = tag_name(child)
+            if not tag:
+                continue
+            features = class_and_id(child)
+            if tag == "figcaption" or (
+                features
+                and len(features) <= 400
+                and ARTICLE_EXTRA_RE.search(features)
+                and not KEEP_RE.search(features)
+            ):
+                doomed.append(child)
+                continue
+            stack.append(child)
+    for el in doomed:
+        el.drop_tree()
