@@ -95,10 +95,13 @@ async def test_text_starts_with_provenance_then_numbered_untrusted_results(
 
 def test_provenance_time_is_utc_to_the_minute() -> None:
     """The header's time is UTC, minutes precision, with a Z."""
-    from insomnia_web.search.results import provenance_line
+    from insomnia_web.search_cache import provenance_header
+    from insomnia_web.tools.schemas import SearchCacheInfo
 
-    when = datetime(2026, 12, 2, 10, 0, 59, tzinfo=UTC)
-    assert provenance_line("brave", now=when) == "[cache: miss · brave · 2026-12-02T10:00Z]"
+    when = datetime(2026, 12, 2, 10, 0, 59, tzinfo=UTC).timestamp()
+    info = SearchCacheInfo(status="miss")
+    header = provenance_header(info, provider="brave", searched_at=when)
+    assert header == "[cache: miss · brave · 2026-12-02T10:00Z]"
 
 
 @pytest.mark.asyncio

@@ -14,24 +14,17 @@ Titles and snippets come from the web, so they sit inside the untrusted-content 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
 
 from ..render import wrap_untrusted
 from ..tools.schemas import ResultItem
 from .base import SearchHit
 
-__all__ = ["EMPTY_HINT", "provenance_line", "render_results", "result_items"]
+__all__ = ["EMPTY_HINT", "render_results", "result_items"]
 
 EMPTY_HINT = (
     "Hint: broaden the query: use fewer or more general terms, drop quotes, or remove the "
     "freshness and domain filters."
 )
-
-
-def provenance_line(provider: str, *, now: datetime | None = None) -> str:
-    """The first line of a fresh answer: ``[cache: miss · brave · 2026-12-02T10:00Z]``."""
-    when = (now or datetime.now(UTC)).astimezone(UTC)
-    return f"[cache: miss · {provider} · {when:%Y-%m-%dT%H:%MZ}]"
 
 
 def result_items(hits: Iterable[SearchHit], provider: str) -> list[ResultItem]:

@@ -15,7 +15,7 @@ from ..pipeline import render_excerpt_search, render_findings, run_excerpts
 from ..rank import estimate_tokens
 from ..search.base import SearchProvider, SearchRequest, SearchResponse
 from ..search.filtering import FilterOutcome, filter_hits
-from ..search.results import provenance_line, render_results, result_items
+from ..search.results import render_results, result_items
 from ..search_cache import SearchCache, provenance_header, search_params
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .schemas import (
@@ -151,9 +151,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                 output = await self._excerpts_output(args, provider.name, response, outcome, ctx)
                 output = msgspec.structs.replace(output, warnings=[*warnings, *output.warnings])
             else:
-                output = self._results_output(
-                    args, provider.name, response, outcome, warnings
-                ).output
+                output = self._results_output(args, provider.name, response, outcome, warnings)
             if self._worth_storing(output):
                 store.store(args.query, params, output, output.warnings)
             return self._finish(output, store, altered_query=response.altered_query)
@@ -345,24 +343,15 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         response: SearchResponse,
         outcome: FilterOutcome,
         warnings: list[str],
-    ) -> ToolOutput[WebSearchOutput]:
-        """The results-mode answer: structured output and the model-facing text."""
+    ) -> WebSearchOutput:
+        """The results-mode answer (rendered, with its header, by ``_finish``)."""
         items = result_items(outcome.hits, response.provider or provider)
-        text = render_results(
-            items,
-            header=provenance_line(provider, now=self._now()),
-            altered_query=response.altered_query,
-            filtered=outcome.refused,
-            warnings=warnings,
-        )
-        output = WebSearchOutput(
+        return WebSearchOutput(
             query=args.query,
             provider=provider,
             mode="results",
             cache=SearchCacheInfo(status="miss"),
             results=items,
             filtered=outcome.refused,
-            tokens=estimate_tokens(text),
             warnings=warnings,
         )
-        return ToolOutput(output=output, text=text)
