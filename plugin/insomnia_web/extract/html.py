@@ -19,7 +19,7 @@ from .model import Extracted
 from .parse import parse_html
 from .readable import readable_article
 from .serialize import serialize
-from .signals import declares_article
+from .signals import ArticleClaim, article_claim
 from .title import page_title
 
 __all__ = ["extract_html"]
@@ -37,17 +37,16 @@ def _body(root: HtmlElement) -> HtmlElement:
 
 
 # Readability's article is kept when it holds at least this share of the pruned page's words:
-# little is needed when the page declares itself an article, much more otherwise.
-_ARTICLE_SHARE = 0.1
-_OTHER_SHARE = 0.8
+# little is needed when the page declares a news or blog story, more for a generic article
+# claim (CMSs put one on every page), much more when the page claims nothing.
+_ARTICLE_SHARE = {ArticleClaim.NEWS: 0.1, ArticleClaim.GENERIC: 0.15, ArticleClaim.NONE: 0.8}
 
 
-def _choose(article_text: str, page_text: str, is_article: bool) -> tuple[str, str]:
+def _choose(article_text: str, page_text: str, claim: ArticleClaim) -> tuple[str, str]:
     """Pick readability's article unless it holds too little of the page's content."""
     article_words = _words(article_text)
     page_words = _words(page_text)
-    share = _ARTICLE_SHARE if is_article else _OTHER_SHARE
-    if article_words and article_words >= share * page_words:
+    if article_words and article_words >= _ARTICLE_SHARE[claim] * page_words:
         return article_text, "readability"
     return page_text, "page"
 
@@ -65,7 +64,7 @@ def extract_html(
     if root is None:
         return Extracted(title=None, text="", method=mode if mode == "full" else "empty")
     title = page_title(root)
-    is_article = declares_article(root)
+    claim = article_claim(root)
     strip_invisible(root)
     if mode == "full":
         return Extracted(title=title, text=serialize(_body(root)), method="full")
@@ -76,5 +75,5 @@ def extract_html(
         article_text = serialize(article)
     page_root = copy.deepcopy(root)
     page_text = serialize(prune_boilerplate(page_root))
-    text, method = _choose(article_text, page_text, is_article)
+    text, method = _choose(article_text, page_text, claim)
     return Extracted(title=title, text=text, method=method)
