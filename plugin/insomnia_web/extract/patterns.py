@@ -19,6 +19,7 @@ __all__ = [
     "KEEP_RE",
     "LINKED_WEIGHT",
     "LINK_BLOCK_TAGS",
+    "LINK_LISTS_CONTENT_SHARE",
     "MAX_LINK_BLOCK_SHARE",
     "MAX_LINK_DENSITY",
     "MAX_SHARE_BY_CLASS",
@@ -73,6 +74,8 @@ MIN_MAIN_SHARE = 0.5
 # Link lists: most words inside links, and few words per link.
 MAX_LINK_DENSITY = 0.9
 MAX_WORDS_PER_LINK = 4
+# Sibling link lists holding this share of the region together are content, not menus.
+LINK_LISTS_CONTENT_SHARE = 0.2
 # A link-dense block holding more than this share of the region is searched, not dropped.
 MAX_LINK_BLOCK_SHARE = 0.3
 # The content region narrows to a child holding this share of its words (linked words count

@@ -15,6 +15,7 @@ from .patterns import (
     HEADING_TAGS,
     KEEP_RE,
     LINK_BLOCK_TAGS,
+    LINK_LISTS_CONTENT_SHARE,
     MAX_LINK_BLOCK_SHARE,
     MAX_LINK_DENSITY,
     MAX_SHARE_BY_CLASS,
@@ -108,12 +109,17 @@ def drop_titled_sections(root: HtmlElement) -> None:
 
 
 def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
-    """Drop menus, tag clouds and link lists: blocks of many short links and little else."""
+    """Drop menus, tag clouds and link lists: blocks of many short links and little else.
+
+    Sibling link lists that together hold most of the region are its content (an index
+    page, a list of articles), and stay.
+    """
     doomed: list[HtmlElement] = []
     region_words = counts.words.get(region, 0)
     stack = [region]
     while stack:
         el = stack.pop()
+        lists: list[HtmlElement] = []
         for child in el:
             tag = tag_name(child)
             if not tag or tag == "a":
@@ -125,9 +131,12 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
                 small = total <= MAX_LINK_BLOCK_SHARE * region_words
                 short_links = total / links <= MAX_WORDS_PER_LINK
                 if density > MAX_LINK_DENSITY and short_links and small:
-                    doomed.append(child)
+                    lists.append(child)
                     continue
             stack.append(child)
+        listed = sum(counts.words.get(child, 0) for child in lists)
+        if len(lists) < 2 or listed < LINK_LISTS_CONTENT_SHARE * region_words:
+            doomed.extend(lists)
     for el in doomed:
         el.drop_tree()
 
