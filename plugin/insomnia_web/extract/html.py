@@ -7,7 +7,6 @@ pruned whole-page extraction. When readability kept too little of what the page 
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Literal
 
@@ -25,6 +24,9 @@ from .title import page_title
 __all__ = ["extract_html"]
 
 _WORD_RE = re.compile(r"\w+")
+# readability re-reads the text of its candidates many times: past this size it would not
+# finish within a fetch deadline, so very large documents get the page extraction alone.
+READABILITY_MAX_CHARS = 8_000_000
 
 
 def _words(text: str) -> int:
@@ -68,12 +70,12 @@ def extract_html(
     strip_invisible(root)
     if mode == "full":
         return Extracted(title=title, text=serialize(_body(root)), method="full")
-    article = readable_article(root)
     article_text = ""
-    if article is not None:
-        prune_article(article)
-        article_text = serialize(article)
-    page_root = copy.deepcopy(root)
-    page_text = serialize(prune_boilerplate(page_root))
+    if len(html) <= READABILITY_MAX_CHARS:
+        article = readable_article(root)  # works on a copy: root stays whole
+        if article is not None:
+            prune_article(article)
+            article_text = serialize(article)
+    page_text = serialize(prune_boilerplate(root))
     text, method = _choose(article_text, page_text, claim)
     return Extracted(title=title, text=text, method=method)
