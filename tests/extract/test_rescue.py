@@ -71,3 +71,21 @@ def test_related_section_is_dropped() -> None:
     text = extract_html(html).text
     assert "Sentence group 5" in text
     assert "lighthouses" not in text
+
+
+def test_index_of_link_lists_is_kept() -> None:
+    """Sibling link lists that make up the page (an index) are content, not menus."""
+    lists = "".join(
+        f"<h2>{letter}</h2><ul>"
+        + "".join(f"<li><a href='/{letter}{i}'>{letter}lang {i}</a></li>" for i in range(8))
+        + "</ul>"
+        for letter in "ABCDEF"
+    )
+    html = (
+        "<html><body><nav><ul><li><a href='/'>Home</a></li></ul></nav>"
+        f"<main><h1>List of languages</h1><p>Languages by first letter.</p>{lists}</main>"
+        "</body></html>"
+    )
+    text = extract_html(html).text
+    assert "Alang 0" in text
+    assert "Flang 7" in text

@@ -2,7 +2,8 @@
 
 ``readable`` runs readability-lxml for the main article and, independently, a boilerplate-
 pruned whole-page extraction. When readability kept too little of what the page really holds
-(a listing, a forum thread, a product page, documentation), the page extraction wins.
+(a listing, a forum thread, a product page, documentation), the page extraction wins; how
+little is too little depends on whether the page declares itself an article.
 """
 
 from __future__ import annotations

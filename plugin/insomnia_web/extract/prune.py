@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, class_and_id, tag_name, word_count
@@ -40,9 +42,19 @@ def _boilerplate_kind(el: HtmlElement, tag: str, inside_main: bool) -> int:
     features = class_and_id(el)
     if not features or len(features) > 400:
         return 0
-    if not BOILERPLATE_RE.search(features) or KEEP_RE.search(features):
-        return 0
-    return 2
+    return 2 if _names_boilerplate(features) else 0
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_boilerplate(features: str) -> bool:
+    """True when a class/id string names chrome ("site-footer") and not content ("post")."""
+    return bool(BOILERPLATE_RE.search(features)) and not KEEP_RE.search(features)
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_article_extra(features: str) -> bool:
+    """True when a class/id string names a caption, credit, byline or dateline."""
+    return bool(ARTICLE_EXTRA_RE.search(features)) and not KEEP_RE.search(features)
 
 
 def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> None:
@@ -153,10 +165,7 @@ def drop_article_extras(article: HtmlElement) -> None:
                 continue
             features = class_and_id(child)
             if tag == "figcaption" or (
-                features
-                and len(features) <= 400
-                and ARTICLE_EXTRA_RE.search(features)
-                and not KEEP_RE.search(features)
+                features and len(features) <= 400 and _names_article_extra(features)
             ):
                 doomed.append(child)
                 continue
