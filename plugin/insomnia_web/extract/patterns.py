@@ -54,7 +54,10 @@ BOILERPLATE_RE = re.compile(
     r"pagination|pager|comment-?form|comments|comment-?list|commentlist|comment-?section|"
     r"reviews?|ratings?|recommendations?|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"
     r"language-?switcher|lang-?switch|search-?form|searchbox|search-?bar|offcanvas|"
-    r"off-?canvas|drawer|visually-?hidden|sr-only|screen-?reader-?text|print-?only)"
+    r"off-?canvas|drawer|visually-?hidden|sr-only|screen-?reader-?text|print-?only|"
+    r"user-?info|user-?details|user-?extras|user-?stats|user-?title|user-?banner|"
+    r"message-?user|message-?user-?details|message-?user-?extras|postprofile|author-?pane|"
+    r"cauthorpane|member-?info|signature)"
     r"(?:$|[-_ ])",
     re.I,
 )
