@@ -94,7 +94,7 @@ EXTRA_HEADING_RE = re.compile(
     r"(?:leave a|post a) (?:reply|comment)|comments?|\d+ comments?|"
     r"join the (?:discussion|conversation)|"
     r"about the author|tags|categories|archives|"
-    r"customers (?:also|who) .*|frequently bought together|similar (?:products|items))[\s:.!?]*$",
+    r"customers (?:also|who) .*|frequently bought together|similar(?: \w+)?)[\s:.!?]*$",
     re.I,
 )
 LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
