@@ -89,7 +89,9 @@ HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 EXTRA_HEADING_RE = re.compile(
     r"^(?:related(?: \w+)?|you (?:may|might) also (?:like|enjoy)|recommended(?: for you)?|"
     r"more (?:from|stories|articles|news|like this)|(?:most )?popular(?: \w+)?|trending(?: \w+)?|"
-    r"read (?:more|next)|up next|latest (?:news|posts|articles|stories)|recent posts|"
+    r"read (?:more|next)|up next|latest (?:news|posts|articles|stories)|"
+    r"recent (?:posts|news|articles|stories|events.*|activity)|"
+    r"featured (?:products|items|stories|posts|articles)|"
     r"share(?: this)?(?: \w+)?|follow us|sign up.*|subscribe.*|(?:our )?newsletter|"
     r"(?:leave a|post a) (?:reply|comment)|comments?|\d+ comments?|"
     r"join the (?:discussion|conversation)|"
