@@ -4,6 +4,11 @@ readability's ``Document`` normally re-parses the source, runs an HTML cleaner a
 article as an HTML string. Here it works on a copy of our cleaned tree (scripts and hidden
 elements are already gone) and hands back the article element itself, so nothing is parsed
 twice and the article goes straight to our serializer.
+
+Data tables are content: readability drops a short table as "too little text" and leaves
+out a table beside its best candidate, so tables that look like data (rows of cells, few
+links, no nested tables) are protected from its cleaning, and one that sat right after
+kept content is put back in place.
 """
 
 from __future__ import annotations
@@ -25,6 +30,32 @@ _INLINE_TAGS = frozenset(
 )
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _BLOCK_PREFIXES = ("blockquote", "dl", "div", "img", "ol", "p", "table", "ul")
+# A data table has at most this share of its words inside links (a layout table of menu
+# links has nearly all of them).
+_MAX_TABLE_LINK_SHARE = 0.5
+# A wrapper around a data table ("table-responsive") is protected along with it when the
+# table holds at least this share of its words.
+_TABLE_WRAPPER_SHARE = 0.8
+
+
+def _word_total(el: HtmlElement) -> int:
+    return len(" ".join(el.itertext()).split())
+
+
+def _is_data_table(table: HtmlElement) -> bool:
+    """True when *table* holds data: two rows or more, cells side by side, few links."""
+    if table.tag != "table" or (table.get("role") or "").lower() == "presentation":
+        return False
+    if table.find(".//table") is not None:
+        return False
+    rows = table.findall(".//tr")
+    if len(rows) < 2 or max(len(row.findall("./td") + row.findall("./th")) for row in rows) < 2:
+        return False
+    words = _word_total(table)
+    if not words:
+        return False
+    linked = sum(_word_total(a) for a in table.iter("a"))
+    return linked <= _MAX_TABLE_LINK_SHARE * words
 
 
 class _TreeDocument(Document):  # type: ignore[misc]
@@ -46,6 +77,34 @@ class _TreeDocument(Document):  # type: ignore[misc]
             return str(super().sanitize(node, candidates, keep_all_images))
         finally:
             self._sanitizing = False
+
+    def get_preserved_elements(self, node: HtmlElement) -> dict[HtmlElement, bool]:
+        allowed: dict[HtmlElement, bool] = dict(super().get_preserved_elements(node))
+        for table in node.iter("table"):
+            if not _is_data_table(table):
+                continue
+            allowed[table] = True
+            words = _word_total(table)
+            wrapper = table.getparent()
+            while (
+                wrapper is not None
+                and wrapper is not node
+                and words >= _TABLE_WRAPPER_SHARE * _word_total(wrapper)
+            ):
+                allowed[wrapper] = True
+                wrapper = wrapper.getparent()
+        return allowed
+
+    def get_article(
+        self, candidates: Any, best_candidate: Any, html_partial: bool = False
+    ) -> HtmlElement:
+        best = best_candidate["elem"]
+        parent = best.getparent()
+        siblings = list(parent) if parent is not None else []
+        output: HtmlElement = super().get_article(candidates, best_candidate, html_partial)
+        if parent is not None:
+            _restore_tables(siblings, parent)
+        return output
 
     def get_link_density(self, elem: HtmlElement) -> float:
         # Keep linked headings (titles of cards and posts); readability drops them.
@@ -80,6 +139,27 @@ class _TreeDocument(Document):  # type: ignore[misc]
             if el.tag != "div":
                 continue
             _wrap_inline_runs(el, has_block)
+
+
+def _restore_tables(siblings: list[HtmlElement], parent: HtmlElement) -> None:
+    """Put data tables that readability left out back after the kept sibling before them."""
+    previous_kept: HtmlElement | None = None
+    for sibling in siblings:
+        if sibling.getparent() is not parent:
+            previous_kept = sibling  # moved into the article
+        elif previous_kept is not None and _holds_data_table(sibling):
+            previous_kept.addnext(sibling)
+            previous_kept = sibling
+
+
+def _holds_data_table(el: HtmlElement) -> bool:
+    """True for a data table, or a wrapper whose words are nearly all in one data table."""
+    if el.tag == "table":
+        return _is_data_table(el)
+    tables = el.findall(".//table")
+    if len(tables) != 1 or not _is_data_table(tables[0]):
+        return False
+    return _word_total(tables[0]) >= _TABLE_WRAPPER_SHARE * _word_total(el)
 
 
 def _new_p() -> HtmlElement:
