@@ -5,10 +5,7 @@ from __future__ import annotations
 from insomnia_web.extract import convert
 
 WORDS = " ".join(f"Measurement {i} was taken at the station, as planned." for i in range(20))
-TABLE = (
-    "<table><tr><th>Name</th><th>Value</th></tr>"
-    "<tr><td>alpha</td><td>1</td></tr></table>"
-)
+TABLE = "<table><tr><th>Name</th><th>Value</th></tr><tr><td>alpha</td><td>1</td></tr></table>"
 MARKDOWN_TABLE = "| Name | Value |\n| --- | --- |\n| alpha | 1 |"
 MENU_TABLE = (
     "<table><tr>"
