@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from insomnia_web.errors import ToolError, ToolTimeout
-from insomnia_web.extract import convert_async
+from insomnia_web.extract import convert_async, offload, shutdown_workers, warm_workers
 from insomnia_web.extract.offload import process_threshold_chars
 
 PAGE = "<html><head><title>A</title></head><body><p>Async hello.</p></body></html>"
@@ -47,3 +50,38 @@ async def test_large_page_in_worker_process() -> None:
     finally:
         process_threshold_chars(previous)
     assert result.text == "Async hello."
+
+
+@pytest.mark.asyncio
+async def test_warm_workers_is_idempotent_and_pool_serves_large_pages() -> None:
+    """Warming twice keeps one pool, and a later large conversion runs in its workers."""
+    shutdown_workers()
+    warm_workers()
+    warm_workers()
+    previous = process_threshold_chars()
+    process_threshold_chars(1)
+    try:
+        pool = offload._get_pool()
+        warm_workers()
+        assert offload._get_pool() is pool
+        result = await convert_async(PAGE, "text/html", timeout_s=60)
+    finally:
+        process_threshold_chars(previous)
+    assert result.text == "Async hello."
+    assert offload._get_pool() is pool
+
+
+def test_import_and_registration_start_no_worker() -> None:
+    """Importing the package and registering its tools start no extraction worker process."""
+    script = (
+        "import multiprocessing\n"
+        "from insomnia_web import Runtime\n"
+        "from insomnia_web.extract import offload\n"
+        "Runtime(load_entrypoints=True)\n"
+        "assert offload._pool is None and not offload._warming\n"
+        "assert not multiprocessing.active_children()\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]

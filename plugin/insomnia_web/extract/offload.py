@@ -6,6 +6,8 @@ Extraction therefore runs in a small pool of worker *processes* (spawned, so no 
 thread state leaks from the parent). Small documents are cheap enough to convert in a
 thread, which avoids the cost of shipping them to another process. A conversion that runs
 out of time is abandoned: its worker process is terminated and the pool is replaced.
+Nothing starts at import: the pool starts on the first large conversion, or earlier when a
+caller that expects one soon calls :func:`warm_workers`.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ __all__ = [
     "convert_async",
     "process_threshold_chars",
     "shutdown_workers",
+    "warm_workers",
 ]
 
 # Documents at least this long are converted in a worker process, smaller ones in a thread.
@@ -46,6 +49,7 @@ def process_threshold_chars(value: int | None = None) -> int:
 
 
 _pool: concurrent.futures.ProcessPoolExecutor | None = None
+_warming = False
 
 
 def _get_pool() -> concurrent.futures.ProcessPoolExecutor:
@@ -57,6 +61,43 @@ def _get_pool() -> concurrent.futures.ProcessPoolExecutor:
                 max_workers=_MAX_WORKERS, mp_context=context
             )
         return _pool
+
+
+def _ready() -> bool:
+    """Run in a worker: importing this module there loads the whole extractor."""
+    return True
+
+
+def warm_workers() -> None:
+    """Start the worker processes in the background, unless they are already running.
+
+    Returns at once (a background thread spawns the workers, which load the extractor on
+    their own) and never raises: a pool that cannot start now fails again, and is reported,
+    on the conversion that needs it.
+    """
+    global _warming
+    with _lock:
+        if _pool is not None or _warming:
+            return
+        _warming = True
+    try:
+        threading.Thread(target=_spawn_workers, name="extract-warm-up", daemon=True).start()
+    except Exception:  # no thread to spare: the first large conversion starts the pool
+        with _lock:
+            _warming = False
+
+
+def _spawn_workers() -> None:
+    global _warming
+    try:
+        pool = _get_pool()
+        for _ in range(_MAX_WORKERS):
+            pool.submit(_ready)  # each submission while no worker is idle spawns one
+    except Exception:  # a pool shut down meanwhile, or no processes allowed: stay cold
+        pass
+    finally:
+        with _lock:
+            _warming = False
 
 
 def _discard_pool(pool: concurrent.futures.ProcessPoolExecutor) -> None:

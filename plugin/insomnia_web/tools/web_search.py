@@ -11,6 +11,7 @@ import msgspec
 from yarl import URL
 
 from ..errors import ToolError
+from ..extract import warm_workers
 from ..pipeline import render_excerpt_search, render_findings, run_excerpts
 from ..rank import estimate_tokens
 from ..search.base import SearchProvider, SearchRequest, SearchResponse
@@ -144,6 +145,8 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                 stored, cache=info, warnings=[*stored.warnings, *warnings]
             )
         else:
+            if mode == "excerpts":
+                warm_workers()  # the page extractors start while the provider answers
             response = await self._search(provider, request, ctx)
             warnings.extend(response.warnings)
             outcome = self._filter(response, request, ctx)
