@@ -141,3 +141,15 @@ def test_declared_article_uses_readability() -> None:
     """A page that declares itself an article (og:type) is extracted by readability."""
     head = '<meta property="og:type" content="article">'
     assert extract_html(page(ARTICLE, head=head)).method == "readability"
+
+
+def test_hidden_utility_class_drops_block_unless_shown_on_wide_screens() -> None:
+    """A block with class ``hidden``/``d-none`` is dropped; one a responsive class shows stays."""
+    main = (
+        ARTICLE
+        + "<div class='hide'>metadata only a script reads</div>"
+        + "<div class='hidden md:block'>Shown on desktop screens.</div>"
+    )
+    text = extract_html(page(main), mode="full").text
+    assert "metadata only a script reads" not in text
+    assert "Shown on desktop screens." in text

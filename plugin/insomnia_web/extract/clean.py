@@ -34,16 +34,30 @@ _HIDDEN_STYLE_RE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I
 )
 
+# Utility classes that CSS frameworks define as ``display: none``; a responsive class beside
+# one ("hidden md:block", "d-none d-lg-flex") shows the element on a desktop screen again.
+_HIDDEN_CLASSES = frozenset(("hide", "hidden", "d-none", "is-hidden", "u-hidden", "display-none"))
+_SHOWN_AGAIN_RE = re.compile(r"[:@]|^d-(?:sm|md|lg|xl|xxl)-|^visible-")
+
 
 def is_hidden(el: HtmlElement) -> bool:
-    """True when *el* is hidden by ``hidden``, ``aria-hidden=true`` or an inline style."""
+    """True when *el* is hidden by ``hidden``, ``aria-hidden=true``, an inline style or a
+    utility class (``hidden``, ``d-none``) that only ever hides."""
     attrib = el.attrib
     if "hidden" in attrib:
         return True
     if attrib.get("aria-hidden", "").strip().lower() == "true":
         return True
     style = attrib.get("style")
-    return bool(style and _HIDDEN_STYLE_RE.search(style))
+    if style and _HIDDEN_STYLE_RE.search(style):
+        return True
+    classes = attrib.get("class")
+    if not classes:
+        return False
+    tokens = classes.lower().split()
+    if _HIDDEN_CLASSES.isdisjoint(tokens):
+        return False
+    return not any(_SHOWN_AGAIN_RE.search(token) for token in tokens)
 
 
 def _local(tag: object) -> str | None:
