@@ -153,3 +153,15 @@ def test_hidden_utility_class_drops_block_unless_shown_on_wide_screens() -> None
     text = extract_html(page(main), mode="full").text
     assert "metadata only a script reads" not in text
     assert "Shown on desktop screens." in text
+
+
+def test_footer_is_dropped_even_when_it_is_all_the_page_holds() -> None:
+    """A script-rendered page whose only server-sent text is its footer yields no footer text."""
+    footer = (
+        "<footer><div class='site-footer'><h5>Help</h5><p>Help Center, Disputes and Reports, "
+        "Return and refund policy, Report infringement, Transparency Center, Recalls</p>"
+        "<p>Privacy Policy - Sitemap - Terms of Use - Legal Information</p></div></footer>"
+    )
+    result = extract_html(f"<html><body><div id='app'></div>{footer}</body></html>")
+    assert "Help Center" not in result.text
+    assert "Privacy Policy" not in result.text

@@ -74,6 +74,8 @@ def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> 
             # rarely does. Either way, a block holding the bulk of the page stays.
             share = word_count(el) / total if total else 0.0
             limit = MAX_SHARE_BY_TAG if kind == 1 else MAX_SHARE_BY_CLASS
+            if tag == "footer" or (el.get("role") or "").strip().lower() == "contentinfo":
+                limit = 1.01  # a page footer is never the content, even on an empty page
             if share < limit and el.find(".//main") is None:
                 doomed.append(el)
                 continue
