@@ -95,3 +95,10 @@ def test_scripts_styles_and_hidden_removed_in_full_mode() -> None:
 def test_unknown_elements_break_lines() -> None:
     """Custom elements are treated as blocks, so their words are not glued."""
     assert full("<x-card>one</x-card><x-card>two</x-card>") == "one\ntwo"
+
+
+def test_adjacent_spans_keep_their_words_apart() -> None:
+    """Two sibling spans with no space between them do not glue their words together."""
+    text = full("<a href='/t'><span>The North Face</span><span>Wawona 6 Tent</span></a>")
+    assert text == "The North Face Wawona 6 Tent"
+    assert full("<p>un<b>believ</b>able</p>") == "unbelievable"

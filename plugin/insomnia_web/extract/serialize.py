@@ -5,8 +5,9 @@ every piece of text is touched a constant number of times, so a 50 MB line stays
 
 Output rules: headings become ``#`` .. ``######``, list items ``- `` or ``1. ``, data tables
 Markdown tables (header row kept), ``pre`` fenced code blocks, ``<br>`` a line break. Every
-block element ends the current line, so words of adjacent blocks are never glued together;
-whitespace inside inline text is collapsed.
+block element ends the current line, so words of adjacent blocks are never glued together,
+nor are the phrases of two adjacent ``<span>`` elements; whitespace inside inline text is
+collapsed.
 """
 
 from __future__ import annotations
@@ -266,6 +267,18 @@ def _pre_text(pre: HtmlElement) -> str:
     return f"{fence}\n{text}\n{fence}"
 
 
+def _phrases_apart(span: HtmlElement) -> bool:
+    """True when *span* and the span right after it are phrases, not pieces of one word.
+
+    Sibling spans are styled apart (a brand above a product name); when either holds several
+    words their words are kept apart, while single-word pieces ("in" + "line") stay joined.
+    """
+    following = span.getnext()
+    if following is None or following.tag != "span":
+        return False
+    return any(len(s.text_content().split()) > 1 for s in (span, following))
+
+
 def _tokens(root: HtmlElement, inside_cell: bool) -> list[_Token]:
     out: list[_Token] = []
     lists: list[list[int]] = []  # stack of [ordered?, counter]
@@ -280,6 +293,8 @@ def _tokens(root: HtmlElement, inside_cell: bool) -> list[_Token]:
                 out.append(_LINE if lists or tag not in _PARA_TAGS else _PARA)
             if el is not root and el.tail:
                 out.append(el.tail)
+            elif tag == "span" and el is not root and _phrases_apart(el):
+                out.append(" ")
             continue
         if tag is None or tag in SKIP_TAGS:
             if el is not root and el.tail:
