@@ -165,3 +165,14 @@ def test_footer_is_dropped_even_when_it_is_all_the_page_holds() -> None:
     result = extract_html(f"<html><body><div id='app'></div>{footer}</body></html>")
     assert "Help Center" not in result.text
     assert "Privacy Policy" not in result.text
+
+
+def test_link_hidden_from_screen_readers_is_still_page_text() -> None:
+    """A card's ``aria-hidden`` summary link is visible on screen and stays in the text."""
+    card = (
+        "<p><a href='/s' aria-hidden='true' tabindex='-1'>Walmart now has new colours of the "
+        "headphones, which were only sold abroad until this week.</a></p>"
+    )
+    text = extract_html(page(ARTICLE + card), mode="full").text
+    assert "Walmart now has new colours of the headphones" in text
+    assert "secret hidden paragraph" not in text

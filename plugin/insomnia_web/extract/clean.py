@@ -41,13 +41,13 @@ _SHOWN_AGAIN_RE = re.compile(r"[:@]|^d-(?:sm|md|lg|xl|xxl)-|^visible-")
 
 
 def is_hidden(el: HtmlElement) -> bool:
-    """True when *el* is hidden by ``hidden``, ``aria-hidden=true``, an inline style or a
-    utility class (``hidden``, ``d-none``) that only ever hides."""
+    """True when *el* is hidden by ``hidden``, ``aria-hidden=true`` (except on a link), an
+    inline style or a utility class (``hidden``, ``d-none``) that only ever hides."""
     attrib = el.attrib
     if "hidden" in attrib:
         return True
-    if attrib.get("aria-hidden", "").strip().lower() == "true":
-        return True
+    if attrib.get("aria-hidden", "").strip().lower() == "true" and el.tag != "a":
+        return True  # a link hidden from screen readers is a visible duplicate (card links)
     style = attrib.get("style")
     if style and _HIDDEN_STYLE_RE.search(style):
         return True
