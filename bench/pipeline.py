@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -43,9 +43,13 @@ from aiohttp import web
 
 from insomnia_web import Runtime, parse_manifest
 from insomnia_web.extract import convert_async, shutdown_workers
-from insomnia_web.hookspecs import hookimpl
 from insomnia_web.net import SafeClient
-from insomnia_web.search.base import MockProvider, SearchHit, SearchProvider, SearchRequest
+from insomnia_web.search.base import (
+    MockProvider,
+    ProviderPlugin,
+    SearchHit,
+    SearchRequest,
+)
 
 BENCH_DIR = Path(__file__).resolve().parent
 LOOPBACK = "127.0.0.1"
@@ -177,15 +181,6 @@ class Bench:
 
         provider = MockProvider.named("sim", answer)
 
-        class Plugin:
-            __name__ = "bench-sim-provider"
-
-            @hookimpl
-            def register_search_providers(
-                self, register: Callable[[type[SearchProvider]], None]
-            ) -> None:
-                register(provider)
-
         manifest = parse_manifest(
             {
                 "web": {
@@ -202,7 +197,11 @@ class Bench:
                 "permissions": {"allow": ["WebSearch", "WebFetch"]},
             }
         )
-        return Runtime(manifest, plugins=[Plugin()], load_entrypoints=False)
+        return Runtime(
+            manifest,
+            plugins=[ProviderPlugin(provider, name="bench-sim-provider")],
+            load_entrypoints=False,
+        )
 
     async def sequential(self, hosts: list[str]) -> list[float]:
         """Seconds to fetch and extract each page alone, one after another."""

@@ -14,7 +14,14 @@ from .net import SafeClient, UrlVerdict, check_url
 from .permissions import Decision, ToolCall
 from .prompts import AutoApprovePrompter, DenyPrompter, PromptRequest, TerminalPrompter
 from .runtime import Runtime, ToolResult
-from .search.base import MockProvider, SearchHit, SearchProvider, SearchRequest, SearchResponse
+from .search.base import (
+    MockProvider,
+    ProviderPlugin,
+    SearchHit,
+    SearchProvider,
+    SearchRequest,
+    SearchResponse,
+)
 from .tools.base import Tool, ToolContext, ToolOutput
 
 __all__ = [
@@ -28,6 +35,7 @@ __all__ = [
     "MemoryHistory",
     "MockProvider",
     "PromptRequest",
+    "ProviderPlugin",
     "Runtime",
     "SafeClient",
     "SearchHit",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -11,10 +11,15 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from insomnia_web import AutoApprovePrompter, Manifest, Runtime, hookimpl, parse_manifest
+from insomnia_web import AutoApprovePrompter, Manifest, Runtime, parse_manifest
 from insomnia_web.cache import Cache
 from insomnia_web.history import MemoryHistory, ProgressEvent
-from insomnia_web.search.base import MockProvider, SearchHit, SearchProvider, SearchRequest
+from insomnia_web.search.base import (
+    MockProvider,
+    ProviderPlugin,
+    SearchHit,
+    SearchRequest,
+)
 from insomnia_web.services import WebServices
 from insomnia_web.tools.web_search import WebSearch
 
@@ -68,15 +73,6 @@ class Web:
         """A runtime for the mock provider; its WebSearch uses the fake clock."""
         provider = MockProvider.named("mock", self.answer)
 
-        class Plugin:
-            __name__ = "test-mock-provider"
-
-            @hookimpl
-            def register_search_providers(
-                self, register: Callable[[type[SearchProvider]], None]
-            ) -> None:
-                register(provider)
-
         manifest = parse_manifest(
             {
                 "web": {
@@ -95,7 +91,7 @@ class Web:
             manifest,
             prompter=AutoApprovePrompter(),
             history=self.history,
-            plugins=[Plugin()],
+            plugins=[ProviderPlugin(provider, name="test-mock-provider")],
             load_entrypoints=False,
         )
         tool = rt.get_tool("WebSearch")

@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from insomnia_web import MockProvider, Runtime, SearchHit, SearchRequest, SearchResponse, hookimpl
+from insomnia_web import (
+    MockProvider,
+    ProviderPlugin,
+    Runtime,
+    SearchHit,
+    SearchRequest,
+    SearchResponse,
+)
 from insomnia_web.render import UNTRUSTED_BEGIN, UNTRUSTED_END
 from insomnia_web.search.results import EMPTY_HINT
 from insomnia_web.tools.web_search import WebSearch
@@ -28,19 +35,6 @@ def fixture_runtime(
     data = manifest_data(settings)
     data["permissions"].update(extra)
     return make_runtime(data, plugins=(fixture_search,))
-
-
-class _ProviderPlugin:
-    """A plugin object registering one provider class."""
-
-    def __init__(self, cls: type[Any]) -> None:
-        self.cls = cls
-        self.__name__ = f"plugin_{cls.name}"
-
-    @hookimpl
-    def register_search_providers(self, register: Callable[[type[Any]], None]) -> None:
-        """Register the class."""
-        register(self.cls)
 
 
 @pytest.mark.asyncio
@@ -234,7 +228,7 @@ async def test_empty_results_are_ok_with_a_hint_to_broaden(
     """No hits is a successful result whose text says how to broaden the query."""
     empty = MockProvider.named("empty", lambda request: [])
     runtime = make_runtime(
-        manifest_data({"provider": "empty", "mode": "results"}), plugins=(_ProviderPlugin(empty),)
+        manifest_data({"provider": "empty", "mode": "results"}), plugins=(ProviderPlugin(empty),)
     )
     result = await runtime.call_tool("WebSearch", {"query": "zzzqqq"})
     assert result.ok
@@ -253,7 +247,7 @@ async def test_results_are_capped_at_count_after_filtering(
         "many", lambda r: [SearchHit(title=f"t{i}", url=f"https://h{i}.test/") for i in range(9)]
     )
     runtime = make_runtime(
-        manifest_data({"provider": "many", "mode": "results"}), plugins=(_ProviderPlugin(many),)
+        manifest_data({"provider": "many", "mode": "results"}), plugins=(ProviderPlugin(many),)
     )
     result = await runtime.call_tool("WebSearch", {"query": "q", "count": 4})
     assert result.output is not None
@@ -272,7 +266,7 @@ async def test_a_crashing_provider_plugin_is_a_provider_error(
     broken = MockProvider.named("broken", boom)
     runtime = make_runtime(
         manifest_data({"provider": "broken", "mode": "results"}),
-        plugins=(_ProviderPlugin(broken),),
+        plugins=(ProviderPlugin(broken),),
     )
     result = await runtime.call_tool("WebSearch", {"query": "q"})
     assert result.error is not None
@@ -293,7 +287,7 @@ async def test_altered_query_is_shown(make_runtime: Callable[..., Runtime]) -> N
         ),
     )
     runtime = make_runtime(
-        manifest_data({"provider": "fixed", "mode": "results"}), plugins=(_ProviderPlugin(fixed),)
+        manifest_data({"provider": "fixed", "mode": "results"}), plugins=(ProviderPlugin(fixed),)
     )
     result = await runtime.call_tool("WebSearch", {"query": "pyhton"})
     lines = result.text.splitlines()
@@ -305,3 +299,12 @@ def test_web_search_run_is_documented_in_steps() -> None:
     """run() delegates to named steps the cache and excerpt pipeline can extend."""
     for step in ("_provider", "_request", "_search", "_filter", "_results_output"):
         assert callable(getattr(WebSearch, step))
+
+
+def test_provider_plugin_registers_each_class_under_its_name() -> None:
+    """ProviderPlugin registers every class it is given, attributed to its plugin name."""
+    a = MockProvider.named("a", lambda request: [])
+    b = MockProvider.named("b", lambda request: [])
+    runtime = Runtime(plugins=[ProviderPlugin(a, b)], load_entrypoints=False)
+    assert runtime.providers["a"].cls is a
+    assert runtime.providers["b"].plugin == "providers:a,b"

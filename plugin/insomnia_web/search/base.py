@@ -21,6 +21,7 @@ import msgspec
 from msgspec import Meta
 
 from ..closing import AsyncClosing
+from ..hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from ..config import Manifest
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MockProvider",
+    "ProviderPlugin",
     "SearchHit",
     "SearchProvider",
     "SearchRequest",
@@ -139,3 +141,20 @@ class MockProvider(SearchProvider):
         if isinstance(answer, SearchResponse):
             return answer
         return SearchResponse(provider=self.name, hits=list(answer))
+
+
+class ProviderPlugin:
+    """A plugin object registering the given provider classes; for tests and embedding hosts.
+
+    ``Runtime(plugins=[ProviderPlugin(MockProvider.named("mine", handler))])``.
+    """
+
+    def __init__(self, *classes: type[SearchProvider], name: str | None = None) -> None:
+        self.classes = classes
+        self.__name__ = name or "providers:" + ",".join(c.name for c in classes)
+
+    @hookimpl
+    def register_search_providers(self, register: Callable[[type[SearchProvider]], None]) -> None:
+        """Register each class."""
+        for cls in self.classes:
+            register(cls)
