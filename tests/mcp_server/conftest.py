@@ -195,6 +195,19 @@ async def _open(
         yield session, init.protocol_version, init.server_info
 
 
+@pytest.fixture(scope="module")
+def elicitor() -> Elicitor:
+    """The scripted person behind the client."""
+    return Elicitor()
+
+
+@pytest.fixture
+def fresh_script(elicitor: Elicitor) -> None:
+    """Each test scripts its own answers and sees only its own questions."""
+    elicitor.answers.clear()
+    elicitor.asked.clear()
+
+
 @contextmanager
 def connect(
     portal: BlockingPortal,

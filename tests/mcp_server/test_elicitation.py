@@ -25,17 +25,13 @@ from .conftest import (
     write_manifest,
 )
 
+pytestmark = pytest.mark.usefixtures("fresh_script")
+
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The module's folder: manifest, cache, history and the server's stderr."""
     return tmp_path_factory.mktemp("mcp_elicit")
-
-
-@pytest.fixture(scope="module")
-def elicitor() -> Elicitor:
-    """The scripted person behind the client."""
-    return Elicitor()
 
 
 @pytest.fixture(scope="module")
@@ -47,13 +43,6 @@ def conn(
     params = server_params(manifest, fixture_tools=True)
     with connect(portal, params, workdir / "stderr.txt", elicitation=elicitor) as c:
         yield c
-
-
-@pytest.fixture(autouse=True)
-def fresh_script(elicitor: Elicitor) -> None:
-    """Each test scripts its own answers and sees only its own questions."""
-    elicitor.answers.clear()
-    elicitor.asked.clear()
 
 
 def test_connection_is_handshake_era(conn: Connection) -> None:

@@ -24,17 +24,13 @@ from .conftest import (
     write_manifest,
 )
 
+pytestmark = pytest.mark.usefixtures("fresh_script")
+
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The module's folder: manifest, cache, history and the server's stderr."""
     return tmp_path_factory.mktemp("mcp_modern")
-
-
-@pytest.fixture(scope="module")
-def elicitor() -> Elicitor:
-    """The scripted person behind the client."""
-    return Elicitor()
 
 
 @pytest.fixture(scope="module")
@@ -46,13 +42,6 @@ def conn(
     params = server_params(manifest)
     with connect(portal, params, workdir / "stderr.txt", elicitation=elicitor, modern=True) as c:
         yield c
-
-
-@pytest.fixture(autouse=True)
-def fresh_script(elicitor: Elicitor) -> None:
-    """Each test scripts its own answers and sees only its own questions."""
-    elicitor.answers.clear()
-    elicitor.asked.clear()
 
 
 def test_connection_is_2026_era(conn: Connection) -> None:
