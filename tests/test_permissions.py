@@ -91,3 +91,16 @@ def test_combine_any_deny_wins_then_ask() -> None:
     assert combine([deny, allow, ask]) == deny
     assert combine([None, None]) is None
     assert combine([allow]) == allow
+
+
+@pytest.mark.parametrize(
+    ("rule", "host"),
+    [
+        ("WebFetch(domain:xn--bcher-kva.de)", "bücher.de"),
+        ("WebFetch(domain:bücher.de)", "xn--bcher-kva.de"),
+        ("WebFetch(domain:*.bücher.de)", "www.BÜCHER.de."),
+    ],
+)
+def test_internationalised_names_match_in_either_form(rule: str, host: str) -> None:
+    """A rule matches a host whether either is written in Unicode or IDNA form."""
+    assert parse_rule(rule).matches(call("WebFetch", host))

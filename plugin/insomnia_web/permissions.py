@@ -8,11 +8,14 @@ first matching rule wins, and every :class:`Decision` carries the rule and a rea
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 import msgspec
+
+from .net.hostnames import HostPatterns, idna_host
 
 __all__ = [
     "Decision",
@@ -96,12 +99,13 @@ def parse_rule(text: str) -> Rule:
         )
     pattern = m.group("pattern")
     if pattern is not None:
-        pattern = pattern.lower()
+        if pattern != "*":
+            prefix = "*." if pattern.startswith("*.") else ""
+            pattern = prefix + idna_host(pattern.removeprefix("*."))
         if not _PATTERN_RE.match(pattern) or "*" in pattern.lstrip("*"):
             raise ValueError(
                 f"malformed domain pattern in rule {text!r}: use example.com, *.example.com or *"
             )
-        pattern = pattern.rstrip(".")
     return Rule(text=text.strip(), tool=m.group("tool"), pattern=pattern)
 
 
@@ -111,13 +115,17 @@ def parse_rules(texts: Iterable[str]) -> list[Rule]:
 
 
 def host_matches(pattern: str, host: str) -> bool:
-    """``example.com`` matches that host, ``*.example.com`` its subdomains, ``*`` any host."""
-    host = host.lower().rstrip(".")
-    if pattern == "*":
-        return True
-    if pattern.startswith("*."):
-        return host.endswith(pattern[1:])
-    return host == pattern
+    """``example.com`` matches that host, ``*.example.com`` its subdomains, ``*`` any host.
+
+    Both sides are compared in their IDNA form, so ``bücher.de`` and ``xn--bcher-kva.de``
+    are the same host.
+    """
+    return _compiled_pattern(pattern).match(idna_host(host)) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled_pattern(pattern: str) -> HostPatterns:
+    return HostPatterns([pattern])
 
 
 def evaluate_rules(
