@@ -5,12 +5,13 @@ Registered exactly like a third-party plugin: the entry point ``web = "insomnia_
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 from .config import Manifest
 from .hookspecs import hookimpl
-from .permissions import Decision, ToolCall, evaluate_rules, parse_rules
+from .permissions import Decision, Rule, ToolCall, evaluate_rules, parse_rules
 from .search.base import SearchProvider
 from .services import WebServices
 from .tools.base import Tool
@@ -42,10 +43,16 @@ def check_permission(call: ToolCall, manifest: Manifest) -> Decision | None:
     perms = manifest.permissions
     return evaluate_rules(
         call,
-        allow=parse_rules(perms.allow),
-        ask=parse_rules(perms.ask),
-        deny=parse_rules(perms.deny),
+        allow=_compiled(tuple(perms.allow)),
+        ask=_compiled(tuple(perms.ask)),
+        deny=_compiled(tuple(perms.deny)),
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(rules: tuple[str, ...]) -> tuple[Rule, ...]:
+    """Rules parsed once per distinct list (they are checked for every search hit and page)."""
+    return tuple(parse_rules(rules))
 
 
 @hookimpl
