@@ -225,3 +225,32 @@ async def test_redirect_to_unknown_host_is_dns_failure(
     error = await refused(make_client(port), f"http://{SITE}:{port}/r/1")
     assert error.code == "dns_failure"
     assert "nowhere.test" in error.message
+
+
+class Recording(Resolver):
+    """Answers 127.0.0.1 for every host and records which hosts were looked up."""
+
+    def __init__(self) -> None:
+        self.hosts: list[str] = []
+
+    async def resolve(self, host: str) -> list[str]:
+        self.hosts.append(host)
+        return ["127.0.0.1"]
+
+
+@pytest.mark.asyncio
+async def test_refused_cross_host_hop_is_never_looked_up(
+    serve_app: Serve, make_client: MakeClient
+) -> None:
+    """redirect_check runs before DNS: a hop the caller refuses costs no lookup of its host."""
+    port = await serve_app(redirect_app(lambda r: f"http://denied.test:{port}/ok"))
+    resolver = Recording()
+
+    async def refuse(url: URL) -> None:
+        raise ToolError("redirect_not_followed", "no", details={"location": str(url)})
+
+    client = make_client(port, resolver=resolver)
+    with pytest.raises(ToolError) as info:
+        await client.fetch(f"http://{SITE}:{port}/r/1", redirect_check=refuse)
+    assert info.value.code == "redirect_not_followed"
+    assert [h.rstrip(".") for h in resolver.hosts] == [SITE]

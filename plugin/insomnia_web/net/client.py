@@ -249,18 +249,19 @@ class _Fetch:
         first = str(target.url)
         previous: Target | None = None
         while True:
+            if (
+                previous is not None
+                and self.redirect_check is not None
+                and target.host != previous.host
+            ):
+                # Before DNS: a hop the caller refuses must not even be looked up.
+                await self.redirect_check(target.url)
             try:
                 addresses = await self.client._addresses(target)
             except ToolError as exc:
                 if previous is not None and exc.code in POLICY_CODES:
                     raise self._blocked(exc, str(target.url)) from exc
                 raise
-            if (
-                previous is not None
-                and self.redirect_check is not None
-                and target.host != previous.host
-            ):
-                await self.redirect_check(target.url)
             grant = ConnectPermit(
                 host=target.host,
                 addresses=tuple(addresses),
