@@ -116,12 +116,15 @@ class JsonlHistory:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path).expanduser()
         self._lock = threading.Lock()
+        self._ready = False
 
     def append(self, event: Event) -> None:
         """Write *event* as one line; a line is written whole or not at all."""
         line = _encoder.encode(event) + b"\n"
         with self._lock:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self._ready:  # folders are made on the first event, not at start-up
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._ready = True
             with self.path.open("ab") as f:
                 f.write(line)
 
