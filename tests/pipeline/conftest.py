@@ -38,9 +38,10 @@ def article(title: str, *paragraphs: str) -> str:
 class Page:
     """How the simulated web answers one path on one host."""
 
-    body: str = ""
+    body: str | bytes = ""
     status: int = 200
-    content_type: str = "text/html; charset=utf-8"
+    content_type: str | None = "text/html; charset=utf-8"
+    """``None`` sends no Content-Type at all."""
     delay_s: float = 0.0
     hang: bool = False
     location: str | None = None
@@ -92,10 +93,19 @@ class SimWeb:
                 await asyncio.sleep(page.delay_s)
         finally:
             self.active[host] -= 1
-        headers = {"Content-Type": page.content_type}
+        headers = {}
+        if page.content_type is not None:
+            headers["Content-Type"] = page.content_type
         if page.location:
             headers["Location"] = page.location
-        return web.Response(status=page.status, body=page.body.encode(), headers=headers)
+        body = page.body.encode() if isinstance(page.body, str) else page.body
+        return web.Response(status=page.status, body=body, headers=headers)
+
+    async def drop_default_type(self, request: web.Request, response: web.StreamResponse) -> None:
+        """Send no Content-Type for a page without one (aiohttp would label it octet-stream)."""
+        page = self.pages.get(((request.host or "").split(":")[0], request.path))
+        if page is not None and page.content_type is None:
+            response.headers.popall("Content-Type", None)
 
 
 @pytest_asyncio.fixture
@@ -104,6 +114,7 @@ async def sim() -> AsyncIterator[SimWeb]:
     state = SimWeb()
     app = web.Application()
     app.router.add_route("GET", "/{tail:.*}", state.handle)
+    app.on_response_prepare.append(state.drop_default_type)
     runner, state.port = await start_app(app, shutdown_timeout=0.1)
     yield state
     state.release.set()

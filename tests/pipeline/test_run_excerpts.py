@@ -134,6 +134,44 @@ async def test_unsupported_type_is_skipped(
 
 
 @pytest.mark.asyncio
+async def test_page_without_content_type_is_sniffed_and_used(
+    sim: SimWeb, client: SafeClient, ctx: RecordingContext
+) -> None:
+    """A page sent without a Content-Type is sniffed as HTML, extracted and ranked."""
+    page = tortoise_page("Aldabra")
+    a = sim.add("a.test", "/a", Page(body=page.body, content_type=None))
+    out = await run([result(1, a)], client, ctx)
+    assert out.pages[0].status == "ok"
+    assert any(e.url == a and e.start >= 0 for e in out.excerpts)
+    assert any(w.startswith(f"{a}: ") and "no Content-Type" in w for w in out.warnings)
+
+
+@pytest.mark.asyncio
+async def test_binary_body_labelled_as_html_is_skipped(
+    sim: SimWeb, client: SafeClient, ctx: RecordingContext
+) -> None:
+    """A PDF served as text/html is refused as unsupported content, not extracted."""
+    pdf = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntortoise lifespan years\n%%EOF"
+    a = sim.add("a.test", "/doc", Page(body=pdf, content_type="text/html"))
+    out = await run([result(1, a)], client, ctx)
+    assert out.pages[0].status == "skipped"
+    assert out.pages[0].error_code == "unsupported_content"
+    assert all(e.start == -1 for e in out.excerpts if e.url == a)
+
+
+@pytest.mark.asyncio
+async def test_charset_warning_reaches_the_result(
+    sim: SimWeb, client: SafeClient, ctx: RecordingContext
+) -> None:
+    """An unknown declared charset is decoded by detection and named in the warnings."""
+    page = tortoise_page("Aldabra")
+    a = sim.add("a.test", "/a", Page(body=page.body, content_type="text/html; charset=bogus-9"))
+    out = await run([result(1, a)], client, ctx)
+    assert out.pages[0].status == "ok"
+    assert any(w.startswith(f"{a}: ") and "unknown charset" in w for w in out.warnings)
+
+
+@pytest.mark.asyncio
 async def test_budget_is_respected(sim: SimWeb, client: SafeClient, ctx: RecordingContext) -> None:
     """The excerpts, labels included, cost no more than max_tokens, and tokens says what."""
     paragraphs = [f"Tortoise fact {i}: lifespan of {100 + i} years in the wild." for i in range(60)]

@@ -56,7 +56,7 @@ def _doc(result: ResultItem, outcome: PageOutcome | None) -> SourceDoc:
 
 
 def _warnings(outcomes: Sequence[PageOutcome], deadline_s: float) -> list[str]:
-    out: list[str] = []
+    out = [f"{o.url}: {w}" for o in outcomes for w in o.warnings]
     late = sum(1 for o in outcomes if o.error_code == "timeout" and o.status == "skipped")
     if late:
         out.append(f"{late} page(s) missed the {deadline_s:g} s deadline and were dropped")

@@ -1,7 +1,9 @@
 """Fetch and extract the top result pages concurrently, under one overall deadline.
 
-Every page is one task: fetch through :class:`~insomnia_web.net.SafeClient`, check the status
-and the media type, then extract readable text off the event loop. Tasks on the same host
+Every page is one task: fetch through :class:`~insomnia_web.net.SafeClient`, check the status,
+read the body as WebFetch does (:func:`~insomnia_web.tools.fetch_content.read_body`: type
+sniffing, unsupported and binary bodies refused, charset decoding with warnings), then
+extract readable text off the event loop. Tasks on the same host
 share a semaphore (``per_host_concurrency``). The caller waits for all tasks with
 ``asyncio.wait(timeout=...)``; whatever is still running at the deadline is cancelled and
 reported as ``skipped`` with ``error_code="timeout"``: a slow page is dropped, never waited
@@ -19,9 +21,10 @@ import msgspec
 from yarl import URL
 
 from ..errors import ToolError
-from ..extract import convert_async, is_supported_type
+from ..extract import convert_async
 from ..net.client import SafeClient
 from ..net.urlpolicy import POLICY_CODES
+from ..tools.fetch_content import read_body
 
 __all__ = ["FetchContext", "PageOutcome", "PageRequest", "fetch_pages"]
 
@@ -66,6 +69,8 @@ class PageOutcome(msgspec.Struct, frozen=True, kw_only=True):
     final_url: str | None = None
     title: str | None = None
     text: str = ""
+    warnings: list[str] = msgspec.field(default_factory=list)
+    """What reading the page noted: a sniffed type, charset trouble."""
 
 
 def _host(url: str) -> str:
@@ -149,14 +154,10 @@ class _Run:
             redirect_check=self._refuse_denied,
         )
         result.raise_for_status()
-        if not is_supported_type(result.content_type, mode="readable"):
-            raise ToolError(
-                "unsupported_content", f"{result.final_url} is {result.content_type or 'untyped'}"
-            )
-        text, _charset = result.decode()
+        body = read_body(result, "readable")
         extracted = await convert_async(
-            text,
-            result.content_type,
+            body.text,
+            body.content_type,
             url=result.final_url,
             mode="readable",
             timeout_s=self._budget(cfg.timeout_s),
@@ -168,6 +169,7 @@ class _Run:
             final_url=result.final_url,
             title=extracted.title,
             text=extracted.text,
+            warnings=body.warnings,
         )
 
 

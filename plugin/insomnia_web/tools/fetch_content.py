@@ -7,20 +7,30 @@
   stray NUL byte, many control bytes) is refused even when it is labelled as text.
 - :func:`decode_body`: bytes -> text with the shared charset rules, plus warnings for an
   unknown declared charset or replaced bytes; mostly-invalid text is a decoding error.
+- :func:`read_body`: all of the above in order (sniff, supported check, binary refusal,
+  decoding) for one fetched response; every reader of pages goes through it.
 """
 
 from __future__ import annotations
 
 import codecs
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import ToolError
 from ..net.charset import decode_text, normalize_charset
 
 if TYPE_CHECKING:
     from ..extract import Mode
+    from ..net.result import FetchResult
 
-__all__ = ["decode_body", "effective_type", "refuse_binary", "require_supported"]
+__all__ = [
+    "Body",
+    "decode_body",
+    "effective_type",
+    "read_body",
+    "refuse_binary",
+    "require_supported",
+]
 
 SNIFF_BYTES = 8192
 """How much of the body the type and binary checks look at."""
@@ -136,3 +146,30 @@ def decode_body(body: bytes, charset: str | None) -> tuple[str, str, list[str]]:
             )
         warnings.append(f"{replaced} invalid byte sequence(s) in {used} replaced with U+FFFD")
     return text, used, warnings
+
+
+class Body(NamedTuple):
+    """A response body ready for the extractor."""
+
+    content_type: str
+    """The declared media type, or the sniffed one when none was declared."""
+    text: str
+    """The decoded body."""
+    charset: str
+    """The codec the body was decoded with."""
+    warnings: list[str]
+    """A sniffed type, an unknown declared charset, replaced bytes."""
+
+
+def read_body(result: FetchResult, mode: Mode) -> Body:
+    """Check and decode *result*'s body for extraction in *mode*.
+
+    Sniffs a missing type, refuses a type the extractor cannot read and a binary body
+    (``unsupported_content``), then decodes (``content_decoding_error`` when mostly invalid).
+    """
+    ctype, sniffed = effective_type(result.content_type, result.body, result.charset)
+    warnings = [f"the server sent no Content-Type; read as {ctype}"] if sniffed else []
+    require_supported(ctype, mode)
+    refuse_binary(ctype, result.body, result.charset)
+    text, charset, notes = decode_body(result.body, result.charset)
+    return Body(ctype, text, charset, [*warnings, *notes])
