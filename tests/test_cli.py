@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from insomnia_web.cli import StderrProgress, main
+from insomnia_web.cli import StderrProgress, main, with_resolve
+from insomnia_web.config import parse_manifest
 from insomnia_web.history import ProgressEvent, ToolCallEvent
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,3 +106,10 @@ def test_progress_events_go_to_stderr() -> None:
     sink.append(ToolCallEvent(call_id="c", tool="WebSearch", input={}))
     sink.append(ProgressEvent(call_id="c", message="fetched https://a.example/", done=1, total=5))
     assert stream.getvalue() == "fetched https://a.example/ (1/5)\n"
+
+
+def test_resolve_override_replaces_the_manifest_entry_however_spelled() -> None:
+    """A --resolve answer replaces the manifest's answer for the same host in another case."""
+    manifest = parse_manifest({"web": {"url_policy": {"resolve": {"Example.com": ["1.1.1.1"]}}}})
+    merged = with_resolve(manifest, {"example.COM.": ["8.8.8.8"]})
+    assert merged.web.url_policy.resolve == {"example.com": ["8.8.8.8"]}

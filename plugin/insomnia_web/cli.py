@@ -19,6 +19,7 @@ from .config import Manifest, load_manifest, manifest_schema_text
 from .errors import ToolError
 from .history import Event, ProgressEvent
 from .net.policy_cli import parse_resolve_args
+from .net.resolver import with_overrides
 from .prompts import AutoApprovePrompter, DenyPrompter, Prompter, TerminalPrompter
 from .runtime import Runtime, ToolResult
 
@@ -103,10 +104,8 @@ def with_resolve(manifest: Manifest, overrides: dict[str, list[str]]) -> Manifes
     """The manifest with curl-style DNS overrides added to ``web.url_policy.resolve``."""
     if not overrides:
         return manifest
-    policy = manifest.web.url_policy
-    merged = {**policy.resolve, **overrides}
     web = msgspec.structs.replace(
-        manifest.web, url_policy=msgspec.structs.replace(policy, resolve=merged)
+        manifest.web, url_policy=with_overrides(manifest.web.url_policy, overrides)
     )
     return msgspec.structs.replace(manifest, web=web)
 
@@ -202,7 +201,6 @@ def _run(args: argparse.Namespace) -> int:
         return policy_run(
             list(args.urls),
             manifest_config=manifest.web.url_policy,
-            overrides={},  # already merged into the manifest above
             as_json=args.json,
             out=sys.stdout,
         )

@@ -9,6 +9,7 @@ import pytest
 
 from insomnia_web.config import UrlPolicyConfig
 from insomnia_web.net.policy_cli import parse_resolve_args, run
+from insomnia_web.net.resolver import with_overrides
 
 
 def test_parse_resolve_args_forms() -> None:
@@ -43,8 +44,7 @@ def test_run_prints_lines_and_exit_code() -> None:
     out = io.StringIO()
     code = run(
         ["https://example.com/", "http://0x7f.1/"],
-        manifest_config=UrlPolicyConfig(),
-        overrides={"example.com": ["93.184.215.14"]},
+        manifest_config=with_overrides(UrlPolicyConfig(), {"example.com": ["93.184.215.14"]}),
         as_json=False,
         out=out,
     )
@@ -60,8 +60,7 @@ def test_run_json_and_success() -> None:
     out = io.StringIO()
     code = run(
         ["https://example.com/", "http://1.1.1.1/"],
-        manifest_config=UrlPolicyConfig(),
-        overrides={"example.com": ["93.184.215.14"]},
+        manifest_config=with_overrides(UrlPolicyConfig(), {"example.com": ["93.184.215.14"]}),
         as_json=True,
         out=out,
     )
@@ -76,8 +75,7 @@ def test_run_vets_overridden_answers() -> None:
     out = io.StringIO()
     code = run(
         ["https://example.com/"],
-        manifest_config=UrlPolicyConfig(),
-        overrides={"example.com": ["10.0.0.1"]},
+        manifest_config=with_overrides(UrlPolicyConfig(), {"example.com": ["10.0.0.1"]}),
         as_json=True,
         out=out,
     )
@@ -90,8 +88,9 @@ def test_run_with_unicode_override() -> None:
     out = io.StringIO()
     code = run(
         ["https://bücher.example/"],
-        manifest_config=UrlPolicyConfig(),
-        overrides=parse_resolve_args(["bücher.example:93.184.215.14"]),
+        manifest_config=with_overrides(
+            UrlPolicyConfig(), parse_resolve_args(["bücher.example:93.184.215.14"])
+        ),
         as_json=True,
         out=out,
     )
@@ -105,8 +104,7 @@ def test_run_merges_manifest_resolve_with_overrides() -> None:
     config = UrlPolicyConfig(resolve={"a.example": ["1.1.1.1"], "b.example": ["10.0.0.1"]})
     code = run(
         ["https://a.example/", "https://b.example/"],
-        manifest_config=config,
-        overrides={"b.example": ["8.8.8.8"]},
+        manifest_config=with_overrides(config, {"b.example": ["8.8.8.8"]}),
         as_json=True,
         out=out,
     )

@@ -175,10 +175,10 @@ async def test_static_resolver_matches_idna_names() -> None:
 async def test_policy_resolver_merges_manifest_table_and_overrides() -> None:
     """The manifest's resolve table applies, overrides win per host, aiodns is the fallback."""
     from insomnia_web.config import UrlPolicyConfig
-    from insomnia_web.net.resolver import policy_resolver
+    from insomnia_web.net.resolver import policy_resolver, with_overrides
 
     config = UrlPolicyConfig(resolve={"a.test": ["1.1.1.1"], "b.test": ["2.2.2.2"]})
-    async with policy_resolver(config, {"B.test": ["3.3.3.3"]}) as resolver:
+    async with policy_resolver(with_overrides(config, {"B.test": ["3.3.3.3"]})) as resolver:
         assert isinstance(resolver, StaticResolver)
         assert await resolver.resolve("a.test") == ["1.1.1.1"]
         assert await resolver.resolve("b.test") == ["3.3.3.3"]

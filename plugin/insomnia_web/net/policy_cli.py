@@ -73,11 +73,9 @@ def format_verdict(verdict: UrlVerdict) -> str:
     return f"BLOCKED  {verdict.url} [{verdict.code}] {verdict.reason}"
 
 
-async def _verdicts(
-    urls: list[str], config: UrlPolicyConfig, overrides: dict[str, list[str]]
-) -> list[UrlVerdict]:
+async def _verdicts(urls: list[str], config: UrlPolicyConfig) -> list[UrlVerdict]:
     policy = UrlPolicy(config)
-    async with policy_resolver(config, overrides) as resolver:
+    async with policy_resolver(config) as resolver:
         return [await check_url_with(url, policy, resolver) for url in urls]
 
 
@@ -85,7 +83,6 @@ def run(
     urls: list[str],
     *,
     manifest_config: UrlPolicyConfig,
-    overrides: dict[str, list[str]],
     as_json: bool,
     out: TextIO,
 ) -> int:
@@ -94,7 +91,7 @@ def run(
     Runs its own event loop (call it from synchronous code). Returns 0 when every URL is
     allowed, 1 otherwise.
     """
-    verdicts = asyncio.run(_verdicts(urls, manifest_config, overrides))
+    verdicts = asyncio.run(_verdicts(urls, manifest_config))
     for verdict in verdicts:
         if as_json:
             out.write(msgspec.json.encode(verdict).decode() + "\n")

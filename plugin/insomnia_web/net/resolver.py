@@ -20,6 +20,7 @@ from typing import Any
 
 import aiodns
 import aiodns.error
+import msgspec
 import pycares
 
 from ..closing import AsyncClosing
@@ -27,7 +28,13 @@ from ..config import UrlPolicyConfig
 from ..errors import ToolError, ToolTimeout
 from .hostnames import idna_host, normalize_host
 
-__all__ = ["AiodnsResolver", "Resolver", "StaticResolver", "policy_resolver"]
+__all__ = [
+    "AiodnsResolver",
+    "Resolver",
+    "StaticResolver",
+    "policy_resolver",
+    "with_overrides",
+]
 
 _NOT_FOUND = frozenset({pycares.errno.ARES_ENOTFOUND, pycares.errno.ARES_ENODATA})
 
@@ -175,16 +182,25 @@ class AiodnsResolver(Resolver):
             await dns.close()
 
 
-def policy_resolver(
-    policy: UrlPolicyConfig, overrides: Mapping[str, Sequence[str]] | None = None
-) -> Resolver:
+def with_overrides(
+    policy: UrlPolicyConfig, overrides: Mapping[str, Sequence[str]]
+) -> UrlPolicyConfig:
+    """*policy* with curl-style ``--resolve`` answers merged into ``resolve``.
+
+    Host names are compared in IDNA form, so an override wins over the manifest's entry for
+    the same host however either is spelled.
+    """
+    if not overrides:
+        return policy
+    table = {idna_host(h): list(a) for h, a in policy.resolve.items()}
+    table.update({idna_host(h): list(a) for h, a in overrides.items()})
+    return msgspec.structs.replace(policy, resolve=table)
+
+
+def policy_resolver(policy: UrlPolicyConfig) -> Resolver:
     """The resolver a policy asks for: aiodns, under the manifest's ``resolve`` table.
 
-    *overrides* (curl-style ``--resolve``) are merged over the manifest's table, host by
-    host. Hosts in neither go to aiodns with the policy's ``dns_timeout_s``.
+    Hosts missing from the table go to aiodns with the policy's ``dns_timeout_s``.
     """
     dns = AiodnsResolver(timeout_s=policy.dns_timeout_s)
-    table: dict[str, list[str]] = {idna_host(h): list(a) for h, a in policy.resolve.items()}
-    for host, addresses in (overrides or {}).items():
-        table[idna_host(host)] = list(addresses)
-    return StaticResolver(table, fallback=dns) if table else dns
+    return StaticResolver(policy.resolve, fallback=dns) if policy.resolve else dns
