@@ -108,7 +108,6 @@ class SafeClient(AsyncClosing):
         self.resolver: Resolver = resolver if resolver is not None else policy_resolver(policy)
         self._session: aiohttp.ClientSession | None = None
         self._closed = False
-        self._closed_resolver = False
 
     def _get_session(self) -> aiohttp.ClientSession:
         if self._closed:
@@ -139,13 +138,13 @@ class SafeClient(AsyncClosing):
 
     async def aclose(self) -> None:
         """Close the session and the resolver (idempotent)."""
+        if self._closed:
+            return
         self._closed = True
         if self._session is not None:
             session, self._session = self._session, None
             await session.close()
-        if not self._closed_resolver:
-            self._closed_resolver = True
-            await self.resolver.aclose()
+        await self.resolver.aclose()
 
     async def fetch(
         self,

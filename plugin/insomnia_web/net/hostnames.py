@@ -81,7 +81,6 @@ class HostPatterns:
                 self.suffixes.append("." + idna_host(text[2:]))
             elif text:
                 self.exact.add(idna_host(text))
-        self.patterns = tuple(patterns)
 
     def match(self, host: str) -> str | None:
         """The pattern that matches *host* (normalised), or None."""

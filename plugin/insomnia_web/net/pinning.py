@@ -67,11 +67,6 @@ def permit(grant: ConnectPermit) -> Iterator[ConnectPermit]:
         _PERMIT.reset(token)
 
 
-def current_permit() -> ConnectPermit | None:
-    """The permit of the running request, if any."""
-    return _PERMIT.get()
-
-
 class PinnedResolver(AbstractResolver):
     """An aiohttp resolver that answers only with the current permit's vetted addresses."""
 
