@@ -408,3 +408,11 @@ async def test_preflight_failure_skips_the_permission_prompt() -> None:
     assert result.error.code == "not_configured"
     assert prompter.requests == []
     assert [type(e) for e in events(runtime)] == [ToolCallEvent, ToolResultEvent]
+
+
+@pytest.mark.asyncio
+async def test_always_answer_covers_both_spellings_of_a_host() -> None:
+    """An "always" grant for a Unicode host also covers its IDNA spelling."""
+    runtime = make_runtime(prompter=RecordingPrompter("always"))
+    assert (await runtime.call_tool("Echo", {"host": "bücher.example"})).ok
+    assert runtime.permission_for("Echo", "xn--bcher-kva.example") == "allow"

@@ -16,6 +16,7 @@ import logging
 import secrets
 import time
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 import msgspec
@@ -33,7 +34,8 @@ from .history import (
     ToolCallEvent,
     ToolResultEvent,
 )
-from .permissions import Decision, ToolCall, combine
+from .net.hostnames import idna_host
+from .permissions import Decision, Level, ToolCall, combine
 from .plugins import (
     RegisteredProvider,
     RegisteredTool,
@@ -49,6 +51,8 @@ from .tools.base import Tool, ToolContext
 __all__ = ["Runtime", "ToolResult"]
 
 log = logging.getLogger(__name__)
+
+Who = Literal["rule", "user", "default"]
 
 
 class ToolResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -119,6 +123,9 @@ class Runtime(AsyncClosing):
         self.pm = make_plugin_manager(plugins=plugins, load_entrypoints=load_entrypoints)
         self.tools: dict[str, RegisteredTool] = collect_tools(self.pm, self.manifest)
         self.providers: dict[str, RegisteredProvider] = collect_providers(self.pm)
+        self._provider_classes = MappingProxyType(
+            {name: reg.cls for name, reg in self.providers.items()}
+        )
         self._grants: set[tuple[str, str]] = set()
         self._closed = False
 
@@ -129,9 +136,9 @@ class Runtime(AsyncClosing):
         return self.tools[name].tool
 
     @property
-    def search_providers(self) -> dict[str, type[SearchProvider]]:
-        """Provider classes by name."""
-        return {name: reg.cls for name, reg in self.providers.items()}
+    def search_providers(self) -> Mapping[str, type[SearchProvider]]:
+        """Provider classes by name (fixed when the runtime starts)."""
+        return self._provider_classes
 
     # --- permissions -------------------------------------------------------------------
 
@@ -144,26 +151,28 @@ class Runtime(AsyncClosing):
         level = self.manifest.permissions.default
         return Decision(level=level, reason=f"no rule matched; default is {level}"), "default"
 
-    def _granted(self, call: ToolCall) -> bool:
-        keys = call.domains or ("*",)
-        return all((call.tool, d) in self._grants for d in keys)
+    @staticmethod
+    def _grant_keys(call: ToolCall) -> list[tuple[str, str]]:
+        return [(call.tool, idna_host(d)) for d in call.domains or ("*",)]
 
-    def permission_for(self, tool: str, host: str) -> Literal["allow", "ask", "deny"]:
+    def _effective(self, call: ToolCall) -> tuple[Decision, Level, Who]:
+        """The decision, and the level after this session's "always" answers."""
+        decision, by = self.decide(call)
+        if decision.level == "ask" and all(k in self._grants for k in self._grant_keys(call)):
+            return decision, "allow", "user"
+        return decision, decision.level, by
+
+    def permission_for(self, tool: str, host: str) -> Level:
         """The verdict for *tool* on *host* without prompting (session grants count)."""
         call = ToolCall(id="probe", tool=tool, input={}, domains=(host.lower(),))
-        decision, _ = self.decide(call)
-        if decision.level == "ask" and self._granted(call):
-            return "allow"
-        return decision.level
+        return self._effective(call)[1]
 
     async def _authorize(self, call: ToolCall) -> None:
-        decision, by = self.decide(call)
-        level = decision.level
-        who: Literal["rule", "user", "default"] = by
+        decision, level, who = self._effective(call)
         reason = decision.reason
-        if level == "ask":
-            if self._granted(call):
-                level, who, reason = "allow", "user", "allowed always for this session"
+        if decision.level == "ask":
+            if level == "allow":
+                reason = "allowed always for this session"
             else:
                 answer = await self.prompter.ask(
                     PromptRequest(
@@ -179,7 +188,7 @@ class Runtime(AsyncClosing):
                 else:
                     who = "user"
                     if answer == "always":
-                        self._grants.update((call.tool, d) for d in call.domains or ("*",))
+                        self._grants.update(self._grant_keys(call))
                     level = "deny" if answer == "deny" else "allow"
                     reason = f"user answered {answer}"
         self.history.append(
@@ -290,8 +299,8 @@ class Runtime(AsyncClosing):
             prepared = self._prepare(name, dict(args or {}), "pending")
         except ToolError:
             return None
-        decision, _ = self.decide(prepared.call)
-        if decision.level != "ask" or self._granted(prepared.call):
+        decision, level, _ = self._effective(prepared.call)
+        if level != "ask":
             return None
         return PromptRequest(
             call=prepared.call, reason=decision.reason, rule=decision.rule, prompt=decision.prompt
