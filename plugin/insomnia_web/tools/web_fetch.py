@@ -14,6 +14,7 @@ every slice belongs to the same version of the page.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -89,14 +90,14 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
         # URL as parsed by the policy, without the fragment (which is never requested).
         key = str(self.services.client.policy.check(args.url).url.with_fragment(None))
         cache = self.services.cache
-        page = self._stored(cache, key, args, warnings)
+        # SQLite work runs in a thread (once per phase), so a busy database never stalls
+        # the event loop.
+        page = await asyncio.to_thread(self._stored, cache, key, args, warnings)
         hit = page is not None
         if page is None:
             page = await self._download(key, args.mode, ctx, started, warnings)
-            page = self._store(cache, page, warnings)
+        page = await asyncio.to_thread(self._keep, cache, page, not hit, (args.url, key), warnings)
         piece = slice_text(page.text, args.start_index, max_chars)
-        if cache is not None:
-            warnings.extend(self._verify(cache, (args.url, key, page.final_url), page))
         out = WebFetchOutput(
             url=key,
             final_url=page.final_url,
@@ -149,6 +150,21 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             return None
         if page is None and args.start_index > 0:
             warnings.append(f"no stored copy of this page is young enough: {again}")
+        return page
+
+    def _keep(
+        self,
+        cache: Cache | None,
+        page: Snapshot,
+        fresh: bool,
+        urls: tuple[str, ...],
+        warnings: list[str],
+    ) -> Snapshot:
+        """Store a *fresh* page, then verify the saved findings it confirms (blocking)."""
+        if fresh:
+            page = self._store(cache, page, warnings)
+        if cache is not None:
+            warnings.extend(self._verify(cache, (*urls, page.final_url), page))
         return page
 
     def _store(self, cache: Cache | None, page: Snapshot, warnings: list[str]) -> Snapshot:

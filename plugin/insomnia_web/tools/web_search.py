@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -131,7 +132,9 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             args, self.manifest, provider=provider.name, mode=mode, count=request.count,
             max_tokens=budget,
         )  # fmt: skip
-        cached = store.lookup(
+        # The cache's SQLite work runs in a thread, so a busy database never stalls the loop.
+        cached = await asyncio.to_thread(
+            store.lookup,
             args.query,
             params,
             freshness=args.freshness,
@@ -156,9 +159,9 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             else:
                 output = self._results_output(args, provider.name, response, outcome, warnings)
             if self._worth_storing(output):
-                store.store(args.query, params, output, output.warnings)
-            return self._finish(output, store, altered_query=response.altered_query)
-        return self._finish(output, store)
+                await asyncio.to_thread(store.store, args.query, params, output, output.warnings)
+            return await self._finish(output, store, altered_query=response.altered_query)
+        return await self._finish(output, store)
 
     # --- cache and excerpts ------------------------------------------------------------
 
@@ -217,12 +220,12 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             return False
         return output.mode == "results" or any(p.status == "ok" for p in output.pages)
 
-    def _finish(
+    async def _finish(
         self, output: WebSearchOutput, store: SearchCache, *, altered_query: str | None = None
     ) -> ToolOutput[WebSearchOutput]:
         """Add the related findings and the provenance line; render the text for the model."""
         warnings = list(output.warnings)
-        findings = store.findings(output.query, warnings)
+        findings = await asyncio.to_thread(store.findings, output.query, warnings)
         info = output.cache
         if not output.results and findings:
             info = SearchCacheInfo(
