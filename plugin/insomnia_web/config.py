@@ -285,29 +285,38 @@ class Manifest(_Config, frozen=True):
 
 
 _PATH_RE = re.compile(r" - at `(\$[^`]*)`$")
-_UNKNOWN_RE = re.compile(r"^Object contains unknown field `([^`]+)`")
+_NAMED_RE = re.compile(r"^Object (?:contains unknown|missing required) field `([^`]+)`")
 
 
-def _key_path(msg: str) -> tuple[str, str]:
-    """Turn a msgspec error message into (key path like ``web.search.count``, message)."""
+def validation_location(exc: msgspec.ValidationError) -> tuple[str, str]:
+    """Where a msgspec validation error is (a JSON path like ``$.web.count``) and its rule.
+
+    An unknown or missing field is located at the field itself, not at its parent.
+    """
+    msg = str(exc)
     m = _PATH_RE.search(msg)
     path = m.group(1) if m else "$"
     text = msg[: m.start()] if m else msg
-    unknown = _UNKNOWN_RE.match(text)
-    if unknown:
-        path = f"{path}.{unknown.group(1)}"
-    key = path.removeprefix("$").lstrip(".")
-    key = re.sub(r"\[(\d+)\]", r"[\1]", key)
-    return key or "(top level)", text
+    named = _NAMED_RE.match(text)
+    if named:
+        path = f"{path}.{named.group(1)}"
+    return path, text
+
+
+def _field_type(path: list[str]) -> Any:
+    """The declared type of the manifest field at *path* (list indexes ignored), or None."""
+    tp: Any = Manifest
+    for part in path:
+        if not (isinstance(tp, type) and issubclass(tp, msgspec.Struct)):
+            return None
+        name = re.sub(r"\[\d+\]$", "", part)
+        tp = {f.encode_name: f.type for f in msgspec.structs.fields(tp)}.get(name)
+    return tp
 
 
 def _allowed_keys(path: list[str]) -> list[str] | None:
     """The keys allowed in the table holding ``path[-1]``, or ``None`` if it is not a table."""
-    tp: Any = Manifest
-    for part in path[:-1]:
-        if not (isinstance(tp, type) and issubclass(tp, msgspec.Struct)):
-            return None
-        tp = {f.encode_name: f.type for f in msgspec.structs.fields(tp)}.get(part)
+    tp = _field_type(path[:-1])
     if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
         return [f.encode_name for f in msgspec.structs.fields(tp)]
     return None
@@ -315,14 +324,8 @@ def _allowed_keys(path: list[str]) -> list[str] | None:
 
 def _allowed_values(path: list[str]) -> list[str]:
     """The literal choices of the field at *path* (list items included), if it has any."""
-    tp: Any = Manifest
-    for part in path:
-        part = re.sub(r"\[\d+\]$", "", part)
-        if not (isinstance(tp, type) and issubclass(tp, msgspec.Struct)):
-            return []
-        tp = {f.encode_name: f.type for f in msgspec.structs.fields(tp)}.get(part)
     found: list[str] = []
-    stack = [tp]
+    stack = [_field_type(path)]
     while stack:
         t = stack.pop()
         if get_origin(t) is Literal:
@@ -337,7 +340,8 @@ def parse_manifest(data: dict[str, Any], *, source: str = "manifest") -> Manifes
     try:
         manifest = msgspec.convert(data, Manifest, str_keys=True)
     except msgspec.ValidationError as exc:
-        key, text = _key_path(str(exc))
+        path, text = validation_location(exc)
+        key = path.removeprefix("$").lstrip(".") or "(top level)"
         if text.startswith("Invalid enum value"):
             choices = _allowed_values(key.split("."))
             if choices:

@@ -22,7 +22,7 @@ from typing import Any, Literal, NamedTuple
 import msgspec
 
 from .closing import AsyncClosing
-from .config import Manifest
+from .config import Manifest, validation_location
 from .errors import ErrorInfo, ToolError
 from .history import (
     HistorySink,
@@ -77,16 +77,7 @@ class _Prepared(NamedTuple):
 
 def _field_error(exc: msgspec.ValidationError) -> ToolError:
     """An ``invalid_input`` error naming the field (``$.count``) and the rule."""
-    msg = str(exc)
-    field = "$"
-    rule = msg
-    if " - at `" in msg:
-        rule, _, rest = msg.rpartition(" - at `")
-        field = rest.rstrip("`")
-    elif msg.startswith("Object missing required field `") or msg.startswith(
-        "Object contains unknown field `"
-    ):
-        field = "$." + msg.split("`")[1]
+    field, rule = validation_location(exc)
     return ToolError(
         "invalid_input",
         f"{field}: {rule}",
