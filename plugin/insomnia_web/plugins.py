@@ -12,7 +12,7 @@ import importlib
 import importlib.metadata
 import os
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import msgspec
@@ -94,54 +94,64 @@ def make_plugin_manager(
     return pm
 
 
+def _call_each(
+    pm: pluggy.PluginManager,
+    hook_name: str,
+    make_register: Callable[[str], Callable[[Any], None]],
+    **kwargs: Any,
+) -> None:
+    """Call one hook plugin by plugin, each with a ``register`` that knows the plugin's name."""
+    for impl in reversed(getattr(pm.hook, hook_name).get_hookimpls()):
+        args: Mapping[str, Any] = {"register": make_register(impl.plugin_name), **kwargs}
+        impl.function(*[args[a] for a in impl.argnames])
+
+
 def collect_tools(pm: pluggy.PluginManager, manifest: Manifest) -> dict[str, RegisteredTool]:
     """Ask every plugin for its tools; a duplicate name or a non-tool is an error."""
     tools: dict[str, RegisteredTool] = {}
-    hook = pm.hook.register_tools
-    for impl in reversed(hook.get_hookimpls()):
-        plugin = impl.plugin_name
 
-        def register(tool: Tool[Any, Any], *, _plugin: str = plugin) -> None:
+    def make_register(plugin: str) -> Callable[[Any], None]:
+        def register(tool: Tool[Any, Any]) -> None:
             if not isinstance(tool, Tool):
                 raise TypeError(
-                    f"plugin {_plugin!r} registered {tool!r}, which is not an "
+                    f"plugin {plugin!r} registered {tool!r}, which is not an "
                     "insomnia_web.tools.base.Tool instance"
                 )
             if tool.name in tools:
                 raise ValueError(
-                    f"plugin {_plugin!r} registered a tool named {tool.name!r}, already "
+                    f"plugin {plugin!r} registered a tool named {tool.name!r}, already "
                     f"registered by plugin {tools[tool.name].plugin!r}; tool names must be unique"
                 )
-            tools[tool.name] = RegisteredTool(tool=tool, plugin=_plugin)
+            tools[tool.name] = RegisteredTool(tool=tool, plugin=plugin)
 
-        args: Mapping[str, Any] = {"register": register, "manifest": manifest}
-        impl.function(*[args[a] for a in impl.argnames])
+        return register
+
+    _call_each(pm, "register_tools", make_register, manifest=manifest)
     return tools
 
 
 def collect_providers(pm: pluggy.PluginManager) -> dict[str, RegisteredProvider]:
     """Ask every plugin for its search providers; a duplicate name or a non-provider fails."""
     providers: dict[str, RegisteredProvider] = {}
-    hook = pm.hook.register_search_providers
-    for impl in reversed(hook.get_hookimpls()):
-        plugin = impl.plugin_name
 
-        def register(cls: type[SearchProvider], *, _plugin: str = plugin) -> None:
+    def make_register(plugin: str) -> Callable[[Any], None]:
+        def register(cls: type[SearchProvider]) -> None:
             if not (isinstance(cls, type) and issubclass(cls, SearchProvider)):
                 raise TypeError(
-                    f"plugin {_plugin!r} registered {cls!r}, which is not a subclass of "
+                    f"plugin {plugin!r} registered {cls!r}, which is not a subclass of "
                     "insomnia_web.search.base.SearchProvider"
                 )
             name = getattr(cls, "name", None)
             if not isinstance(name, str) or not name:
-                raise TypeError(f"provider {cls!r} of plugin {_plugin!r} has no name attribute")
+                raise TypeError(f"provider {cls!r} of plugin {plugin!r} has no name attribute")
             if name in providers:
                 raise ValueError(
-                    f"plugin {_plugin!r} registered a search provider named {name!r}, already "
+                    f"plugin {plugin!r} registered a search provider named {name!r}, already "
                     f"registered by plugin {providers[name].plugin!r}"
                 )
-            providers[name] = RegisteredProvider(cls=cls, plugin=_plugin)
+            providers[name] = RegisteredProvider(cls=cls, plugin=plugin)
 
-        args: Mapping[str, Any] = {"register": register}
-        impl.function(*[args[a] for a in impl.argnames])
+        return register
+
+    _call_each(pm, "register_search_providers", make_register)
     return providers
