@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from insomnia_web.config import Manifest, PermissionsConfig
-from insomnia_web.mcp_server.permission import pending_prompt
 from insomnia_web.prompts import Answer, PromptRequest
 from insomnia_web.runtime import Runtime
 
@@ -31,7 +30,7 @@ def _runtime(allow: list[str] | None = None, prompter: Always | None = None) -> 
 
 def test_asked_call_yields_the_question() -> None:
     """A call the policy asks about yields the runtime's question, hosts and summary included."""
-    request = pending_prompt(_runtime(), "EchoNote", {"text": "hi", "host": "a.example"})
+    request = _runtime().pending_prompt("EchoNote", {"text": "hi", "host": "a.example"})
     assert request is not None
     assert request.call.domains == ("a.example",)
     assert request.call.summary == "echo 'hi'"
@@ -41,7 +40,7 @@ def test_asked_call_yields_the_question() -> None:
 def test_allowed_call_needs_no_question() -> None:
     """A call an allow rule covers needs no question."""
     runtime = _runtime(allow=["EchoNote(domain:a.example)"])
-    assert pending_prompt(runtime, "EchoNote", {"text": "hi", "host": "a.example"}) is None
+    assert runtime.pending_prompt("EchoNote", {"text": "hi", "host": "a.example"}) is None
 
 
 @pytest.mark.parametrize(
@@ -50,12 +49,12 @@ def test_allowed_call_needs_no_question() -> None:
 )
 def test_calls_that_fail_before_the_prompt_need_no_question(args: dict[str, str]) -> None:
     """Invalid input and a failed preflight are reported without asking anyone."""
-    assert pending_prompt(_runtime(), "EchoNote", args) is None
+    assert _runtime().pending_prompt("EchoNote", args) is None
 
 
 def test_unknown_tool_needs_no_question() -> None:
     """An unknown tool is an error, not a question."""
-    assert pending_prompt(_runtime(), "NoSuchTool", {}) is None
+    assert _runtime().pending_prompt("NoSuchTool", {}) is None
 
 
 @pytest.mark.asyncio
@@ -66,8 +65,8 @@ async def test_always_granted_host_needs_no_question() -> None:
     result = await runtime.call_tool("EchoNote", {"text": "hi", "host": "a.example"})
     assert result.ok
     assert prompter.asked == 1
-    assert pending_prompt(runtime, "EchoNote", {"text": "x", "host": "a.example"}) is None
-    assert pending_prompt(runtime, "EchoNote", {"text": "x", "host": "b.example"}) is not None
+    assert runtime.pending_prompt("EchoNote", {"text": "x", "host": "a.example"}) is None
+    assert runtime.pending_prompt("EchoNote", {"text": "x", "host": "b.example"}) is not None
 
 
 @pytest.mark.asyncio
@@ -75,4 +74,4 @@ async def test_always_granted_tool_needs_no_question() -> None:
     """After "always" for a call without hosts, the tool needs no question for such calls."""
     runtime = _runtime(prompter=Always())
     await runtime.call_tool("EchoNote", {"text": "hi"})
-    assert pending_prompt(runtime, "EchoNote", {"text": "again"}) is None
+    assert runtime.pending_prompt("EchoNote", {"text": "again"}) is None

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextvars
 import logging
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +24,6 @@ from mcp import types
 from mcp.server.session import ServerSession
 
 from ..prompts import Answer, PromptRequest
-from ..runtime import Runtime
 
 __all__ = [
     "PERMISSION_INPUT_KEY",
@@ -34,7 +32,6 @@ __all__ = [
     "answer_from",
     "can_elicit",
     "elicitation_form",
-    "pending_prompt",
 ]
 
 log = logging.getLogger(__name__)
@@ -141,13 +138,3 @@ class ElicitationPrompter:
             log.warning("elicitation failed (%s); denying %s", exc, request.call.tool)
             return "deny"
         return answer_from(result)
-
-
-def pending_prompt(runtime: Runtime, name: str, args: Mapping[str, Any]) -> PromptRequest | None:
-    """The question the runtime would ask for this call, or ``None`` if it would not ask.
-
-    Used where the client must be asked before the call runs (2026-07-28 connections).
-    It follows the runtime's order: invalid input, or a call the tool's preflight refuses
-    (``not_configured``), needs no question; the runtime reports it without asking.
-    """
-    return runtime.pending_prompt(name, args)

@@ -19,8 +19,8 @@ from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from ..config import Manifest
 from ..errors import ToolError
 from ..render import render_error
-from ..runtime import Runtime
-from .listing import call_result, error_payload, mcp_tool, tool_names
+from ..runtime import Runtime, ToolResult
+from .listing import call_result, mcp_tool, tool_names
 from .permission import (
     PERMISSION_INPUT_KEY,
     CallScope,
@@ -28,7 +28,6 @@ from .permission import (
     answer_from,
     can_elicit,
     elicitation_form,
-    pending_prompt,
 )
 from .progress import ProgressRelay, relaying
 
@@ -56,10 +55,8 @@ def _unknown_tool(name: str, known: Iterable[str]) -> types.CallToolResult:
         f"No tool named {name!r} (available: {', '.join(sorted(known)) or 'none'}).",
         hint="Call one of the listed tools.",
     ).info()
-    return types.CallToolResult(
-        content=[types.TextContent(type="text", text=render_error(error))],
-        structured_content=error_payload(error),
-        is_error=True,
+    return call_result(
+        ToolResult(call_id="", tool=name, ok=False, text=render_error(error), error=error)
     )
 
 
@@ -100,7 +97,7 @@ def build_server(runtime: Runtime) -> Server[Any]:
             reply = responses.get(PERMISSION_INPUT_KEY)
             if isinstance(reply, types.ElicitResult):
                 answer = answer_from(reply)
-            elif (pending := pending_prompt(runtime, name, args)) is not None:
+            elif (pending := runtime.pending_prompt(name, args)) is not None:
                 return _input_required(*elicitation_form(pending))
         scope = CallScope(
             session=ctx.session, request_id=ctx.request_id, can_elicit=elicit, answer=answer
