@@ -29,6 +29,8 @@ import re
 
 import msgspec
 
+from .tokens import BYTES_PER_TOKEN, TOKENS_PER_WORD_X10, utf8_size
+
 __all__ = ["MAX_HEADING_CHARS", "MAX_WORDS", "MIN_WORDS", "Passage", "split_passages"]
 
 MIN_WORDS = 60
@@ -40,8 +42,8 @@ _HEADING_RE = re.compile(r"#{1,6}\s")
 _ITEM_RE = re.compile(r"(?:[-*+•]|\d{1,3}[.)])\s")
 _FENCE_RE = re.compile(r"(```|~~~)")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?…。！？])[\"')\]]*\s+")
-# 4 bytes per token (see tokens.py) x 1.3 tokens per word.
-_BYTES_PER_WORD_X10 = 52
+# Bytes per word, x10, as the token estimator counts them (bytes per token x tokens per word).
+_BYTES_PER_WORD_X10 = BYTES_PER_TOKEN * TOKENS_PER_WORD_X10
 _LINE_END_RE = re.compile(r"\n")
 _TOKEN_RE = re.compile(r"\S+")
 
@@ -80,8 +82,7 @@ def _count_words(text: str, start: int, end: int) -> int:
     bars (``|``), or the token estimate / 1.3 when that is larger (link-heavy text)."""
     segment = text[start:end]
     words = len(segment.split()) - segment.count("|")
-    size = len(segment) if segment.isascii() else len(segment.encode("utf-8", "surrogatepass"))
-    return max(words, size * 10 // _BYTES_PER_WORD_X10)
+    return max(words, utf8_size(segment) * 10 // _BYTES_PER_WORD_X10)
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:

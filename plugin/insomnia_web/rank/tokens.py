@@ -15,16 +15,21 @@ counts run in C (``str.encode`` and ``str.split``), so calling it for every pass
 
 from __future__ import annotations
 
-__all__ = ["estimate_tokens"]
+__all__ = ["BYTES_PER_TOKEN", "TOKENS_PER_WORD_X10", "estimate_tokens", "utf8_size"]
 
-_BYTES_PER_TOKEN = 4
-_TOKENS_PER_WORD_X10 = 13
+BYTES_PER_TOKEN = 4
+TOKENS_PER_WORD_X10 = 13
 
 
 def estimate_tokens(text: str) -> int:
     """Estimate how many LLM tokens *text* costs: ``ceil(max(utf8_bytes / 4, words * 1.3))``."""
     if not text:
         return 0
-    by_bytes = -(-len(text.encode("utf-8", "surrogatepass")) // _BYTES_PER_TOKEN)
-    by_words = -(-len(text.split()) * _TOKENS_PER_WORD_X10 // 10)
+    by_bytes = -(-utf8_size(text) // BYTES_PER_TOKEN)
+    by_words = -(-len(text.split()) * TOKENS_PER_WORD_X10 // 10)
     return max(by_bytes, by_words)
+
+
+def utf8_size(text: str) -> int:
+    """Size of *text* in UTF-8 bytes (without encoding it when it is ASCII)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
