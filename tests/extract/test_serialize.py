@@ -55,6 +55,33 @@ def test_layout_table_cells_are_separated() -> None:
     assert "leftright" not in text
 
 
+def test_one_row_menu_table_is_not_a_markdown_table() -> None:
+    """A one-row table of menu links stays plain text with its cells apart, not a table."""
+    text = full(
+        "<table><tr>"
+        + "".join(f"<td><a href='/m{i}'>Menu item {i}</a></td>" for i in range(4))
+        + "</tr></table>"
+    )
+    assert "|" not in text
+    assert "Menu item 0" in text
+    assert "Menu item 3" in text
+    assert "0Menu" not in text
+
+
+def test_link_heavy_and_presentation_tables_are_not_markdown_tables() -> None:
+    """Tables of links and tables marked role=presentation are layout, as in readable mode."""
+    links = (
+        "<table><tr><td><a href='/a'>Alpha page</a></td><td><a href='/b'>Beta page</a></td></tr>"
+        "<tr><td><a href='/c'>Gamma page</a></td><td><a href='/d'>Delta page</a></td></tr></table>"
+    )
+    layout = (
+        "<table role='presentation'><tr><td>left</td><td>right</td></tr>"
+        "<tr><td>below</td><td>end</td></tr></table>"
+    )
+    assert "|" not in full(links)
+    assert "|" not in full(layout)
+
+
 def test_pre_is_fenced_and_verbatim() -> None:
     """``pre`` content keeps its line breaks and indentation inside a code fence."""
     text = full("<p>Run:</p><pre>def f():\n    return   1</pre>")

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement
 
-__all__ = ["BlockCounts", "class_and_id", "tag_name", "word_count"]
+__all__ = ["BlockCounts", "class_and_id", "is_data_table", "tag_name", "word_count"]
+
+MAX_TABLE_LINK_SHARE = 0.5
+"""Most of a data table's words that may sit inside links (a layout table of menu links has
+nearly all of them)."""
 
 
 def tag_name(el: HtmlElement) -> str:
@@ -21,6 +25,26 @@ def class_and_id(el: HtmlElement) -> str:
 def word_count(el: HtmlElement) -> int:
     """Words of text under *el* (text nodes are counted apart, as in :class:`BlockCounts`)."""
     return len(" ".join(el.itertext()).split())
+
+
+def is_data_table(table: HtmlElement) -> bool:
+    """True when *table* holds data: two rows or more, cells side by side, few links.
+
+    A table marked ``role="presentation"``, one that nests another table, and one without
+    words are layout, not data.
+    """
+    if tag_name(table) != "table" or (table.get("role") or "").lower() == "presentation":
+        return False
+    if next(table.iterdescendants("table"), None) is not None:
+        return False
+    rows = list(table.iterdescendants("tr"))
+    if len(rows) < 2 or max(len(row.findall("td")) + len(row.findall("th")) for row in rows) < 2:
+        return False
+    words = word_count(table)
+    if not words:
+        return False
+    linked = sum(word_count(a) for a in table.iter("a"))
+    return linked <= MAX_TABLE_LINK_SHARE * words
 
 
 class BlockCounts:

@@ -21,6 +21,8 @@ from lxml.etree import tounicode
 from lxml.html import HtmlElement, fragment_fromstring
 from readability import Document
 
+from .counts import is_data_table
+
 __all__ = ["readable_article"]
 
 logging.getLogger("readability.readability").setLevel(logging.CRITICAL)
@@ -30,9 +32,6 @@ _INLINE_TAGS = frozenset(
 )
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _BLOCK_PREFIXES = ("blockquote", "dl", "div", "img", "ol", "p", "table", "ul")
-# A data table has at most this share of its words inside links (a layout table of menu
-# links has nearly all of them).
-_MAX_TABLE_LINK_SHARE = 0.5
 # A wrapper around a data table ("table-responsive") is protected along with it when the
 # table holds at least this share of its words.
 _TABLE_WRAPPER_SHARE = 0.8
@@ -40,22 +39,6 @@ _TABLE_WRAPPER_SHARE = 0.8
 
 def _word_total(el: HtmlElement) -> int:
     return len(" ".join(el.itertext()).split())
-
-
-def _is_data_table(table: HtmlElement) -> bool:
-    """True when *table* holds data: two rows or more, cells side by side, few links."""
-    if table.tag != "table" or (table.get("role") or "").lower() == "presentation":
-        return False
-    if table.find(".//table") is not None:
-        return False
-    rows = table.findall(".//tr")
-    if len(rows) < 2 or max(len(row.findall("./td") + row.findall("./th")) for row in rows) < 2:
-        return False
-    words = _word_total(table)
-    if not words:
-        return False
-    linked = sum(_word_total(a) for a in table.iter("a"))
-    return linked <= _MAX_TABLE_LINK_SHARE * words
 
 
 class _TreeDocument(Document):  # type: ignore[misc]
@@ -81,7 +64,7 @@ class _TreeDocument(Document):  # type: ignore[misc]
     def get_preserved_elements(self, node: HtmlElement) -> dict[HtmlElement, bool]:
         allowed: dict[HtmlElement, bool] = dict(super().get_preserved_elements(node))
         for table in node.iter("table"):
-            if not _is_data_table(table):
+            if not is_data_table(table):
                 continue
             allowed[table] = True
             words = _word_total(table)
@@ -155,9 +138,9 @@ def _restore_tables(siblings: list[HtmlElement], parent: HtmlElement) -> None:
 def _holds_data_table(el: HtmlElement) -> bool:
     """True for a data table, or a wrapper whose words are nearly all in one data table."""
     if el.tag == "table":
-        return _is_data_table(el)
+        return is_data_table(el)
     tables = el.findall(".//table")
-    if len(tables) != 1 or not _is_data_table(tables[0]):
+    if len(tables) != 1 or not is_data_table(tables[0]):
         return False
     return _word_total(tables[0]) >= _TABLE_WRAPPER_SHARE * _word_total(el)
 

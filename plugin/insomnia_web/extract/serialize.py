@@ -4,7 +4,8 @@ The walk keeps an explicit stack, so 100k-deep documents cannot raise ``Recursio
 every piece of text is touched a constant number of times, so a 50 MB line stays linear.
 
 Output rules: headings become ``#`` .. ``######``, list items ``- `` or ``1. ``, data tables
-Markdown tables (header row kept), ``pre`` fenced code blocks, ``<br>`` a line break. Every
+(:func:`~.counts.is_data_table`, the same test readable mode protects tables with) Markdown
+tables (header row kept), ``pre`` fenced code blocks, ``<br>`` a line break. Every
 block element ends the current line, so words of adjacent blocks are never glued together,
 nor are the phrases of two adjacent ``<span>`` elements; whitespace inside inline text is
 collapsed.
@@ -12,9 +13,9 @@ collapsed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from lxml.html import HtmlElement
+
+from .counts import is_data_table
 
 __all__ = ["BLOCK_TAGS", "SKIP_TAGS", "serialize"]
 
@@ -212,17 +213,6 @@ def _tag(el: HtmlElement) -> str | None:
     return tag.lower()
 
 
-def _is_data_table(table: HtmlElement) -> bool:
-    """A table worth rendering as a Markdown table: no nested table, at least two columns."""
-    if next(table.iterdescendants("table"), None) is not None:
-        return False
-    return any(len(row.findall("td")) + len(row.findall("th")) >= 2 for row in table.iter("tr"))
-
-
-def _rows(table: HtmlElement) -> Iterator[HtmlElement]:
-    yield from table.iter("tr")
-
-
 def _cell_text(cell: HtmlElement) -> str:
     text = " ".join(serialize(cell, _inside_cell=True).split())
     return text.replace("|", "\\|")
@@ -230,7 +220,7 @@ def _cell_text(cell: HtmlElement) -> str:
 
 def _table_markdown(table: HtmlElement) -> str:
     rows: list[list[str]] = []
-    for row in _rows(table):
+    for row in table.iter("tr"):
         cells = [c for c in row if _tag(c) in ("td", "th")]
         if not cells:
             continue
@@ -312,7 +302,7 @@ def _tokens(root: HtmlElement, inside_cell: bool) -> list[_Token]:
             if el is not root and el.tail:
                 out.append(el.tail)
             continue
-        if tag == "table" and not inside_cell and _is_data_table(el):
+        if tag == "table" and not inside_cell and is_data_table(el):
             out.append(_PARA)
             out.append(_Raw(_table_markdown(el)))
             out.append(_PARA)
