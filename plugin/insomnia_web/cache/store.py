@@ -242,11 +242,9 @@ class Cache:
                     "AND created_at >= ? ORDER BY created_at DESC LIMIT 1",
                     (params_key, _terms(words), since),
                 ).fetchall()
-        matches = [r for r in rows if search_matches(words, r[4].split(" "))]
-        if not matches:
-            return None
-        best = min(matches, key=lambda r: (len(r[4].split(" ")), -r[2]))
-        return _hit("similar", best[:4], now)
+        # Rows come fewest terms first, then newest first: the first match is the best.
+        best = next((r for r in rows if search_matches(words, r[4].split(" "))), None)
+        return None if best is None else _hit("similar", best[:4], now)
 
     # -- page snapshots ---------------------------------------------------------------
 
