@@ -28,9 +28,9 @@ from datetime import UTC, datetime
 import msgspec
 
 from .cache import Cache, Finding, SearchHit
-from .config import Manifest
 from .errors import ToolError
-from .tools.schemas import FindingItem, SearchCacheInfo, WebSearchInput, WebSearchOutput
+from .search.base import SearchRequest
+from .tools.schemas import FindingItem, SearchCacheInfo, WebSearchOutput
 
 __all__ = [
     "FRESHNESS_MAX_AGE_S",
@@ -57,36 +57,35 @@ _encoder = msgspec.json.Encoder()
 
 
 def search_params(
-    args: WebSearchInput,
-    manifest: Manifest,
+    request: SearchRequest,
     *,
     provider: str,
     mode: str,
-    count: int,
     max_tokens: int | None = None,
+    pages: int | None = None,
 ) -> dict[str, object]:
     """The parameters a cached answer must share with this call (its key, with the query).
 
-    Domain filters are sorted (their order does not matter); ``max_tokens`` and the number of
-    pages read are part of the key of an excerpt search only.
+    Everything comes from *request* as the provider receives it, so the domain filters are
+    already normalised and sorted (their spelling and order do not matter); ``max_tokens``
+    and the number of *pages* read are part of the key of an excerpt search only.
     """
-    s = manifest.web.search
     params: dict[str, object] = {
         "provider": provider,
         "mode": mode,
-        "count": count,
-        "offset": args.offset,
-        "freshness": args.freshness,
-        "allowed_domains": sorted(d.lower() for d in args.allowed_domains) or None,
-        "blocked_domains": sorted(d.lower() for d in args.blocked_domains) or None,
-        "safesearch": s.safesearch,
-        "country": s.country,
-        "search_lang": s.search_lang,
-        "ui_lang": s.ui_lang,
+        "count": request.count,
+        "offset": request.offset,
+        "freshness": request.freshness,
+        "allowed_domains": list(request.allowed_domains) or None,
+        "blocked_domains": list(request.blocked_domains) or None,
+        "safesearch": request.safesearch,
+        "country": request.country,
+        "search_lang": request.search_lang,
+        "ui_lang": request.ui_lang,
     }
     if mode == "excerpts":
         params["max_tokens"] = max_tokens
-        params["pages"] = manifest.web.pipeline.pages
+        params["pages"] = pages
     return params
 
 

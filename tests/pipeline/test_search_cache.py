@@ -21,6 +21,7 @@ from insomnia_web.tools.schemas import (
     WebSearchInput,
     WebSearchOutput,
 )
+from insomnia_web.tools.web_search import WebSearch
 
 T0 = 1_800_000_000.0
 
@@ -107,15 +108,26 @@ def test_provenance_header_forms() -> None:
 
 def test_key_ignores_domain_order_and_budget_of_results_mode() -> None:
     """Domain filter order never changes the key; max_tokens keys excerpt searches only."""
-    m = Manifest()
-    one = WebSearchInput(query="q", allowed_domains=["b.test", "a.test"])
-    two = WebSearchInput(query="q", allowed_domains=["a.test", "b.test"])
-    p1 = search_params(one, m, provider="p", mode="results", count=5, max_tokens=500)
-    p2 = search_params(two, m, provider="p", mode="results", count=5, max_tokens=900)
-    e1 = search_params(one, m, provider="p", mode="excerpts", count=5, max_tokens=500)
-    e2 = search_params(one, m, provider="p", mode="excerpts", count=5, max_tokens=900)
+    tool = WebSearch(Manifest())
+    one = tool._request(WebSearchInput(query="q", allowed_domains=["b.test", "a.test"]))
+    two = tool._request(WebSearchInput(query="q", allowed_domains=["a.test", "b.test"]))
+    p1 = search_params(one, provider="p", mode="results", max_tokens=500, pages=3)
+    p2 = search_params(two, provider="p", mode="results", max_tokens=900, pages=3)
+    e1 = search_params(one, provider="p", mode="excerpts", max_tokens=500, pages=3)
+    e2 = search_params(one, provider="p", mode="excerpts", max_tokens=900, pages=3)
     assert p1 == p2
     assert e1 != e2
+
+
+def test_key_ignores_the_spelling_of_a_domain() -> None:
+    """``*.Example.com`` and ``example.com`` filter alike, so they key alike."""
+    tool = WebSearch(Manifest())
+    wild = tool._request(WebSearchInput(query="q", blocked_domains=["*.Example.com."]))
+    bare = tool._request(WebSearchInput(query="q", blocked_domains=["example.com"]))
+    assert wild.blocked_domains == bare.blocked_domains == ("example.com",)
+    assert search_params(wild, provider="p", mode="results") == search_params(
+        bare, provider="p", mode="results"
+    )
 
 
 def test_exact_and_similar_hits(store: SearchCache, clock: Clock) -> None:

@@ -274,3 +274,14 @@ async def test_a_different_budget_is_a_different_search(env: Web) -> None:
     text, _ = await search(rt, "giant tortoise lifespan", max_tokens=500)
     assert MISS_RE.match(text.splitlines()[0])
     assert env.calls == 2
+
+
+@pytest.mark.asyncio
+async def test_domain_spellings_share_a_cache_entry(env: Web) -> None:
+    """``*.Example.com`` and ``example.com`` are one filter, so the second call is a hit."""
+    rt = env.runtime(mode="results")
+    await search(rt, "giant tortoise lifespan", blocked_domains=["*.Example.com"])
+    text, out = await search(rt, "giant tortoise lifespan", blocked_domains=["example.com"])
+    assert text.splitlines()[0] == "[cache: exact match · 0s old]"
+    assert out["cache"]["match"] == "exact"
+    assert env.calls == 1

@@ -171,6 +171,20 @@ async def test_one_allowed_domain_becomes_a_site_operator(
 
 
 @pytest.mark.asyncio
+async def test_site_operator_uses_the_normalised_domain(
+    brave: Callable[..., Runtime], api: aioresponses
+) -> None:
+    """A wildcard, upper-case, fully qualified domain is sent as a bare host name."""
+    api.get(ENDPOINT_RE, payload=ANSWER)
+    result = await brave().call_tool(
+        "WebSearch", {"query": "asyncio", "allowed_domains": ["*.Docs.Python.org."]}
+    )
+    assert result.ok, result.text
+    [(url, _headers)] = sent(api)
+    assert url.query["q"] == "asyncio site:docs.python.org"
+
+
+@pytest.mark.asyncio
 async def test_results_are_reduced_cleaned_and_other_buckets_ignored(
     brave: Callable[..., Runtime], api: aioresponses
 ) -> None:

@@ -59,11 +59,13 @@ class _Answer(msgspec.Struct):
 
 
 def _with_site(query: str, allowed: tuple[str, ...]) -> str:
-    """*query* with a ``site:`` operator for a single allowed domain, if it still fits."""
+    """*query* with a ``site:`` operator for a single allowed domain, if it still fits.
+
+    The domains arrive normalised (bare lower-case IDNA hosts) from WebSearch.
+    """
     if len(allowed) != 1:
         return query
-    domain = allowed[0].removeprefix("*.")
-    candidate = f"{query} site:{domain}"
+    candidate = f"{query} site:{allowed[0]}"
     if len(candidate) > _MAX_QUERY_CHARS or len(candidate.split()) > _MAX_QUERY_WORDS:
         return query
     return candidate

@@ -16,7 +16,7 @@ from ..extract import warm_workers
 from ..pipeline import render_excerpt_search, render_findings, run_excerpts
 from ..rank import estimate_tokens
 from ..search.base import SearchProvider, SearchRequest, SearchResponse
-from ..search.filtering import FilterOutcome, filter_hits
+from ..search.filtering import FilterOutcome, filter_hits, normalize_domain
 from ..search.results import render_results, result_items
 from ..search_cache import SearchCache, provenance_header, search_params
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
@@ -129,9 +129,12 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         store = self._search_cache()
         budget = self._budget(args)
         params = search_params(
-            args, self.manifest, provider=provider.name, mode=mode, count=request.count,
+            request,
+            provider=provider.name,
+            mode=mode,
             max_tokens=budget,
-        )  # fmt: skip
+            pages=self.manifest.web.pipeline.pages,
+        )
         # The cache's SQLite work runs in a thread, so a busy database never stalls the loop.
         cached = await asyncio.to_thread(
             store.lookup,
@@ -280,7 +283,12 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         return self.services.provider(cls)
 
     def _request(self, args: WebSearchInput) -> SearchRequest:
-        """The provider request: the call's arguments over the manifest's defaults."""
+        """The provider request: the call's arguments over the manifest's defaults.
+
+        Domain filters are normalised here, once (``*.Example.COM.`` -> ``example.com``),
+        deduplicated and sorted: the provider, the result filter and the cache key all see
+        the same domains.
+        """
         s = self.manifest.web.search
         return SearchRequest(
             query=args.query,
@@ -291,8 +299,8 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             country=s.country,
             search_lang=s.search_lang,
             ui_lang=s.ui_lang,
-            allowed_domains=tuple(args.allowed_domains),
-            blocked_domains=tuple(args.blocked_domains),
+            allowed_domains=tuple(sorted({normalize_domain(d) for d in args.allowed_domains})),
+            blocked_domains=tuple(sorted({normalize_domain(d) for d in args.blocked_domains})),
             timeout_s=s.timeout_s,
         )
 
