@@ -23,19 +23,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 
 import msgspec
 
 from .cache import Cache, Finding, SearchHit
 from .errors import ToolError
+from .render import format_age, format_utc
 from .search.base import SearchRequest
 from .tools.schemas import FindingItem, SearchCacheInfo, WebSearchOutput
 
 __all__ = [
     "FRESHNESS_MAX_AGE_S",
     "SearchCache",
-    "format_age",
     "provenance_header",
     "search_params",
     "usable_age_s",
@@ -99,15 +98,6 @@ def usable_age_s(freshness: str | None, ttl_s: float) -> float | None:
     return min(float(ttl_s), cap)
 
 
-def format_age(age_s: float) -> str:
-    """A short age: ``45s``, ``12m``, ``2h``, ``3d`` (rounded down)."""
-    age = max(0, int(age_s))
-    for unit, size in (("d", 86_400), ("h", 3600), ("m", 60)):
-        if age >= size:
-            return f"{age // size}{unit}"
-    return f"{age}s"
-
-
 def _quoted(query: str | None) -> str:
     text = " ".join((query or "").split()).replace('"', "'")
     if len(text) > MAX_QUOTED_CHARS:
@@ -118,8 +108,7 @@ def _quoted(query: str | None) -> str:
 def provenance_header(info: SearchCacheInfo, *, provider: str, searched_at: float) -> str:
     """The first line of every WebSearch text: where the answer came from, and how old it is."""
     if info.status == "miss" or info.match is None:
-        when = datetime.fromtimestamp(searched_at, UTC).strftime("%Y-%m-%dT%H:%MZ")
-        return f"[cache: miss · {provider} · {when}]"
+        return f"[cache: miss · {provider} · {format_utc(searched_at)}]"
     age = format_age(info.age_s or 0.0)
     if info.match == "exact":
         return f"[cache: exact match · {age} old]"

@@ -8,9 +8,9 @@ import pytest
 
 from insomnia_web.cache import Cache
 from insomnia_web.config import Manifest
+from insomnia_web.render import format_age
 from insomnia_web.search_cache import (
     SearchCache,
-    format_age,
     provenance_header,
     search_params,
     usable_age_s,

@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 import pytest
 
 from insomnia_web.errors import ToolError
-from insomnia_web.render import UNTRUSTED_BEGIN, UNTRUSTED_END
+from insomnia_web.render import UNTRUSTED_BEGIN, UNTRUSTED_END, format_age
 from insomnia_web.tools.fetch_content import decode_body, effective_type, refuse_binary
 from insomnia_web.tools.fetch_findings import _words, contains_finding
 from insomnia_web.tools.fetch_paging import slice_text
-from insomnia_web.tools.fetch_render import format_age, render_fetch
+from insomnia_web.tools.fetch_render import render_fetch
 from insomnia_web.tools.schemas import FetchCacheInfo, WebFetchOutput
 
 # --- slicing -----------------------------------------------------------------------------------
@@ -183,13 +183,13 @@ def test_render_cached_copy() -> None:
     """A cached slice names its age and how to refetch."""
     out = _output(cache=FetchCacheInfo(hit=True, age_s=7500.0), start_index=5, text="text.")
     text = render_fetch(out)
-    assert "stored copy fetched 2026-12-02T10:00Z (2h 5m old" in text
+    assert "stored copy fetched 2026-12-02T10:00Z (2h old" in text
     assert "force_fresh=true" in text
     assert "Chars: 5-10 of 10" in text
 
 
 @pytest.mark.parametrize(
-    ("seconds", "shown"), [(5, "5s"), (600, "10m"), (3600, "1h"), (90000, "1d 1h"), (-3, "0s")]
+    ("seconds", "shown"), [(5, "5s"), (600, "10m"), (3600, "1h"), (90000, "1d"), (-3, "0s")]
 )
 def test_format_age(seconds: float, shown: str) -> None:
     """Ages are short and human."""

@@ -28,8 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..render import wrap_untrusted
-from ..search_cache import format_age
+from ..render import format_age, wrap_untrusted
 from ..tools.schemas import ExcerptItem, FindingItem, PageStatus, ResultItem, WebSearchOutput
 
 __all__ = ["render_excerpt_search", "render_findings", "render_unread"]

@@ -10,27 +10,13 @@ from __future__ import annotations
 
 import re
 
-from ..render import UNTRUSTED_BEGIN, UNTRUSTED_END, wrap_untrusted
+from ..render import UNTRUSTED_BEGIN, UNTRUSTED_END, format_age, format_utc, wrap_untrusted
 from .schemas import WebFetchOutput
 
-__all__ = ["format_age", "render_fetch", "truncation_marker"]
+__all__ = ["render_fetch", "truncation_marker"]
 
 MAX_TITLE_CHARS = 200
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
-
-
-def format_age(seconds: float) -> str:
-    """A short human age: ``45s``, ``12m``, ``3h 5m``, ``2d 4h``."""
-    s = max(0, int(seconds))
-    if s < 60:
-        return f"{s}s"
-    if s < 3600:
-        return f"{s // 60}m"
-    if s < 86400:
-        h, m = divmod(s // 60, 60)
-        return f"{h}h {m}m" if m else f"{h}h"
-    d, h = divmod(s // 3600, 24)
-    return f"{d}d {h}h" if h else f"{d}d"
 
 
 def _one_line(text: str, limit: int = MAX_TITLE_CHARS) -> str:
@@ -50,7 +36,7 @@ def truncation_marker(start: int, end: int, total: int) -> str:
 
 
 def _source_line(out: WebFetchOutput) -> str:
-    fetched = out.fetched_at.strftime("%Y-%m-%dT%H:%MZ")
+    fetched = format_utc(out.fetched_at.timestamp())
     if out.cache.hit:
         age = format_age(out.cache.age_s or 0.0)
         return (

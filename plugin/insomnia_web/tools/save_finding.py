@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from yarl import URL
 
 from ..errors import ToolError
+from ..render import format_utc
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .fetch_findings import canonical_source
 from .schemas import SaveFindingInput, SaveFindingOutput
@@ -117,7 +118,7 @@ def _is_http_url(text: str) -> bool:
 def _render(
     finding_id: int, query: str, source: str | None, out: SaveFindingOutput, ttl_s: int
 ) -> str:
-    expires = out.expires_at.strftime("%Y-%m-%dT%H:%MZ")
+    expires = format_utc(out.expires_at.timestamp())
     lines = [
         f"Saved finding #{finding_id} as an UNVERIFIED model finding (not a source) for "
         f"the question {query!r}.",
