@@ -24,6 +24,18 @@ def test_noscript_holding_the_page_is_kept() -> None:
         assert f"Post {i} explains" in text
 
 
+def test_noscript_words_in_adjacent_elements_are_counted_apart() -> None:
+    """Words of adjacent elements with no space between count apart when judging a noscript."""
+    words = "".join(f"<p>word{i}</p>" for i in range(250))
+    html = (
+        "<html><body><div id='app'>Loading the app</div>"
+        f"<noscript><div id='main-outlet'>{words}</div></noscript></body></html>"
+    )
+    text = extract_html(html, mode="full").text
+    assert "word0" in text.split()
+    assert "word249" in text.split()
+
+
 def test_small_noscript_is_dropped() -> None:
     """An ordinary ``<noscript>`` (a "please enable JavaScript" note) is not text."""
     html = (

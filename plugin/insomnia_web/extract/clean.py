@@ -7,6 +7,8 @@ from collections.abc import Iterable
 
 from lxml.html import HtmlElement
 
+from .counts import tag_name, word_count
+
 __all__ = ["is_hidden", "strip_invisible"]
 
 _INVISIBLE_TAGS = frozenset(
@@ -60,16 +62,6 @@ def is_hidden(el: HtmlElement) -> bool:
     return not any(_SHOWN_AGAIN_RE.search(token) for token in tokens)
 
 
-def _local(tag: object) -> str | None:
-    if not isinstance(tag, str):
-        return None
-    return tag.rpartition("}")[2].lower()
-
-
-def _words(el: HtmlElement) -> int:
-    return len("".join(el.itertext()).split())
-
-
 def strip_invisible(root: HtmlElement) -> None:
     """Drop invisible elements from *root* in place, keeping the text that follows them.
 
@@ -80,8 +72,8 @@ def strip_invisible(root: HtmlElement) -> None:
     hidden: list[HtmlElement] = []
     noscripts: list[HtmlElement] = []
     for el in root.iter():
-        tag = _local(el.tag)
-        if tag is None or tag in _INVISIBLE_TAGS:
+        tag = tag_name(el)
+        if not tag or tag in _INVISIBLE_TAGS:
             doomed.append(el)
         elif tag == "noscript":
             noscripts.append(el)
@@ -90,7 +82,7 @@ def strip_invisible(root: HtmlElement) -> None:
     _drop(doomed)
     if not hidden and not noscripts:
         return
-    total = _words(root)
+    total = word_count(root)
     # Streaming server-side rendering (React) ships the real page in a hidden element that a
     # script reveals: a hidden element holding most of the text is content, not chrome.
     _drop(el for el in hidden if not _holds_the_page(el, total))
@@ -102,7 +94,7 @@ def strip_invisible(root: HtmlElement) -> None:
 
 
 def _holds_the_page(el: HtmlElement, total: int) -> bool:
-    words = _words(el)
+    words = word_count(el)
     return words >= _RESCUE_MIN_WORDS and words > 0.5 * total
 
 

@@ -21,7 +21,7 @@ from lxml.etree import tounicode
 from lxml.html import HtmlElement, fragment_fromstring
 from readability import Document
 
-from .counts import is_data_table
+from .counts import is_data_table, word_count
 
 __all__ = ["readable_article"]
 
@@ -35,10 +35,6 @@ _BLOCK_PREFIXES = ("blockquote", "dl", "div", "img", "ol", "p", "table", "ul")
 # A wrapper around a data table ("table-responsive") is protected along with it when the
 # table holds at least this share of its words.
 _TABLE_WRAPPER_SHARE = 0.8
-
-
-def _word_total(el: HtmlElement) -> int:
-    return len(" ".join(el.itertext()).split())
 
 
 class _TreeDocument(Document):  # type: ignore[misc]
@@ -67,12 +63,12 @@ class _TreeDocument(Document):  # type: ignore[misc]
             if not is_data_table(table):
                 continue
             allowed[table] = True
-            words = _word_total(table)
+            words = word_count(table)
             wrapper = table.getparent()
             while (
                 wrapper is not None
                 and wrapper is not node
-                and words >= _TABLE_WRAPPER_SHARE * _word_total(wrapper)
+                and words >= _TABLE_WRAPPER_SHARE * word_count(wrapper)
             ):
                 allowed[wrapper] = True
                 wrapper = wrapper.getparent()
@@ -142,7 +138,7 @@ def _holds_data_table(el: HtmlElement) -> bool:
     tables = el.findall(".//table")
     if len(tables) != 1 or not is_data_table(tables[0]):
         return False
-    return _word_total(tables[0]) >= _TABLE_WRAPPER_SHARE * _word_total(el)
+    return word_count(tables[0]) >= _TABLE_WRAPPER_SHARE * word_count(el)
 
 
 def _new_p() -> HtmlElement:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement
 
-from .counts import is_data_table
+from .counts import is_data_table, tag_name
 
 __all__ = ["BLOCK_TAGS", "SKIP_TAGS", "serialize"]
 
@@ -204,15 +204,6 @@ class _Raw:
 _Token = str | int | _Prefix | _Raw
 
 
-def _tag(el: HtmlElement) -> str | None:
-    tag = el.tag
-    if not isinstance(tag, str):
-        return None  # comment or processing instruction
-    if "}" in tag:
-        tag = tag.rpartition("}")[2]
-    return tag.lower()
-
-
 def _cell_text(cell: HtmlElement) -> str:
     text = " ".join(serialize(cell, _inside_cell=True).split())
     return text.replace("|", "\\|")
@@ -221,7 +212,7 @@ def _cell_text(cell: HtmlElement) -> str:
 def _table_markdown(table: HtmlElement) -> str:
     rows: list[list[str]] = []
     for row in table.iter("tr"):
-        cells = [c for c in row if _tag(c) in ("td", "th")]
+        cells = [c for c in row if tag_name(c) in ("td", "th")]
         if not cells:
             continue
         texts: list[str] = []
@@ -273,7 +264,7 @@ def _tokens(root: HtmlElement, inside_cell: bool) -> list[_Token]:
     out: list[_Token] = []
     lists: list[list[int]] = []  # stack of [ordered?, counter]
     # Stack entries: (element, tag, entered). Tails are emitted when an element is left.
-    stack: list[tuple[HtmlElement, str | None, bool]] = [(root, _tag(root), False)]
+    stack: list[tuple[HtmlElement, str, bool]] = [(root, tag_name(root), False)]
     while stack:
         el, tag, entered = stack.pop()
         if entered:
@@ -286,7 +277,7 @@ def _tokens(root: HtmlElement, inside_cell: bool) -> list[_Token]:
             elif tag == "span" and el is not root and _phrases_apart(el):
                 out.append(" ")
             continue
-        if tag is None or tag in SKIP_TAGS:
+        if not tag or tag in SKIP_TAGS:  # comment or processing instruction, or skipped
             if el is not root and el.tail:
                 out.append(el.tail)
             continue
@@ -331,7 +322,7 @@ def _tokens(root: HtmlElement, inside_cell: bool) -> list[_Token]:
         stack.append((el, tag, True))
         children = list(el)
         for child in reversed(children):
-            stack.append((child, _tag(child), False))
+            stack.append((child, tag_name(child), False))
     return out
 
 
