@@ -45,14 +45,11 @@ def render_results(
     items: Sequence[ResultItem],
     *,
     header: str,
-    altered_query: str | None = None,
     filtered: int = 0,
     warnings: Sequence[str] = (),
 ) -> str:
     """The model-facing text of a results-mode answer (see the module docstring)."""
     lines = [header]
-    if altered_query:
-        lines.append(f"The provider searched for: {_one_line(altered_query)!r}")
     if items:
         blocks = []
         for item in items:

@@ -8,23 +8,12 @@ continue, and a note when the download itself was cut.
 
 from __future__ import annotations
 
-import re
-
-from ..render import UNTRUSTED_BEGIN, UNTRUSTED_END, format_age, format_utc, wrap_untrusted
+from ..render import format_age, format_utc, one_line, wrap_untrusted
 from .schemas import WebFetchOutput
 
 __all__ = ["render_fetch", "truncation_marker"]
 
 MAX_TITLE_CHARS = 200
-_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
-
-
-def _one_line(text: str, limit: int = MAX_TITLE_CHARS) -> str:
-    """Web-supplied metadata for the header: one line, capped, delimiters defused."""
-    line = " ".join(_CONTROL_RE.sub(" ", text).split())
-    for marker in (UNTRUSTED_BEGIN, UNTRUSTED_END):
-        line = line.replace(marker, "(removed)")
-    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def truncation_marker(start: int, end: int, total: int) -> str:
@@ -47,18 +36,18 @@ def _source_line(out: WebFetchOutput) -> str:
 
 
 def _header(out: WebFetchOutput) -> list[str]:
-    lines = [f"URL: {_one_line(out.url, 2048)}"]
+    lines = [f"URL: {one_line(out.url, 2048)}"]
     if out.final_url != out.url:
         hops = len(out.redirects)
-        lines.append(f"Final URL: {_one_line(out.final_url, 2048)} (after {hops} redirect(s))")
+        lines.append(f"Final URL: {one_line(out.final_url, 2048)} (after {hops} redirect(s))")
     charset = f"; charset {out.charset}" if out.charset else ""
     lines.append(f"Status: {out.status} · Type: {out.content_type}{charset}")
     if out.title:
-        lines.append(f'Title: "{_one_line(out.title)}"')
+        lines.append(f'Title: "{one_line(out.title, MAX_TITLE_CHARS)}"')
     end = out.start_index + len(out.text)
     lines.append(f"Chars: {out.start_index}-{end} of {out.total_chars}")
     lines.append(_source_line(out))
-    lines.extend(f"Warning: {_one_line(w, 500)}" for w in out.warnings)
+    lines.extend(f"Warning: {one_line(w, 500)}" for w in out.warnings)
     return lines
 
 

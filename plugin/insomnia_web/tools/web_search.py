@@ -15,6 +15,7 @@ from ..errors import ToolError
 from ..extract import warm_workers
 from ..pipeline import render_excerpt_search, render_findings, run_excerpts
 from ..rank import estimate_tokens
+from ..render import one_line
 from ..search.base import SearchProvider, SearchRequest, SearchResponse
 from ..search.filtering import FilterOutcome, filter_hits, normalize_domain
 from ..search.results import render_results, result_items
@@ -242,7 +243,8 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             info, provider=output.provider, searched_at=self._now().timestamp()
         )
         if altered_query:
-            header += f"\nThe provider searched for: {' '.join(altered_query.split())!r}"
+            # Provider-supplied text outside the untrusted delimiters: one line, defused.
+            header += f"\nThe provider searched for: {one_line(altered_query, 400)!r}"
         if output.mode == "excerpts":
             text = render_excerpt_search(output, header)
         else:
