@@ -88,7 +88,7 @@ async def run_excerpts(
     *max_tokens* (labels included).
     """
     top = list(results[:pages])
-    requests = [PageRequest(url=r.url, rank=r.rank) for r in top]
+    requests = [PageRequest(url=r.url) for r in top]
     outcomes = await fetch_pages(
         requests,
         client=client,

@@ -53,20 +53,17 @@ class FetchContext(Protocol):
 
 
 class PageRequest(msgspec.Struct, frozen=True, kw_only=True):
-    """One page to fetch: its URL and its provider rank."""
+    """One page to fetch."""
 
     url: str
-    rank: int
 
 
 class PageOutcome(msgspec.Struct, frozen=True, kw_only=True):
     """What happened to one page: its status, and its extracted text when it worked."""
 
     url: str
-    rank: int
     status: Status
     error_code: str | None = None
-    final_url: str | None = None
     title: str | None = None
     text: str = ""
     warnings: list[str] = msgspec.field(default_factory=list)
@@ -137,9 +134,7 @@ class _Run:
                 outcome = await self._fetch_and_extract(request)
         except ToolError as exc:
             status = _status_for(exc.code, out_of_time=self.remaining() < MIN_STEP_S)
-            outcome = PageOutcome(
-                url=request.url, rank=request.rank, status=status, error_code=exc.code
-            )
+            outcome = PageOutcome(url=request.url, status=status, error_code=exc.code)
         self.done += 1
         verb = "fetched" if outcome.status == "ok" else f"{outcome.error_code}:"
         self.ctx.progress(f"{verb} {request.url}", self.done, self.total)
@@ -164,9 +159,7 @@ class _Run:
         )
         return PageOutcome(
             url=request.url,
-            rank=request.rank,
             status="ok",
-            final_url=result.final_url,
             title=extracted.title,
             text=extracted.text,
             warnings=body.warnings,
@@ -192,7 +185,7 @@ async def fetch_pages(
     for i, request in enumerate(requests):
         if ctx.permission_for("WebFetch", _host(request.url)) == "deny":
             outcomes[i] = PageOutcome(
-                url=request.url, rank=request.rank, status="skipped", error_code="permission_denied"
+                url=request.url, status="skipped", error_code="permission_denied"
             )
         else:
             allowed.append(i)
@@ -222,7 +215,5 @@ async def fetch_pages(
 def _late(request: PageRequest, task: asyncio.Task[PageOutcome]) -> PageOutcome:
     """The outcome of a task that missed the deadline (or failed unexpectedly)."""
     if not task.cancelled() and task.exception() is not None:
-        return PageOutcome(
-            url=request.url, rank=request.rank, status="error", error_code="internal_error"
-        )
-    return PageOutcome(url=request.url, rank=request.rank, status="skipped", error_code="timeout")
+        return PageOutcome(url=request.url, status="error", error_code="internal_error")
+    return PageOutcome(url=request.url, status="skipped", error_code="timeout")
