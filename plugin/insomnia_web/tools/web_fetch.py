@@ -26,7 +26,7 @@ from yarl import URL
 from ..errors import ToolError
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .fetch_content import decode_body, effective_type, refuse_binary, require_supported
-from .fetch_findings import verify_findings
+from .fetch_findings import canonical_source, verify_findings
 from .fetch_paging import slice_text
 from .fetch_render import render_fetch
 from .schemas import FetchCacheInfo, WebFetchInput, WebFetchOutput
@@ -86,9 +86,11 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
         started = time.monotonic()
         warnings: list[str] = []
         max_chars = self._max_chars(args, warnings)
-        # Refuse a bad URL before the cache or the network sees it; the cache key is the
-        # URL as parsed by the policy, without the fragment (which is never requested).
-        key = str(self.services.client.policy.check(args.url).url.with_fragment(None))
+        # Refuse a bad URL before the cache or the network sees it. The key of the stored
+        # page and of the findings saved from it is the same: the URL parsed as the policy
+        # parses it, without the fragment (which is never requested).
+        self.services.client.policy.check(args.url)
+        key = canonical_source(args.url)
         cache = self.services.cache
         # SQLite work runs in a thread (once per phase), so a busy database never stalls
         # the event loop.
@@ -96,7 +98,7 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
         hit = page is not None
         if page is None:
             page = await self._download(key, args.mode, ctx, started, warnings)
-        page = await asyncio.to_thread(self._keep, cache, page, not hit, (args.url, key), warnings)
+        page = await asyncio.to_thread(self._keep, cache, page, not hit, key, warnings)
         piece = slice_text(page.text, args.start_index, max_chars)
         out = WebFetchOutput(
             url=key,
@@ -157,14 +159,14 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
         cache: Cache | None,
         page: Snapshot,
         fresh: bool,
-        urls: tuple[str, ...],
+        key: str,
         warnings: list[str],
     ) -> Snapshot:
         """Store a *fresh* page, then verify the saved findings it confirms (blocking)."""
         if fresh:
             page = self._store(cache, page, warnings)
         if cache is not None:
-            warnings.extend(self._verify(cache, (*urls, page.final_url), page))
+            warnings.extend(self._verify(cache, (key, page.final_url), page))
         return page
 
     def _store(self, cache: Cache | None, page: Snapshot, warnings: list[str]) -> Snapshot:
