@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -22,6 +23,7 @@ from insomnia_web.search.base import (
 )
 from insomnia_web.services import WebServices
 from insomnia_web.tools.web_search import WebSearch
+from tests.tools.test_cache_off_loop import HOLD_S, TICK_S, competing_writer, ticks_during
 
 from .conftest import HOSTS, LOOPBACK, Page, SimWeb, article
 
@@ -285,3 +287,18 @@ async def test_domain_spellings_share_a_cache_entry(env: Web) -> None:
     assert text.splitlines()[0] == "[cache: exact match · 0s old]"
     assert out["cache"]["match"] == "exact"
     assert env.calls == 1
+
+
+@pytest.mark.asyncio
+async def test_locked_cache_does_not_block_the_loop(env: Web) -> None:
+    """While another writer holds the lock, storing the answer waits off the event loop."""
+    rt = env.runtime(mode="results")
+    env.cache().find_findings("warm up")  # create the database file
+    with competing_writer(env.cache_path):
+        call = asyncio.ensure_future(search(rt, "giant tortoise lifespan"))
+        ticks = await ticks_during(call)
+        text, _ = await call
+    assert MISS_RE.match(text.splitlines()[0])
+    assert "cache_error" not in text
+    # A blocked loop would not tick at all until the lock was released.
+    assert ticks >= (HOLD_S / TICK_S) / 4
