@@ -54,7 +54,7 @@ class EchoTool(Tool[EchoIn, EchoOut]):
     def description(self) -> str:
         return "Echo the text."
 
-    def subject(self, args: EchoIn) -> CallSubject:
+    def subject(self, args: EchoIn, ctx: ToolContext) -> CallSubject:
         return CallSubject(domains=(args.host,), summary=f"echo {args.text!r} at {args.host}")
 
     async def run(self, args: EchoIn, ctx: ToolContext) -> ToolOutput[EchoOut]:

@@ -272,7 +272,7 @@ class Runtime(AsyncClosing):
             search_providers=self.search_providers,
         )
         tool.preflight(args, ctx)
-        subject = tool.subject(args)
+        subject = tool.subject(args, ctx)
         call = ToolCall(
             id=call_id, tool=name, input=raw, domains=subject.domains, summary=subject.summary
         )

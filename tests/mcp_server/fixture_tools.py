@@ -47,7 +47,7 @@ class EchoNote(Tool[EchoInput, EchoOutput]):
         if args.text == "unconfigured":
             raise ToolError("not_configured", "EchoNote is not configured for this text.")
 
-    def subject(self, args: EchoInput) -> CallSubject:
+    def subject(self, args: EchoInput, ctx: ToolContext) -> CallSubject:
         """The claimed host, so permission rules and prompts apply."""
         return CallSubject(domains=(args.host,) if args.host else (), summary=f"echo {args.text!r}")
 

@@ -16,9 +16,12 @@ from insomnia_web import (
     SearchHit,
     SearchRequest,
     SearchResponse,
+    parse_manifest,
 )
 from insomnia_web.render import UNTRUSTED_BEGIN, UNTRUSTED_END
+from insomnia_web.search.brave import BraveProvider
 from insomnia_web.search.results import EMPTY_HINT
+from insomnia_web.search.searxng import SearxngProvider
 from insomnia_web.tools.web_search import WebSearch
 from tests.plugins import fixture_search
 
@@ -333,3 +336,36 @@ def test_provider_plugin_registers_each_class_under_its_name() -> None:
     runtime = Runtime(plugins=[ProviderPlugin(a, b)], load_entrypoints=False)
     assert runtime.providers["a"].cls is a
     assert runtime.providers["b"].plugin == "providers:a,b"
+
+
+def test_plugin_provider_hosts_reach_permission_prompts() -> None:
+    """A provider's hosts() become the call's domains, so prompts and domain rules see them."""
+
+    class Hosted(MockProvider.named("hosted", lambda request: [])):  # type: ignore[misc]
+        @classmethod
+        def hosts(cls, manifest: Any) -> tuple[str, ...]:
+            return ("api.hosted.example",)
+
+    manifest = parse_manifest({"web": {"search": {"provider": "hosted"}}})
+    runtime = Runtime(manifest, plugins=[ProviderPlugin(Hosted)], load_entrypoints=False)
+    question = runtime.pending_prompt("WebSearch", {"query": "tea"})
+    assert question is not None
+    assert question.call.domains == ("api.hosted.example",)
+    denied = parse_manifest(
+        {
+            "web": {"search": {"provider": "hosted"}},
+            "permissions": {"deny": ["WebSearch(domain:*.hosted.example)"]},
+        }
+    )
+    runtime = Runtime(denied, plugins=[ProviderPlugin(Hosted)], load_entrypoints=False)
+    assert runtime.pending_prompt("WebSearch", {"query": "tea"}) is None  # denied, not asked
+
+
+def test_builtin_provider_hosts_come_from_their_base_urls() -> None:
+    """Brave and SearXNG name the hosts of their configured base URLs."""
+    manifest = parse_manifest(
+        {"web": {"search": {"searxng": {"base_url": "http://10.1.2.3:8888"}}}}
+    )
+    assert BraveProvider.hosts(manifest) == ("api.search.brave.com",)
+    assert SearxngProvider.hosts(manifest) == ("10.1.2.3",)
+    assert SearxngProvider.hosts(parse_manifest({})) == ()

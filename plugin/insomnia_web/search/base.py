@@ -85,6 +85,11 @@ class SearchProvider(AsyncClosing, ABC):
     """True if the provider applies ``allowed_domains``/``blocked_domains`` itself."""
 
     @classmethod
+    def hosts(cls, manifest: Manifest) -> tuple[str, ...]:
+        """The hosts a search contacts, for permission rules and prompts (default: none)."""
+        return ()
+
+    @classmethod
     def from_manifest(cls, manifest: Manifest) -> Self:
         """Build the provider from the manifest; raise ``ToolError("not_configured")`` if unset.
 

@@ -97,6 +97,12 @@ class BraveProvider(SearchProvider):
         )
 
     @classmethod
+    def hosts(cls, manifest: Manifest) -> tuple[str, ...]:
+        """The API host of the configured base URL."""
+        host = URL(manifest.web.search.brave.base_url).host
+        return (host,) if host else ()
+
+    @classmethod
     def from_manifest(cls, manifest: Manifest) -> Self:
         """Read the key from the environment; ``not_configured`` naming what to set if unset."""
         search = manifest.web.search

@@ -76,6 +76,13 @@ class SearxngProvider(SearchProvider):
         )
 
     @classmethod
+    def hosts(cls, manifest: Manifest) -> tuple[str, ...]:
+        """The instance's host, when one is configured."""
+        base = manifest.web.search.searxng.base_url
+        host = URL(base).host if base else None
+        return (host,) if host else ()
+
+    @classmethod
     def from_manifest(cls, manifest: Manifest) -> Self:
         """Build from ``web.search.searxng``; ``not_configured`` if ``base_url`` is unset."""
         search = manifest.web.search

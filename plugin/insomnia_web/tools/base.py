@@ -182,7 +182,7 @@ class Tool(ABC, Generic[InT, OutT]):
         """
         return None
 
-    def subject(self, args: InT) -> CallSubject:
+    def subject(self, args: InT, ctx: ToolContext) -> CallSubject:
         """The hosts this call contacts and a summary for permission prompts."""
         return CallSubject()
 

@@ -40,7 +40,7 @@ class SaveFinding(WebTool[SaveFindingInput, SaveFindingOutput]):
             "Asks the user by default."
         )
 
-    def subject(self, args: SaveFindingInput) -> CallSubject:
+    def subject(self, args: SaveFindingInput, ctx: ToolContext) -> CallSubject:
         """No host is contacted; the summary shows what will be stored."""
         return CallSubject(summary=f"save finding for {args.query!r}: {args.content[:200]!r}")
 

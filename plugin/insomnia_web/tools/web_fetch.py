@@ -70,7 +70,7 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             "details.location; timeout: retry once; http_error 404: search for the URL."
         )
 
-    def subject(self, args: WebFetchInput) -> CallSubject:
+    def subject(self, args: WebFetchInput, ctx: ToolContext) -> CallSubject:
         """The URL's host, and exactly what will be fetched."""
         try:
             host = URL(args.url).host or ""

@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 import msgspec
-from yarl import URL
 
 from ..errors import ToolError
 from ..extract import warm_workers
@@ -102,14 +101,11 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                 details={"field": "$.allowed_domains"},
             )
 
-    def subject(self, args: WebSearchInput) -> CallSubject:
-        """The provider's host, and the query as the person approving will see it."""
+    def subject(self, args: WebSearchInput, ctx: ToolContext) -> CallSubject:
+        """The provider's hosts, and the query as the person approving will see it."""
         s = self.manifest.web.search
-        domains: tuple[str, ...] = ()
-        if s.provider == "brave":
-            domains = (URL(s.brave.base_url).host or "",)
-        elif s.provider == "searxng" and s.searxng.base_url:
-            domains = (URL(s.searxng.base_url).host or "",)
+        cls = ctx.search_providers.get(s.provider or "")
+        domains = cls.hosts(self.manifest) if cls is not None else ()
         mode = args.mode or s.mode
         extra = " and fetch the top pages" if mode == "excerpts" else ""
         return CallSubject(
