@@ -20,6 +20,7 @@ from .parse import parse_html
 from .readable import readable_article
 from .serialize import serialize
 from .signals import ArticleClaim, article_claim
+from .tidy import drop_legal_lines, drop_repeated_blocks
 from .title import page_title
 
 __all__ = ["extract_html"]
@@ -54,6 +55,14 @@ def _choose(article_text: str, page_text: str, claim: ArticleClaim) -> tuple[str
     return page_text, "page"
 
 
+def _tidy(content: HtmlElement) -> HtmlElement:
+    # Only the page extraction: inside one story, repeats (an interview's questions, a meal
+    # plan's items) and a wire service's copyright line belong to the text.
+    drop_legal_lines(content)
+    drop_repeated_blocks(content)
+    return content
+
+
 def extract_html(
     html: str, *, url: str | None = None, mode: Literal["readable", "full"] = "readable"
 ) -> Extracted:
@@ -77,6 +86,6 @@ def extract_html(
         if article is not None:
             prune_article(article)
             article_text = serialize(article)
-    page_text = serialize(prune_boilerplate(root))
+    page_text = serialize(_tidy(prune_boilerplate(root)))
     text, method = _choose(article_text, page_text, claim)
     return Extracted(title=title, text=text, method=method)

@@ -1,0 +1,92 @@
+"""Last pruning steps on the kept content: repeated blocks and copyright lines.
+
+Responsive pages print the same description twice (a mobile and a desktop copy, a summary
+above and a tab below); a reader needs it once. Copyright and "all rights reserved" lines are
+legal chrome wherever they sit. Both run on the element about to be serialized, after the
+article or page extraction has chosen it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+from .counts import tag_name
+
+__all__ = ["drop_legal_lines", "drop_repeated_blocks"]
+
+_BLOCK_TAGS = frozenset(
+    (
+        "p",
+        "li",
+        "dd",
+        "dt",
+        "blockquote",
+        "div",
+        "section",
+        "article",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+    )
+)
+# Code and tables repeat lines on purpose (a row of the same values, a repeated statement).
+_VERBATIM_TAGS = frozenset(("pre", "code", "table", "textarea"))
+_WORD_RE = re.compile(r"\w+")
+# A repeated block is dropped only when it has at least this many words: short labels
+# ("Add to cart", "Read more", a date) repeat on every card and belong to each one.
+MIN_REPEAT_WORDS = 5
+# A copyright line longer than this is prose that mentions copyright, not a notice.
+MAX_LEGAL_WORDS = 25
+_LEGAL_RE = re.compile(r"^\W*(?:©|\(c\)|copyright\b)|\ball rights reserved\b", re.I)
+
+
+def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
+    """Blocks without block children, in document order, with their normalized words."""
+    # One bottom-up pass marks the elements that hold a block (so deep trees stay linear).
+    holds_block: dict[HtmlElement, bool] = {}
+    for el in reversed(list(root.iter())):
+        holds_block[el] = any(
+            tag_name(child) in _BLOCK_TAGS
+            or tag_name(child) in _VERBATIM_TAGS
+            or holds_block.get(child, False)
+            for child in el
+        )
+    found: list[tuple[HtmlElement, str]] = []
+    stack = [root]
+    while stack:
+        el = stack.pop()
+        tag = tag_name(el)
+        if tag in _VERBATIM_TAGS:
+            continue
+        if tag in _BLOCK_TAGS and el is not root and not holds_block[el]:
+            words = " ".join(_WORD_RE.findall(el.text_content().lower()))
+            found.append((el, words))
+            continue
+        stack.extend(reversed([child for child in el if tag_name(child)]))
+    return found
+
+
+def drop_repeated_blocks(root: HtmlElement) -> None:
+    """Drop each block whose words repeat an earlier block's, keeping the first copy."""
+    seen: set[str] = set()
+    for el, words in _leaf_blocks(root):
+        if words.count(" ") + 1 < MIN_REPEAT_WORDS:
+            continue
+        if words in seen:
+            el.drop_tree()
+        else:
+            seen.add(words)
+
+
+def drop_legal_lines(root: HtmlElement) -> None:
+    """Drop short copyright and "all rights reserved" blocks."""
+    for el, words in _leaf_blocks(root):
+        if words.count(" ") + 1 > MAX_LEGAL_WORDS:
+            continue
+        if _LEGAL_RE.search(" ".join(el.text_content().split())):
+            el.drop_tree()
