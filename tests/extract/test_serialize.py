@@ -129,3 +129,10 @@ def test_adjacent_spans_keep_their_words_apart() -> None:
     text = full("<a href='/t'><span>The North Face</span><span>Wawona 6 Tent</span></a>")
     assert text == "The North Face Wawona 6 Tent"
     assert full("<p>un<b>believ</b>able</p>") == "unbelievable"
+
+
+def test_adjacent_links_keep_their_labels_apart() -> None:
+    """Sibling links with nothing between them (tag pills) are separate labels."""
+    html = "<div><a href='/s'>SQL</a><a href='/d'>Data analytics</a><a href='/l'>Looker</a></div>"
+    assert full(html) == "SQL Data analytics Looker"
+    assert full("<p><a href='/a'>one</a>, <a href='/b'>two</a></p>") == "one, two"

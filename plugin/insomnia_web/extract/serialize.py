@@ -7,8 +7,8 @@ Output rules: headings become ``#`` .. ``######``, list items ``- `` or ``1. ``,
 (:func:`~.counts.is_data_table`, the same test readable mode protects tables with) Markdown
 tables (header row kept), ``pre`` fenced code blocks, ``<br>`` a line break. Every
 block element ends the current line, so words of adjacent blocks are never glued together,
-nor are the phrases of two adjacent ``<span>`` elements; whitespace inside inline text is
-collapsed.
+nor are the phrases of two adjacent ``<span>`` elements or the labels of two adjacent
+links; whitespace inside inline text is collapsed.
 """
 
 from __future__ import annotations
@@ -248,16 +248,20 @@ def _pre_text(pre: HtmlElement) -> str:
     return f"{fence}\n{text}\n{fence}"
 
 
-def _phrases_apart(span: HtmlElement) -> bool:
-    """True when *span* and the span right after it are phrases, not pieces of one word.
+def _phrases_apart(el: HtmlElement) -> bool:
+    """True when *el* and the sibling right after it are phrases, not pieces of one word.
 
-    Sibling spans are styled apart (a brand above a product name); when either holds several
-    words their words are kept apart, while single-word pieces ("in" + "line") stay joined.
+    Two adjacent links go to two places: they are separate labels (tag pills, category
+    chips) that CSS spaces apart. Sibling spans are styled apart too (a brand above a product
+    name); when either holds several words their words are kept apart, while single-word
+    pieces ("in" + "line") stay joined.
     """
-    following = span.getnext()
-    if following is None or following.tag != "span":
+    following = el.getnext()
+    if following is None or following.tag != el.tag:
         return False
-    return any(len(s.text_content().split()) > 1 for s in (span, following))
+    if el.tag == "a":
+        return True
+    return any(len(s.text_content().split()) > 1 for s in (el, following))
 
 
 def _tokens(root: HtmlElement, inside_cell: bool) -> list[_Token]:
@@ -274,7 +278,7 @@ def _tokens(root: HtmlElement, inside_cell: bool) -> list[_Token]:
                 out.append(_LINE if lists or tag not in _PARA_TAGS else _PARA)
             if el is not root and el.tail:
                 out.append(el.tail)
-            elif tag == "span" and el is not root and _phrases_apart(el):
+            elif tag in ("span", "a") and el is not root and _phrases_apart(el):
                 out.append(" ")
             continue
         if not tag or tag in SKIP_TAGS:  # comment or processing instruction, or skipped
