@@ -1,4 +1,8 @@
-"""Remove what is never page text: scripts, styles, templates and hidden elements."""
+"""Remove what is never page text: scripts, styles, templates and hidden chrome.
+
+Hidden elements go, except panels a click reveals (tabs, accordion folds, "read more") and a
+hidden block holding most of the page (a script-revealed server rendering).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,8 @@ from collections.abc import Iterable
 
 from lxml.html import HtmlElement
 
-from .counts import tag_name, word_count
+from .counts import class_and_id, tag_name, word_count
+from .patterns import BOILERPLATE_RE, KEEP_RE
 
 __all__ = ["is_hidden", "strip_invisible"]
 
@@ -41,6 +46,23 @@ _HIDDEN_STYLE_RE = re.compile(
 _HIDDEN_CLASSES = frozenset(("hide", "hidden", "d-none", "is-hidden", "u-hidden", "display-none"))
 _SHOWN_AGAIN_RE = re.compile(r"[:@]|^d-(?:sm|md|lg|xl|xxl)-|^visible-")
 
+# Class and id words of tab panels, accordion folds and "read more" panels (role=tabpanel
+# too): hidden until a click reveals them, and product, service and documentation pages keep
+# much of their text in them.
+_PANEL_RE = re.compile(
+    r"(?:^|[-_ ])(?:tab-?pane|tab-?panel|tabs?[-_]+panel|tabs?-?content|"
+    r"accordion[-_]+(?:body|content|panel)|collapse|collapsible|collapsed|panel-?collapse|"
+    r"read-?more|more-?text|expandable|expander[-_]+content|details-?content)(?:$|[-_ ])",
+    re.I,
+)
+# A hidden element with one of these roles is chrome (a menu, a dialog) even when a button
+# reveals it.
+_CHROME_ROLES = frozenset(("menu", "menubar", "dialog", "alertdialog", "navigation", "listbox"))
+# Attributes by which a tab or toggle button names the panel it shows (``#id`` for the last two).
+_TARGET_ATTRS = ("aria-controls", "data-target", "data-bs-target")
+# Longer class/id strings are generated noise, not names.
+_MAX_FEATURES = 400
+
 
 def is_hidden(el: HtmlElement) -> bool:
     """True when *el* is hidden by ``hidden``, ``aria-hidden=true`` (except on a link), an
@@ -65,17 +87,22 @@ def is_hidden(el: HtmlElement) -> bool:
 def strip_invisible(root: HtmlElement) -> None:
     """Drop invisible elements from *root* in place, keeping the text that follows them.
 
-    A ``<noscript>`` that holds most of the page's text (the server-rendered view of a
-    JavaScript app, as Discourse forums send) is kept as an ordinary block.
+    A hidden tab panel, accordion fold or "read more" panel (by its role, its class or id, or
+    a button on the page naming it) is page text a click reveals, and stays. A ``<noscript>``
+    that holds most of the page's text (the server-rendered view of a JavaScript app, as
+    Discourse forums send) is kept as an ordinary block.
     """
     doomed: list[HtmlElement] = []
     hidden: list[HtmlElement] = []
     noscripts: list[HtmlElement] = []
+    targets: set[str] = set()
     for el in root.iter():
         tag = tag_name(el)
         if not tag or tag in _INVISIBLE_TAGS:
             doomed.append(el)
-        elif tag == "noscript":
+            continue
+        _collect_targets(el, targets)
+        if tag == "noscript":
             noscripts.append(el)
         elif tag != "html" and tag != "body" and is_hidden(el):
             hidden.append(el)
@@ -85,12 +112,50 @@ def strip_invisible(root: HtmlElement) -> None:
     total = word_count(root)
     # Streaming server-side rendering (React) ships the real page in a hidden element that a
     # script reveals: a hidden element holding most of the text is content, not chrome.
-    _drop(el for el in hidden if not _holds_the_page(el, total))
+    _drop(
+        el
+        for el in hidden
+        if not _is_revealed_panel(el, targets) and not _holds_the_page(el, total)
+    )
     for el in noscripts:
         if _holds_the_page(el, total):
             el.tag = "div"
         else:
             _drop((el,))
+
+
+def _collect_targets(el: HtmlElement, targets: set[str]) -> None:
+    """Add the ids that *el* names as the panel it shows (``aria-controls``, ``data-target``)."""
+    attrib = el.attrib
+    for name in _TARGET_ATTRS:
+        value = attrib.get(name)
+        if not value:
+            continue
+        if name == "aria-controls":
+            targets.update(value.split())
+        elif value.startswith("#") and len(value) > 1:
+            targets.add(value[1:])
+
+
+def _is_revealed_panel(el: HtmlElement, targets: set[str]) -> bool:
+    """True when hidden *el* is a tab panel, fold or "read more" panel that a click shows.
+
+    A hidden menu, dialog or banner is shown by a button too, but is chrome, not text.
+    """
+    role = (el.get("role") or "").strip().lower()
+    if role in _CHROME_ROLES or tag_name(el) == "nav":
+        return False
+    if role == "tabpanel":
+        return True
+    features = class_and_id(el)
+    if len(features) > _MAX_FEATURES:
+        features = ""
+    if features and BOILERPLATE_RE.search(features) and not KEEP_RE.search(features):
+        return False
+    ident = el.get("id")
+    if ident and ident in targets:
+        return True
+    return bool(features) and bool(_PANEL_RE.search(features))
 
 
 def _holds_the_page(el: HtmlElement, total: int) -> bool:

@@ -1,0 +1,59 @@
+"""Hidden elements: panels a click reveals are page text, hidden chrome is not."""
+
+from __future__ import annotations
+
+from insomnia_web.extract import extract_html
+
+INTRO = "".join(
+    f"<p>Paragraph {i} introduces the espresso grinder, its burrs, its motor and how fine "
+    f"it grinds for each brewing method a reader might use at home.</p>"
+    for i in range(4)
+)
+
+
+def _page(extra: str) -> str:
+    return f"<html><body><main><h1>Grinder</h1>{INTRO}{extra}</main></body></html>"
+
+
+def test_hidden_tab_panel_is_kept() -> None:
+    """A tab panel hidden until its tab is clicked keeps its text."""
+    html = _page(
+        "<div role='tabpanel' hidden><p>Specifications: conical steel burrs of 54 mm.</p></div>"
+    )
+    assert "conical steel burrs" in extract_html(html, mode="full").text
+
+
+def test_hidden_accordion_fold_is_kept() -> None:
+    """An accordion body hidden by an inline style (named by its class) keeps its text."""
+    html = _page(
+        "<div class='accordion-body' style='display:none'><p>Warranty covers two years.</p></div>"
+    )
+    assert "Warranty covers two years" in extract_html(html, mode="full").text
+
+
+def test_panel_named_by_a_toggle_button_is_kept() -> None:
+    """A hidden element whose id a button names in ``aria-controls`` is revealed text."""
+    html = _page(
+        "<button aria-controls='care'>Care</button>"
+        "<div id='care' hidden><p>Clean the burrs once a month with a brush.</p></div>"
+        "<a data-bs-target='#faq'>FAQ</a>"
+        "<div id='faq' class='d-none'><p>Beans stay fresh in the hopper.</p></div>"
+    )
+    text = extract_html(html, mode="full").text
+    assert "Clean the burrs once a month" in text
+    assert "Beans stay fresh" in text
+
+
+def test_hidden_chrome_stays_dropped() -> None:
+    """A hidden menu, dialog or plain hidden block stays out even when a button names it."""
+    html = _page(
+        "<button aria-controls='m'>Menu</button>"
+        "<div id='m' class='mobile-menu' hidden><p>Shop all grinders</p></div>"
+        "<button aria-controls='d'>Open</button>"
+        "<div id='d' role='dialog' hidden><p>Sign in to your account</p></div>"
+        "<div hidden><p>Sale ends soon</p></div>"
+    )
+    text = extract_html(html, mode="full").text
+    assert "Shop all grinders" not in text
+    assert "Sign in to your account" not in text
+    assert "Sale ends soon" not in text
