@@ -57,3 +57,15 @@ def test_hidden_chrome_stays_dropped() -> None:
     assert "Shop all grinders" not in text
     assert "Sign in to your account" not in text
     assert "Sale ends soon" not in text
+
+
+def test_sibling_panes_switched_by_script_are_kept() -> None:
+    """Hidden siblings of a visible pane with the same tag and class words are kept."""
+    html = _page(
+        "<div><ul class='plans active'><li>Basic plan grinds ten grams.</li></ul>"
+        "<ul class='plans hidden'><li>Pro plan grinds twenty grams.</li></ul>"
+        "<ul class='other hidden'><li>Unrelated hidden promo.</li></ul></div>"
+    )
+    text = extract_html(html, mode="full").text
+    assert "Pro plan grinds twenty grams" in text
+    assert "Unrelated hidden promo" not in text

@@ -55,6 +55,25 @@ _PANEL_RE = re.compile(
     r"read-?more|more-?text|expandable|expander[-_]+content|details-?content)(?:$|[-_ ])",
     re.I,
 )
+# Class words that switch a pane on or off; siblings differing only by them are one group.
+_STATE_CLASSES = _HIDDEN_CLASSES | frozenset(
+    (
+        "active",
+        "is-active",
+        "current",
+        "is-current",
+        "selected",
+        "is-selected",
+        "show",
+        "shown",
+        "in",
+        "open",
+        "is-open",
+        "visible",
+        "is-visible",
+        "fade",
+    )
+)
 # A hidden element with one of these roles is chrome (a menu, a dialog) even when a button
 # reveals it.
 _CHROME_ROLES = frozenset(("menu", "menubar", "dialog", "alertdialog", "navigation", "listbox"))
@@ -112,10 +131,11 @@ def strip_invisible(root: HtmlElement) -> None:
     total = word_count(root)
     # Streaming server-side rendering (React) ships the real page in a hidden element that a
     # script reveals: a hidden element holding most of the text is content, not chrome.
+    panes = _switched_panes(hidden)
     _drop(
         el
         for el in hidden
-        if not _is_revealed_panel(el, targets) and not _holds_the_page(el, total)
+        if not _is_revealed(el, targets, panes) and not _holds_the_page(el, total)
     )
     for el in noscripts:
         if _holds_the_page(el, total):
@@ -137,25 +157,63 @@ def _collect_targets(el: HtmlElement, targets: set[str]) -> None:
             targets.add(value[1:])
 
 
-def _is_revealed_panel(el: HtmlElement, targets: set[str]) -> bool:
-    """True when hidden *el* is a tab panel, fold or "read more" panel that a click shows.
+def _is_revealed(el: HtmlElement, targets: set[str], panes: set[HtmlElement]) -> bool:
+    """True when hidden *el* is page text that a click or a script shows, not chrome."""
+    if _role(el) == "tabpanel":
+        return True  # a tab panel's role says what it is, whatever its class
+    return not _is_chrome(el) and (el in panes or _is_revealed_panel(el, targets))
 
-    A hidden menu, dialog or banner is shown by a button too, but is chrome, not text.
+
+def _is_chrome(el: HtmlElement) -> bool:
+    """True when *el* is a menu, a dialog or a block named like chrome ("mobile-menu").
+
+    Buttons show these too, but they are not page text.
     """
-    role = (el.get("role") or "").strip().lower()
-    if role in _CHROME_ROLES or tag_name(el) == "nav":
-        return False
-    if role == "tabpanel":
+    if _role(el) in _CHROME_ROLES or tag_name(el) == "nav":
         return True
     features = class_and_id(el)
-    if len(features) > _MAX_FEATURES:
-        features = ""
-    if features and BOILERPLATE_RE.search(features) and not KEEP_RE.search(features):
+    if not features or len(features) > _MAX_FEATURES:
         return False
+    return bool(BOILERPLATE_RE.search(features)) and not KEEP_RE.search(features)
+
+
+def _is_revealed_panel(el: HtmlElement, targets: set[str]) -> bool:
+    """True when hidden *el* is a fold or "read more" panel (by name) or one a button names."""
     ident = el.get("id")
     if ident and ident in targets:
         return True
-    return bool(features) and bool(_PANEL_RE.search(features))
+    features = class_and_id(el)
+    return len(features) <= _MAX_FEATURES and bool(_PANEL_RE.search(features))
+
+
+def _switched_panes(hidden: list[HtmlElement]) -> set[HtmlElement]:
+    """Hidden elements beside a visible sibling of the same tag and class.
+
+    A script switches such a group (product variants, slides of a text carousel, steps): one
+    pane shows at a time, and the others are the same kind of content.
+    """
+    shown: dict[HtmlElement, set[tuple[str, frozenset[str]]]] = {}
+    panes: set[HtmlElement] = set()
+    for el in hidden:
+        parent = el.getparent()
+        kind = _pane_kind(el)
+        if parent is None or not kind[1]:
+            continue
+        if parent not in shown:
+            shown[parent] = {_pane_kind(child) for child in parent if not is_hidden(child)}
+        if kind in shown[parent]:
+            panes.add(el)
+    return panes
+
+
+def _pane_kind(el: HtmlElement) -> tuple[str, frozenset[str]]:
+    """The tag and the class words of *el*, without the words that only show or hide it."""
+    words = frozenset((el.get("class") or "").lower().split())
+    return tag_name(el), words - _STATE_CLASSES
+
+
+def _role(el: HtmlElement) -> str:
+    return (el.get("role") or "").strip().lower()
 
 
 def _holds_the_page(el: HtmlElement, total: int) -> bool:
