@@ -69,3 +69,15 @@ def test_sibling_panes_switched_by_script_are_kept() -> None:
     text = extract_html(html, mode="full").text
     assert "Pro plan grinds twenty grams" in text
     assert "Unrelated hidden promo" not in text
+
+
+def test_large_block_hidden_by_a_class_is_not_rescued() -> None:
+    """A block hidden by a utility class stays out even when it holds most of the page."""
+    rows = "".join(f"<p>Compare grinder model {i} with price and burr size.</p>" for i in range(40))
+    html = (
+        "<html><body><main><p>Short visible grinder note.</p>"
+        f"<div class='compare hidden'>{rows}</div></main></body></html>"
+    )
+    text = extract_html(html, mode="full").text
+    assert "Short visible grinder note" in text
+    assert "Compare grinder model 3" not in text

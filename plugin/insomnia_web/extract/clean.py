@@ -86,15 +86,23 @@ _MAX_FEATURES = 400
 def is_hidden(el: HtmlElement) -> bool:
     """True when *el* is hidden by ``hidden``, ``aria-hidden=true`` (except on a link), an
     inline style or a utility class (``hidden``, ``d-none``) that only ever hides."""
+    return _hidden_by_markup(el) or _hidden_by_class(el)
+
+
+def _hidden_by_markup(el: HtmlElement) -> bool:
+    """True when *el* is hidden by ``hidden``, ``aria-hidden=true`` or an inline style."""
     attrib = el.attrib
     if "hidden" in attrib:
         return True
     if attrib.get("aria-hidden", "").strip().lower() == "true" and el.tag != "a":
         return True  # a link hidden from screen readers is a visible duplicate (card links)
     style = attrib.get("style")
-    if style and _HIDDEN_STYLE_RE.search(style):
-        return True
-    classes = attrib.get("class")
+    return bool(style and _HIDDEN_STYLE_RE.search(style))
+
+
+def _hidden_by_class(el: HtmlElement) -> bool:
+    """True when *el* has a utility class that hides it and none that shows it again."""
+    classes = el.get("class")
     if not classes:
         return False
     tokens = classes.lower().split()
@@ -129,13 +137,11 @@ def strip_invisible(root: HtmlElement) -> None:
     if not hidden and not noscripts:
         return
     total = word_count(root)
-    # Streaming server-side rendering (React) ships the real page in a hidden element that a
-    # script reveals: a hidden element holding most of the text is content, not chrome.
     panes = _switched_panes(hidden)
     _drop(
         el
         for el in hidden
-        if not _is_revealed(el, targets, panes) and not _holds_the_page(el, total)
+        if not _is_revealed(el, targets, panes) and not _is_streamed_page(el, total)
     )
     for el in noscripts:
         if _holds_the_page(el, total):
@@ -210,6 +216,16 @@ def _pane_kind(el: HtmlElement) -> tuple[str, frozenset[str]]:
     """The tag and the class words of *el*, without the words that only show or hide it."""
     words = frozenset((el.get("class") or "").lower().split())
     return tag_name(el), words - _STATE_CLASSES
+
+
+def _is_streamed_page(el: HtmlElement, total: int) -> bool:
+    """True when hidden *el* holds most of the page's text: a server rendering to be shown.
+
+    Streaming server-side rendering (React) ships the real page in an element hidden by its
+    markup until a script reveals it; a block hidden by a utility class is a page's hidden
+    copy (a mobile layout, a print view) and stays out.
+    """
+    return _hidden_by_markup(el) and _holds_the_page(el, total)
 
 
 def _role(el: HtmlElement) -> str:
