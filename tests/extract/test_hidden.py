@@ -81,3 +81,20 @@ def test_large_block_hidden_by_a_class_is_not_rescued() -> None:
     text = extract_html(html, mode="full").text
     assert "Short visible grinder note" in text
     assert "Compare grinder model 3" not in text
+
+
+def test_hidden_block_after_a_heading_is_kept() -> None:
+    """A hidden block right after a heading is a fold its title opens (an FAQ answer)."""
+    html = _page(
+        "<div class='faq'><h3>Is it loud?</h3>"
+        "<div style='display: none'><p>It hums at 60 decibels.</p></div></div>"
+    )
+    assert "hums at 60 decibels" in extract_html(html, mode="full").text
+
+
+def test_details_content_is_kept() -> None:
+    """The body of a closed ``<details>`` element is page text."""
+    html = _page("<details><summary>Specs</summary><p>Burr size 54 mm.</p></details>")
+    text = extract_html(html).text
+    assert "Specs" in text
+    assert "Burr size 54 mm" in text

@@ -55,6 +55,8 @@ _PANEL_RE = re.compile(
     r"read-?more|more-?text|expandable|expander[-_]+content|details-?content)(?:$|[-_ ])",
     re.I,
 )
+# A hidden block right after one of these is a fold that its title opens (an FAQ answer).
+_FOLD_TITLE_TAGS = frozenset(("h2", "h3", "h4", "h5", "h6"))
 # Class words that switch a pane on or off; siblings differing only by them are one group.
 _STATE_CLASSES = _HIDDEN_CLASSES | frozenset(
     (
@@ -184,9 +186,13 @@ def _is_chrome(el: HtmlElement) -> bool:
 
 
 def _is_revealed_panel(el: HtmlElement, targets: set[str]) -> bool:
-    """True when hidden *el* is a fold or "read more" panel (by name) or one a button names."""
+    """True when hidden *el* is a fold or "read more" panel: by its name, by a button naming
+    it, or by a heading right before it."""
     ident = el.get("id")
     if ident and ident in targets:
+        return True
+    previous = el.getprevious()
+    if previous is not None and tag_name(previous) in _FOLD_TITLE_TAGS:
         return True
     features = class_and_id(el)
     return len(features) <= _MAX_FEATURES and bool(_PANEL_RE.search(features))
