@@ -31,6 +31,15 @@ def test_hidden_accordion_fold_is_kept() -> None:
     assert "Warranty covers two years" in extract_html(html, mode="full").text
 
 
+def test_fold_with_a_css_module_class_is_kept() -> None:
+    """A fold named in camel case by CSS modules ("Faq_accordionContent__x1") keeps its text."""
+    html = _page(
+        "<div class='Faq_accordionContent__x1' aria-hidden='true'><p>Descale twice a year.</p>"
+        "</div>"
+    )
+    assert "Descale twice a year" in extract_html(html, mode="full").text
+
+
 def test_panel_named_by_a_toggle_button_is_kept() -> None:
     """A hidden element whose id a button names in ``aria-controls`` is revealed text."""
     html = _page(

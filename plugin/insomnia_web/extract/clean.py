@@ -51,8 +51,8 @@ _SHOWN_AGAIN_RE = re.compile(r"[:@]|^d-(?:sm|md|lg|xl|xxl)-|^visible-")
 # much of their text in them.
 _PANEL_RE = re.compile(
     r"(?:^|[-_ ])(?:tab-?pane|tab-?panel|tabs?[-_]+panel|tabs?-?content|"
-    r"accordion[-_]+(?:body|content|panel)|collapse|collapsible|collapsed|panel-?collapse|"
-    r"read-?more|more-?text|expandable|expander[-_]+content|details-?content)(?:$|[-_ ])",
+    r"accordion[-_]*(?:body|content|panel)|collapse|collapsible|collapsed|panel-?collapse|"
+    r"read-?more|more-?text|expandable|expander[-_]*content|details-?content)(?:$|[-_ ])",
     re.I,
 )
 # A hidden block right after one of these is a fold that its title opens (an FAQ answer).
