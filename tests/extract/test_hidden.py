@@ -107,3 +107,16 @@ def test_details_content_is_kept() -> None:
     text = extract_html(html).text
     assert "Specs" in text
     assert "Burr size 54 mm" in text
+
+
+def test_deeply_nested_hidden_folds_finish() -> None:
+    """100k nested hidden folds and headings neither recurse too deep nor lose their words."""
+    depth = 100_000
+    html = (
+        "<html><body><p>before</p>"
+        + "<h3>t</h3><div class='collapse' hidden>w " * depth
+        + "</div>" * depth
+        + "</body></html>"
+    )
+    text = extract_html(html, mode="full").text
+    assert text.split().count("w") == depth

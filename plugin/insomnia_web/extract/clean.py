@@ -1,7 +1,8 @@
 """Remove what is never page text: scripts, styles, templates and hidden chrome.
 
-Hidden elements go, except panels a click reveals (tabs, accordion folds, "read more") and a
-hidden block holding most of the page (a script-revealed server rendering).
+Hidden elements go, except panels a click or a script reveals (tabs, accordion folds, "read
+more", switched panes) and a hidden block holding most of the page (a script-revealed server
+rendering).
 """
 
 from __future__ import annotations
@@ -116,8 +117,9 @@ def _hidden_by_class(el: HtmlElement) -> bool:
 def strip_invisible(root: HtmlElement) -> None:
     """Drop invisible elements from *root* in place, keeping the text that follows them.
 
-    A hidden tab panel, accordion fold or "read more" panel (by its role, its class or id, or
-    a button on the page naming it) is page text a click reveals, and stays. A ``<noscript>``
+    A hidden tab panel, accordion fold or "read more" panel (by its role, its class or id, a
+    button on the page naming it or a heading right before it) is page text a click reveals,
+    and stays; so does a hidden pane beside a visible one of its kind. A ``<noscript>``
     that holds most of the page's text (the server-rendered view of a JavaScript app, as
     Discourse forums send) is kept as an ordinary block.
     """
