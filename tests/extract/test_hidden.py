@@ -120,3 +120,14 @@ def test_deeply_nested_hidden_folds_finish() -> None:
     )
     text = extract_html(html, mode="full").text
     assert text.split().count("w") == depth
+
+
+def test_popover_is_hidden_unless_manual() -> None:
+    """An auto popover (a prompt or menu shown when opened) is dropped; a manual one stays."""
+    html = _page(
+        "<div popover><p>Allow notifications from this site?</p></div>"
+        "<div popover='manual'><p>Grinds 30 grams a minute.</p></div>"
+    )
+    text = extract_html(html, mode="full").text
+    assert "Allow notifications" not in text
+    assert "Grinds 30 grams a minute" in text

@@ -93,12 +93,16 @@ def is_hidden(el: HtmlElement) -> bool:
 
 
 def _hidden_by_markup(el: HtmlElement) -> bool:
-    """True when *el* is hidden by ``hidden``, ``aria-hidden=true`` or an inline style."""
+    """True when *el* is hidden by ``hidden``, ``aria-hidden=true``, ``popover`` or an inline
+    style."""
     attrib = el.attrib
     if "hidden" in attrib:
         return True
     if attrib.get("aria-hidden", "").strip().lower() == "true" and el.tag != "a":
         return True  # a link hidden from screen readers is a visible duplicate (card links)
+    popover = attrib.get("popover")
+    if popover is not None and popover.strip().lower() != "manual":
+        return True  # an auto popover (a menu, a tooltip, a prompt) shows only when opened
     style = attrib.get("style")
     return bool(style and _HIDDEN_STYLE_RE.search(style))
 
