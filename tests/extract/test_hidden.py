@@ -131,3 +131,14 @@ def test_popover_is_hidden_unless_manual() -> None:
     text = extract_html(html, mode="full").text
     assert "Allow notifications" not in text
     assert "Grinds 30 grams a minute" in text
+
+
+def test_hidden_fold_with_form_fields_stays_dropped() -> None:
+    """A fold that holds form fields (a shipping estimate) is a form, not page text."""
+    html = _page(
+        "<div class='collapse'><label>Country</label><select><option>Norway</option>"
+        "<option>Sweden</option></select><p>Please enter a valid postal code.</p></div>"
+    )
+    assert "valid postal code" in extract_html(html, mode="full").text  # shown: kept
+    hidden = html.replace("class='collapse'", "class='collapse' hidden")
+    assert "valid postal code" not in extract_html(hidden, mode="full").text

@@ -146,10 +146,11 @@ def strip_invisible(root: HtmlElement) -> None:
         return
     total = word_count(root)
     panes = _switched_panes(hidden)
+    forms = _holding_form_fields(root)
     _drop(
         el
         for el in hidden
-        if not _is_revealed(el, targets, panes) and not _is_streamed_page(el, total)
+        if not _is_revealed(el, targets, panes, forms) and not _is_streamed_page(el, total)
     )
     for el in noscripts:
         if _holds_the_page(el, total):
@@ -171,10 +172,14 @@ def _collect_targets(el: HtmlElement, targets: set[str]) -> None:
             targets.add(value[1:])
 
 
-def _is_revealed(el: HtmlElement, targets: set[str], panes: set[HtmlElement]) -> bool:
+def _is_revealed(
+    el: HtmlElement, targets: set[str], panes: set[HtmlElement], forms: set[HtmlElement]
+) -> bool:
     """True when hidden *el* is page text that a click or a script shows, not chrome."""
     if _role(el) == "tabpanel":
         return True  # a tab panel's role says what it is, whatever its class
+    if el in forms:
+        return False  # a hidden block with form fields is a form (a shipping estimate)
     return not _is_chrome(el) and (el in panes or _is_revealed_panel(el, targets))
 
 
@@ -222,6 +227,17 @@ def _switched_panes(hidden: list[HtmlElement]) -> set[HtmlElement]:
         if kind in shown[parent]:
             panes.add(el)
     return panes
+
+
+def _holding_form_fields(root: HtmlElement) -> set[HtmlElement]:
+    """Elements under *root* that hold a form field (each ancestor is visited once)."""
+    holders: set[HtmlElement] = set()
+    for field in root.iter("select", "input", "textarea"):
+        for el in field.iterancestors():
+            if el in holders:
+                break
+            holders.add(el)
+    return holders
 
 
 def _pane_kind(el: HtmlElement) -> tuple[str, frozenset[str]]:
