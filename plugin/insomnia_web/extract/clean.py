@@ -1,4 +1,9 @@
-"""Remove what is never page text: scripts, styles, templates and hidden elements."""
+"""Remove what is never page text: scripts, styles, templates and hidden chrome.
+
+Hidden elements go, except panels a click or a script reveals (tabs, accordion folds, "read
+more", switched panes) and a hidden block holding most of the page (a script-revealed server
+rendering).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,8 @@ from collections.abc import Iterable
 
 from lxml.html import HtmlElement
 
-from .counts import tag_name, word_count
+from .counts import class_and_id, tag_name, word_count
+from .patterns import BOILERPLATE_RE, KEEP_RE
 
 __all__ = ["is_hidden", "strip_invisible"]
 
@@ -41,19 +47,69 @@ _HIDDEN_STYLE_RE = re.compile(
 _HIDDEN_CLASSES = frozenset(("hide", "hidden", "d-none", "is-hidden", "u-hidden", "display-none"))
 _SHOWN_AGAIN_RE = re.compile(r"[:@]|^d-(?:sm|md|lg|xl|xxl)-|^visible-")
 
+# Class and id words of tab panels, accordion folds and "read more" panels (role=tabpanel
+# too): hidden until a click reveals them, and product, service and documentation pages keep
+# much of their text in them.
+_PANEL_RE = re.compile(
+    r"(?:^|[-_ ])(?:tab-?pane|tab-?panel|tabs?[-_]+panel|tabs?-?content|"
+    r"accordion[-_]*(?:body|content|panel)|collapse|collapsible|collapsed|panel-?collapse|"
+    r"read-?more|more-?text|expandable|expander[-_]*content|details-?content)(?:$|[-_ ])",
+    re.I,
+)
+# A hidden block right after one of these is a fold that its title opens (an FAQ answer).
+_FOLD_TITLE_TAGS = frozenset(("h2", "h3", "h4", "h5", "h6"))
+# Class words that switch a pane on or off; siblings differing only by them are one group.
+_STATE_CLASSES = _HIDDEN_CLASSES | frozenset(
+    (
+        "active",
+        "is-active",
+        "current",
+        "is-current",
+        "selected",
+        "is-selected",
+        "show",
+        "shown",
+        "in",
+        "open",
+        "is-open",
+        "visible",
+        "is-visible",
+        "fade",
+    )
+)
+# A hidden element with one of these roles is chrome (a menu, a dialog) even when a button
+# reveals it.
+_CHROME_ROLES = frozenset(("menu", "menubar", "dialog", "alertdialog", "navigation", "listbox"))
+# Attributes by which a tab or toggle button names the panel it shows (``#id`` for the last two).
+_TARGET_ATTRS = ("aria-controls", "data-target", "data-bs-target")
+# Longer class/id strings are generated noise, not names.
+_MAX_FEATURES = 400
+
 
 def is_hidden(el: HtmlElement) -> bool:
     """True when *el* is hidden by ``hidden``, ``aria-hidden=true`` (except on a link), an
     inline style or a utility class (``hidden``, ``d-none``) that only ever hides."""
+    return _hidden_by_markup(el) or _hidden_by_class(el)
+
+
+def _hidden_by_markup(el: HtmlElement) -> bool:
+    """True when *el* is hidden by ``hidden``, ``aria-hidden=true``, ``popover`` or an inline
+    style."""
     attrib = el.attrib
     if "hidden" in attrib:
         return True
     if attrib.get("aria-hidden", "").strip().lower() == "true" and el.tag != "a":
         return True  # a link hidden from screen readers is a visible duplicate (card links)
+    popover = attrib.get("popover")
+    if popover is not None and popover.strip().lower() != "manual":
+        return True  # an auto popover (a menu, a tooltip, a prompt) shows only when opened
     style = attrib.get("style")
-    if style and _HIDDEN_STYLE_RE.search(style):
-        return True
-    classes = attrib.get("class")
+    return bool(style and _HIDDEN_STYLE_RE.search(style))
+
+
+def _hidden_by_class(el: HtmlElement) -> bool:
+    """True when *el* has a utility class that hides it and none that shows it again."""
+    classes = el.get("class")
     if not classes:
         return False
     tokens = classes.lower().split()
@@ -65,17 +121,23 @@ def is_hidden(el: HtmlElement) -> bool:
 def strip_invisible(root: HtmlElement) -> None:
     """Drop invisible elements from *root* in place, keeping the text that follows them.
 
-    A ``<noscript>`` that holds most of the page's text (the server-rendered view of a
-    JavaScript app, as Discourse forums send) is kept as an ordinary block.
+    A hidden tab panel, accordion fold or "read more" panel (by its role, its class or id, a
+    button on the page naming it or a heading right before it) is page text a click reveals,
+    and stays; so does a hidden pane beside a visible one of its kind. A ``<noscript>``
+    that holds most of the page's text (the server-rendered view of a JavaScript app, as
+    Discourse forums send) is kept as an ordinary block.
     """
     doomed: list[HtmlElement] = []
     hidden: list[HtmlElement] = []
     noscripts: list[HtmlElement] = []
+    targets: set[str] = set()
     for el in root.iter():
         tag = tag_name(el)
         if not tag or tag in _INVISIBLE_TAGS:
             doomed.append(el)
-        elif tag == "noscript":
+            continue
+        _collect_targets(el, targets)
+        if tag == "noscript":
             noscripts.append(el)
         elif tag != "html" and tag != "body" and is_hidden(el):
             hidden.append(el)
@@ -83,14 +145,119 @@ def strip_invisible(root: HtmlElement) -> None:
     if not hidden and not noscripts:
         return
     total = word_count(root)
-    # Streaming server-side rendering (React) ships the real page in a hidden element that a
-    # script reveals: a hidden element holding most of the text is content, not chrome.
-    _drop(el for el in hidden if not _holds_the_page(el, total))
+    panes = _switched_panes(hidden)
+    forms = _holding_form_fields(root)
+    _drop(
+        el
+        for el in hidden
+        if not _is_revealed(el, targets, panes, forms) and not _is_streamed_page(el, total)
+    )
     for el in noscripts:
         if _holds_the_page(el, total):
             el.tag = "div"
         else:
             _drop((el,))
+
+
+def _collect_targets(el: HtmlElement, targets: set[str]) -> None:
+    """Add the ids that *el* names as the panel it shows (``aria-controls``, ``data-target``)."""
+    attrib = el.attrib
+    for name in _TARGET_ATTRS:
+        value = attrib.get(name)
+        if not value:
+            continue
+        if name == "aria-controls":
+            targets.update(value.split())
+        elif value.startswith("#") and len(value) > 1:
+            targets.add(value[1:])
+
+
+def _is_revealed(
+    el: HtmlElement, targets: set[str], panes: set[HtmlElement], forms: set[HtmlElement]
+) -> bool:
+    """True when hidden *el* is page text that a click or a script shows, not chrome."""
+    if _role(el) == "tabpanel":
+        return True  # a tab panel's role says what it is, whatever its class
+    if el in forms:
+        return False  # a hidden block with form fields is a form (a shipping estimate)
+    return not _is_chrome(el) and (el in panes or _is_revealed_panel(el, targets))
+
+
+def _is_chrome(el: HtmlElement) -> bool:
+    """True when *el* is a menu, a dialog or a block named like chrome ("mobile-menu").
+
+    Buttons show these too, but they are not page text.
+    """
+    if _role(el) in _CHROME_ROLES or tag_name(el) == "nav":
+        return True
+    features = class_and_id(el)
+    if not features or len(features) > _MAX_FEATURES:
+        return False
+    return bool(BOILERPLATE_RE.search(features)) and not KEEP_RE.search(features)
+
+
+def _is_revealed_panel(el: HtmlElement, targets: set[str]) -> bool:
+    """True when hidden *el* is a fold or "read more" panel: by its name, by a button naming
+    it, or by a heading right before it."""
+    ident = el.get("id")
+    if ident and ident in targets:
+        return True
+    previous = el.getprevious()
+    if previous is not None and tag_name(previous) in _FOLD_TITLE_TAGS:
+        return True
+    features = class_and_id(el)
+    return len(features) <= _MAX_FEATURES and bool(_PANEL_RE.search(features))
+
+
+def _switched_panes(hidden: list[HtmlElement]) -> set[HtmlElement]:
+    """Hidden elements beside a visible sibling of the same tag and class.
+
+    A script switches such a group (product variants, slides of a text carousel, steps): one
+    pane shows at a time, and the others are the same kind of content.
+    """
+    shown: dict[HtmlElement, set[tuple[str, frozenset[str]]]] = {}
+    panes: set[HtmlElement] = set()
+    for el in hidden:
+        parent = el.getparent()
+        kind = _pane_kind(el)
+        if parent is None or not kind[1]:
+            continue
+        if parent not in shown:
+            shown[parent] = {_pane_kind(child) for child in parent if not is_hidden(child)}
+        if kind in shown[parent]:
+            panes.add(el)
+    return panes
+
+
+def _holding_form_fields(root: HtmlElement) -> set[HtmlElement]:
+    """Elements under *root* that hold a form field (each ancestor is visited once)."""
+    holders: set[HtmlElement] = set()
+    for field in root.iter("select", "input", "textarea"):
+        for el in field.iterancestors():
+            if el in holders:
+                break
+            holders.add(el)
+    return holders
+
+
+def _pane_kind(el: HtmlElement) -> tuple[str, frozenset[str]]:
+    """The tag and the class words of *el*, without the words that only show or hide it."""
+    words = frozenset((el.get("class") or "").lower().split())
+    return tag_name(el), words - _STATE_CLASSES
+
+
+def _is_streamed_page(el: HtmlElement, total: int) -> bool:
+    """True when hidden *el* holds most of the page's text: a server rendering to be shown.
+
+    Streaming server-side rendering (React) ships the real page in an element hidden by its
+    markup until a script reveals it; a block hidden by a utility class is a page's hidden
+    copy (a mobile layout, a print view) and stays out.
+    """
+    return _hidden_by_markup(el) and _holds_the_page(el, total)
+
+
+def _role(el: HtmlElement) -> str:
+    return (el.get("role") or "").strip().lower()
 
 
 def _holds_the_page(el: HtmlElement, total: int) -> bool:
