@@ -52,7 +52,7 @@ BOILERPLATE_RE = re.compile(
     r"signup|sign-?up|related|related-?posts|recommended|popular|trending|promo|advert|ads|"
     r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|modal|overlay|skip-?link|"
     r"pagination|pager|comment-?form|comments|comment-?list|commentlist|comment-?section|"
-    r"reviews?|ratings?|recommendations?|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"
+    r"reviews?|recommendations?|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"
     r"language-?switcher|lang-?switch|search-?form|searchbox|search-?bar|offcanvas|"
     r"off-?canvas|drawer|visually-?hidden|sr-only|screen-?reader-?text|print-?only|"
     r"user-?info|user-?details|user-?extras|user-?stats|user-?title|user-?banner|"

@@ -1,0 +1,29 @@
+"""Listings and collections: the page extraction keeps the cards and drops their chrome."""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement, document_fromstring
+
+from insomnia_web.extract.prune import drop_boilerplate
+
+
+def _body(html: str) -> HtmlElement:
+    body = document_fromstring(f"<html><body>{html}</body></html>").find("body")
+    assert body is not None
+    return body
+
+
+def _text(el: HtmlElement) -> str:
+    return " ".join(el.text_content().split())
+
+
+def test_a_rating_block_is_content() -> None:
+    """A block classed "rating" stays: product and listing cards show their rating as text."""
+    cards = "".join(
+        f"<div class=card><h3>Trail boot {i}</h3><p>Light leather boot for long hikes.</p>"
+        f"<div class='product-rating'>4.{i} out of 5 stars</div></div>"
+        for i in range(6)
+    )
+    body = _body(f"<main>{cards}</main>")
+    drop_boilerplate(body, body, inside_main=False)
+    assert "4.3 out of 5 stars" in _text(body)
