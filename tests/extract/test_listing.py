@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement, document_fromstring
 
-from insomnia_web.extract.prune import drop_boilerplate
+from insomnia_web.extract.counts import BlockCounts
+from insomnia_web.extract.prune import drop_boilerplate, drop_link_lists
 
 
 def _body(html: str) -> HtmlElement:
@@ -27,3 +28,16 @@ def test_a_rating_block_is_content() -> None:
     body = _body(f"<main>{cards}</main>")
     drop_boilerplate(body, body, inside_main=False)
     assert "4.3 out of 5 stars" in _text(body)
+
+
+def test_a_span_around_one_link_is_not_a_link_list() -> None:
+    """A card title written as a span around its link stays; a menu of links still goes."""
+    text = "A family guide to the lakes, the forests and the villages of the northern valley."
+    menu = "".join(f"<li><a href='/m{i}'>Menu {i}</a></li>" for i in range(5))
+    body = _body(
+        f"<div><ul>{menu}</ul><div class=card><span><a href='/guide'>Valley guide</a></span>"
+        f"<p>{text} {text}</p></div></div>"
+    )
+    drop_link_lists(body, BlockCounts(body))
+    assert "Valley guide" in _text(body)
+    assert "Menu 2" not in _text(body)

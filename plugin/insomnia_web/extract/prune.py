@@ -140,7 +140,7 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
                 continue
             total = counts.words.get(child, 0)
             links = counts.links.get(child, 0)
-            if total and links and tag in LINK_BLOCK_TAGS:
+            if total and links and tag in LINK_BLOCK_TAGS and not _is_linked_span(child, links):
                 density = counts.link_words.get(child, 0) / total
                 small = total <= MAX_LINK_BLOCK_SHARE * region_words
                 short_links = total / links <= MAX_WORDS_PER_LINK
@@ -153,6 +153,11 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
             doomed.extend(lists)
     for el in doomed:
         el.drop_tree()
+
+
+def _is_linked_span(el: HtmlElement, links: int) -> bool:
+    """True for a ``<span>`` around one link: part of a line (a card's title), not a menu."""
+    return links == 1 and tag_name(el) == "span"
 
 
 def drop_article_extras(article: HtmlElement) -> None:
