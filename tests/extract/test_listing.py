@@ -41,3 +41,27 @@ def test_a_span_around_one_link_is_not_a_link_list() -> None:
     drop_link_lists(body, BlockCounts(body))
     assert "Valley guide" in _text(body)
     assert "Menu 2" not in _text(body)
+
+
+def test_an_index_page_keeps_its_link_lists() -> None:
+    """A region that is mostly links (a directory of teams by division) keeps every list."""
+    divisions = "".join(
+        f"<div><h2>Division {d}</h2><ul>"
+        + "".join(f"<li><a href='/t{d}{i}'>Team {d}{i}</a></li>" for i in range(6))
+        + "</ul></div>"
+        for d in "ABCD"
+    )
+    body = _body(f"<main><h1>All teams</h1>{divisions}</main>")
+    drop_link_lists(body, BlockCounts(body))
+    assert "Team A3" in _text(body)
+    assert "Team D5" in _text(body)
+
+
+def test_link_lists_beside_prose_still_go() -> None:
+    """A page with prose keeps dropping a menu that sits in its own block."""
+    text = "The committee met on Monday and agreed on a new schedule for the spring season."
+    menu = "<div><ul>" + "".join(f"<li><a href='/m{i}'>Menu {i}</a></li>" for i in range(5))
+    body = _body(f"<main>{menu}</ul></div><p>{text} {text}</p></main>")
+    drop_link_lists(body, BlockCounts(body))
+    assert "Menu 2" not in _text(body)
+    assert "committee" in _text(body)

@@ -15,6 +15,7 @@ from .patterns import (
     DROP_TAGS,
     EXTRA_HEADING_RE,
     HEADING_TAGS,
+    INDEX_PAGE_LINK_SHARE,
     KEEP_RE,
     LINK_BLOCK_TAGS,
     LINK_LISTS_CONTENT_SHARE,
@@ -125,11 +126,14 @@ def drop_titled_sections(root: HtmlElement) -> None:
 def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
     """Drop menus, tag clouds and link lists: blocks of many short links and little else.
 
-    Sibling link lists that together hold most of the region are its content (an index
-    page, a list of articles), and stay.
+    Sibling link lists that together hold most of the region are its content (a list of
+    articles), and stay; so do all link lists of a region that is mostly links: an index
+    page (a sitemap, a directory, a list of teams) is nothing but its lists.
     """
     doomed: list[HtmlElement] = []
     region_words = counts.words.get(region, 0)
+    if counts.link_words.get(region, 0) >= INDEX_PAGE_LINK_SHARE * region_words:
+        return
     stack = [region]
     while stack:
         el = stack.pop()
