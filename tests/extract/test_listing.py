@@ -65,3 +65,15 @@ def test_link_lists_beside_prose_still_go() -> None:
     drop_link_lists(body, BlockCounts(body))
     assert "Menu 2" not in _text(body)
     assert "committee" in _text(body)
+
+
+def test_a_footer_in_main_outside_any_article_goes() -> None:
+    """A template's footer placed inside <main> goes; a footer inside an article stays."""
+    text = "Our reporters followed the harvest from the first frost to the last market day."
+    body = _body(
+        f"<main><article><p>{text}</p><footer>Filed under farming</footer></article>"
+        "<footer><p>Get the newsletter every Friday morning</p></footer></main>"
+    )
+    drop_boilerplate(body, body, inside_main=False)
+    assert "Filed under farming" in _text(body)
+    assert "newsletter" not in _text(body)

@@ -59,17 +59,25 @@ def _names_article_extra(features: str) -> bool:
 
 
 def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> None:
-    """Drop boilerplate blocks under *root*, except those holding most of *top*'s words."""
+    """Drop boilerplate blocks under *root*, except those holding most of *top*'s words.
+
+    A ``<footer>`` stays only inside a story (an ``<article>``, or *root* itself when
+    *inside_main* is true), where it holds the story's tags or author; one that sits in the
+    main region outside any story is the page's footer, placed there by the template.
+    """
     total = word_count(top)
     doomed: list[HtmlElement] = []
-    # Walk top-down, skipping subtrees already doomed.
-    stack: list[tuple[HtmlElement, bool]] = [(root, inside_main)]
+    # Walk top-down, skipping subtrees already doomed. Each element carries whether it is
+    # inside the main region and whether it is inside a story.
+    stack: list[tuple[HtmlElement, bool, bool]] = [(root, inside_main, inside_main)]
     while stack:
-        el, inside = stack.pop()
+        el, inside, in_story = stack.pop()
         tag = tag_name(el)
         if not tag:
             continue
         kind = 0 if el is root or tag in CONTAINER_TAGS else _boilerplate_kind(el, tag, inside)
+        if tag == "footer" and not in_story and el is not root:
+            kind = 1
         if kind:
             # A class name can mislead (a wrapper called "page-with-sidebar"); a tag or role
             # rarely does. Either way, a block holding the bulk of the page stays.
@@ -81,8 +89,9 @@ def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> 
                 doomed.append(el)
                 continue
         child_inside = inside or tag in ("main", "article")
+        child_in_story = in_story or tag == "article"
         for child in reversed(el):
-            stack.append((child, child_inside))
+            stack.append((child, child_inside, child_in_story))
     for el in doomed:
         el.drop_tree()
 
