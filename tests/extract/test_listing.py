@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement, document_fromstring
 
+from insomnia_web.extract.cards import drop_priced_grids
 from insomnia_web.extract.counts import BlockCounts
 from insomnia_web.extract.prune import drop_boilerplate, drop_link_lists
 
@@ -77,3 +78,48 @@ def test_a_footer_in_main_outside_any_article_goes() -> None:
     drop_boilerplate(body, body, inside_main=False)
     assert "Filed under farming" in _text(body)
     assert "newsletter" not in _text(body)
+
+
+_GUIDE = (
+    "<p>"
+    + " ".join(
+        "Choosing a tent starts with the nights you plan to spend outside, the weather you "
+        "expect and how far you will carry it on your back each day."
+        for _ in range(16)
+    )
+    + "</p>"
+)
+
+
+def _grid(cards: int, image: bool = True) -> str:
+    picture = "<img src='t.jpg' alt=''>" if image else ""
+    return (
+        "<ul class=grid>"
+        + "".join(
+            f"<li><a href='/p{i}'>{picture}Dome tent {i}</a><span>${100 + i}.00</span></li>"
+            for i in range(cards)
+        )
+        + "</ul>"
+    )
+
+
+def test_a_priced_card_grid_beside_a_guide_goes() -> None:
+    """A collection with a long guide loses its grid of priced product cards."""
+    body = _body(f"<main><h1>Tents</h1>{_grid(8)}{_GUIDE}</main>")
+    drop_priced_grids(body)
+    assert "Dome tent 3" not in _text(body)
+    assert "Choosing a tent" in _text(body)
+
+
+def test_a_priced_card_grid_without_a_guide_stays() -> None:
+    """Without a guide the grid is the content, and stays."""
+    body = _body(f"<main><h1>Tents</h1>{_grid(8)}<p>Free shipping over $50.</p></main>")
+    drop_priced_grids(body)
+    assert "Dome tent 3" in _text(body)
+
+
+def test_a_price_list_without_pictures_stays() -> None:
+    """A bulleted list of prices in the text is not a grid of product cards."""
+    body = _body(f"<main>{_grid(8, image=False)}{_GUIDE}</main>")
+    drop_priced_grids(body)
+    assert "Dome tent 3" in _text(body)

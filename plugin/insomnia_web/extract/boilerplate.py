@@ -3,7 +3,8 @@
 Listings, forum threads, product pages, documentation and collections spread their content
 over many similar blocks; an article extractor keeps one of them. Here the page is kept
 whole and pruned instead: navigation, headers and footers, sidebars, forms, cookie and
-consent banners, share widgets, sections under "Related" headings and link lists go. When
+consent banners, share widgets, sections under "Related" headings and link lists go, and so
+does a grid of priced product cards beside a long buying guide. When
 the page marks its main region (``<main>``, ``role=main``) and that region holds the
 content, only it is kept; the region then narrows to a child that holds nearly all its words.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement
 
+from .cards import drop_priced_grids
 from .counts import BlockCounts
 from .patterns import LINKED_WEIGHT, MIN_MAIN_SHARE, NARROW_SHARE
 from .prune import drop_article_extras, drop_boilerplate, drop_link_lists, drop_titled_sections
@@ -41,6 +43,7 @@ def prune_boilerplate(root: HtmlElement) -> HtmlElement:
     counts = BlockCounts(root)
     region = _main_region(root, counts.words)
     drop_link_lists(region, counts)
+    drop_priced_grids(region)
     return _narrow(region, BlockCounts(region))
 
 
