@@ -1,9 +1,12 @@
-"""Grids of priced product cards beside a buying guide.
+"""Card chrome: grids of priced product cards beside a guide, buttons repeated on each card.
 
 Shop category pages (collections) often hold two things: a grid of product cards (name,
 price, "Add to cart") and a long written guide to the category. The grid is a snapshot of
 stock that changes daily; the guide is the text a reader came for. When a region holds both,
 the grid goes and the guide stays.
+
+Listings repeat the same call to action on every card ("View company profile", "Listen to
+this podcast", "Read more"); the label says nothing about the card and goes.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from lxml.html import HtmlElement
 
 from .counts import BlockCounts, tag_name
 
-__all__ = ["drop_priced_grids"]
+__all__ = ["drop_priced_grids", "drop_repeated_links"]
 
 # A price: a currency sign before the amount, or a currency after it.
 _PRICE_RE = re.compile(r"[$€£¥₹]\s?\d|\d\s?(?:€|£|zł|kr|Kč|USD|EUR|GBP)(?!\w)")
@@ -26,6 +29,14 @@ MAX_CARD_PRICES = 6
 # A card holds this many words on average at most (a name, a price, a line of features).
 MAX_CARD_WORDS = 60
 _TABLE_TAGS = frozenset(("table", "thead", "tbody", "tfoot", "tr"))
+# A link label of at most this many words repeated on this many cards is a button.
+MAX_ACTION_WORDS = 4
+MIN_ACTION_REPEATS = 5
+# Such a button starts with a verb or says "more"/"details".
+_ACTION_RE = re.compile(
+    r"(?:view|read|compare|listen|add|shop|buy|learn|see|more|details|quick|get|order|book|"
+    r"apply|watch|explore|discover|find|show|download|select|choose|save)\b"
+)
 # The guide: at least this many words of paragraphs outside the grids and outside links.
 MIN_GUIDE_WORDS = 400
 
@@ -105,3 +116,17 @@ def drop_priced_grids(region: HtmlElement) -> None:
         return
     for grid in grids:
         grid.drop_tree()
+
+
+def drop_repeated_links(region: HtmlElement) -> None:
+    """Drop short links whose words repeat on many cards ("View profile", "Compare")."""
+    by_text: dict[str, list[HtmlElement]] = {}
+    for link in region.iter("a"):
+        words = " ".join(link.text_content().lower().split())
+        if words and words.count(" ") < MAX_ACTION_WORDS and _ACTION_RE.match(words):
+            by_text.setdefault(words, []).append(link)
+    for links in by_text.values():
+        if len(links) >= MIN_ACTION_REPEATS:
+            for link in links:
+                if link.getparent() is not None:
+                    link.drop_tree()
