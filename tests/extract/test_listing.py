@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement, document_fromstring
 
-from insomnia_web.extract.cards import drop_priced_grids, drop_repeated_links
+from insomnia_web.extract.cards import drop_priced_grids, drop_repeated_buttons
 from insomnia_web.extract.counts import BlockCounts
 from insomnia_web.extract.prune import drop_boilerplate, drop_link_lists
 
@@ -125,15 +125,16 @@ def test_a_price_list_without_pictures_stays() -> None:
     assert "Dome tent 3" in _text(body)
 
 
-def test_a_button_link_repeated_on_every_card_goes() -> None:
-    """ "View profile" on every card goes; a repeated place name that is content stays."""
+def test_a_button_repeated_on_every_card_goes() -> None:
+    """A call to action on every card goes; a repeated place name that is content stays."""
     cards = "".join(
         f"<div class=card><h3>Studio {i}</h3><a href='/r/eu'>Europe</a>"
-        f"<a href='/c/{i}'>View company profile</a></div>"
+        f"<a href='/c/{i}'>View company profile</a><span>Quick view</span></div>"
         for i in range(6)
     )
     body = _body(f"<main>{cards}</main>")
-    drop_repeated_links(body)
+    drop_repeated_buttons(body)
     assert "View company profile" not in _text(body)
+    assert "Quick view" not in _text(body)
     assert _text(body).count("Europe") == 6
     assert "Studio 4" in _text(body)

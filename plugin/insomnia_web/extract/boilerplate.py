@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement
 
-from .cards import drop_priced_grids, drop_repeated_links
+from .cards import drop_priced_grids, drop_repeated_buttons
 from .counts import BlockCounts
 from .patterns import LINKED_WEIGHT, MIN_MAIN_SHARE, NARROW_SHARE
 from .prune import drop_article_extras, drop_boilerplate, drop_link_lists, drop_titled_sections
@@ -45,7 +45,7 @@ def prune_boilerplate(root: HtmlElement) -> HtmlElement:
     region = _main_region(root, counts.words)
     drop_link_lists(region, counts)
     drop_priced_grids(region)
-    drop_repeated_links(region)
+    drop_repeated_buttons(region)
     return _narrow(region, BlockCounts(region))
 
 

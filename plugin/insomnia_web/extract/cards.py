@@ -6,7 +6,8 @@ stock that changes daily; the guide is the text a reader came for. When a region
 the grid goes and the guide stays.
 
 Listings repeat the same call to action on every card ("View company profile", "Listen to
-this podcast", "Read more"); the label says nothing about the card and goes.
+this podcast", "Quick view", "Compare"), as a link or a plain label; it says nothing about
+the card and goes.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from lxml.html import HtmlElement
 
 from .counts import BlockCounts, tag_name
 
-__all__ = ["drop_priced_grids", "drop_repeated_links"]
+__all__ = ["drop_priced_grids", "drop_repeated_buttons"]
 
 # A price: a currency sign before the amount, or a currency after it.
 _PRICE_RE = re.compile(r"[$€£¥₹]\s?\d|\d\s?(?:€|£|zł|kr|Kč|USD|EUR|GBP)(?!\w)")
@@ -29,13 +30,13 @@ MAX_CARD_PRICES = 6
 # A card holds this many words on average at most (a name, a price, a line of features).
 MAX_CARD_WORDS = 60
 _TABLE_TAGS = frozenset(("table", "thead", "tbody", "tfoot", "tr"))
-# A link label of at most this many words repeated on this many cards is a button.
+# A label (link or leaf block) of at most this many words repeated this often is a button.
 MAX_ACTION_WORDS = 4
 MIN_ACTION_REPEATS = 5
-# Such a button starts with a verb or says "more"/"details".
+# Such a button starts with a verb or says "more"/"details" ("read only" is a field's mode).
 _ACTION_RE = re.compile(
-    r"(?:view|read|compare|listen|add|shop|buy|learn|see|more|details|quick|get|order|book|"
-    r"apply|watch|explore|discover|find|show|download|select|choose|save)\b"
+    r"(?:view|read(?! only)|compare|listen|add|shop|buy|learn|see|more|details|quick|get|"
+    r"order|book|apply|watch|explore|discover|find|show|download|select|choose)\b"
 )
 # The guide: at least this many words of paragraphs outside the grids and outside links.
 MIN_GUIDE_WORDS = 400
@@ -118,15 +119,25 @@ def drop_priced_grids(region: HtmlElement) -> None:
         grid.drop_tree()
 
 
-def drop_repeated_links(region: HtmlElement) -> None:
-    """Drop short links whose words repeat on many cards ("View profile", "Compare")."""
-    by_text: dict[str, list[HtmlElement]] = {}
-    for link in region.iter("a"):
-        words = " ".join(link.text_content().lower().split())
-        if words and words.count(" ") < MAX_ACTION_WORDS and _ACTION_RE.match(words):
-            by_text.setdefault(words, []).append(link)
-    for links in by_text.values():
-        if len(links) >= MIN_ACTION_REPEATS:
-            for link in links:
-                if link.getparent() is not None:
-                    link.drop_tree()
+def _button_label(el: HtmlElement) -> str:
+    """The words of *el* when it looks like a button: a link, or a leaf block or span."""
+    if el.tag != "a" and (len(el) or not el.text):
+        return ""
+    words = " ".join(el.text_content().lower().split())
+    if words.count(" ") < MAX_ACTION_WORDS and _ACTION_RE.match(words):
+        return words
+    return ""
+
+
+def drop_repeated_buttons(region: HtmlElement) -> None:
+    """Drop short calls to action repeated on many cards ("View profile", "Quick view")."""
+    by_label: dict[str, list[HtmlElement]] = {}
+    for el in region.iter("a", "span", "div", "p", "li"):
+        label = _button_label(el)
+        if label:
+            by_label.setdefault(label, []).append(el)
+    for buttons in by_label.values():
+        if len(buttons) >= MIN_ACTION_REPEATS:
+            for button in buttons:
+                if button.getparent() is not None:
+                    button.drop_tree()
