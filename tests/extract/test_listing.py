@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement, document_fromstring
 
-from insomnia_web.extract.cards import drop_priced_grids, drop_repeated_buttons
+from insomnia_web.extract.cards import (
+    drop_listing_status,
+    drop_priced_grids,
+    drop_repeated_buttons,
+)
 from insomnia_web.extract.counts import BlockCounts
 from insomnia_web.extract.prune import drop_boilerplate, drop_link_lists
 
@@ -138,3 +142,15 @@ def test_a_button_repeated_on_every_card_goes() -> None:
     assert "Quick view" not in _text(body)
     assert _text(body).count("Europe") == 6
     assert "Studio 4" in _text(body)
+
+
+def test_a_listing_status_line_goes() -> None:
+    """The result count and the sort and filter controls go; a product named "Sort" stays."""
+    body = _body(
+        "<main><div>Showing 1-24 of 193 results</div><span>Sort by:</span><p>22 products</p>"
+        "<h3>Sort &amp; Store boxes</h3><p>Stackable boxes, 3 sizes.</p></main>"
+    )
+    drop_listing_status(body)
+    for status in ("Showing", "results", "Sort by", "22 products"):
+        assert status not in _text(body)
+    assert "Sort & Store boxes" in _text(body)

@@ -5,6 +5,9 @@ price, "Add to cart") and a long written guide to the category. The grid is a sn
 stock that changes daily; the guide is the text a reader came for. When a region holds both,
 the grid goes and the guide stays.
 
+A listing's status line ("Showing 1-24 of 193 results") and its sort and filter controls
+are chrome as well.
+
 Listings repeat the same call to action on every card ("View company profile", "Listen to
 this podcast", "Quick view", "Compare"), as a link or a plain label; it says nothing about
 the card and goes.
@@ -18,7 +21,7 @@ from lxml.html import HtmlElement
 
 from .counts import BlockCounts, tag_name
 
-__all__ = ["drop_priced_grids", "drop_repeated_buttons"]
+__all__ = ["drop_listing_status", "drop_priced_grids", "drop_repeated_buttons"]
 
 # A price: a currency sign before the amount, or a currency after it.
 _PRICE_RE = re.compile(r"[$€£¥₹]\s?\d|\d\s?(?:€|£|zł|kr|Kč|USD|EUR|GBP)(?!\w)")
@@ -37,6 +40,13 @@ MIN_ACTION_REPEATS = 5
 _ACTION_RE = re.compile(
     r"(?:view|read(?! only)|compare|listen|add|shop|buy|learn|see|more|details|quick|get|"
     r"order|book|apply|watch|explore|discover|find|show|download|select|choose)\b"
+)
+# The listing's status and controls: a result count, a sort or filter control, "Load more".
+_STATUS_RE = re.compile(
+    r"\W*(?:sort(?: by)?|filters?(?: (?:&|and) sort)?|view|load more|show more|"
+    r"showing \d[\d,]*(?:\s*[-–]\s*\d[\d,]*)?(?: of \d[\d,]*)?(?: \w+)?|"
+    r"\d[\d,]*(?:\s*[-–]\s*\d[\d,]*)? (?:items?|products?|results?)(?: of \d[\d,]*)?|"
+    r"page \d+ of \d+)\W*"
 )
 # The guide: at least this many words of paragraphs outside the grids and outside links.
 MIN_GUIDE_WORDS = 400
@@ -127,6 +137,17 @@ def _button_label(el: HtmlElement) -> str:
     if words.count(" ") < MAX_ACTION_WORDS and _ACTION_RE.match(words):
         return words
     return ""
+
+
+def drop_listing_status(region: HtmlElement) -> None:
+    """Drop the listing's result count and its sort, filter and "Load more" controls."""
+    doomed = [
+        el
+        for el in region.iter("span", "div", "p", "li", "h1", "h2", "h3", "h4", "h5", "h6")
+        if not len(el) and el.text and _STATUS_RE.fullmatch(" ".join(el.text.lower().split()))
+    ]
+    for el in doomed:
+        el.drop_tree()
 
 
 def drop_repeated_buttons(region: HtmlElement) -> None:
