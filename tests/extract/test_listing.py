@@ -145,12 +145,13 @@ def test_a_button_repeated_on_every_card_goes() -> None:
 
 
 def test_a_listing_status_line_goes() -> None:
-    """The result count and the sort and filter controls go; a product named "Sort" stays."""
+    """Result count, sort control and a card's age go; a product named "Sort" stays."""
     body = _body(
         "<main><div>Showing 1-24 of 193 results</div><span>Sort by:</span><p>22 products</p>"
+        "<small>5 min read</small><time>2 days ago</time>"
         "<h3>Sort &amp; Store boxes</h3><p>Stackable boxes, 3 sizes.</p></main>"
     )
     drop_listing_status(body)
-    for status in ("Showing", "results", "Sort by", "22 products"):
+    for status in ("Showing", "results", "Sort by", "22 products", "min read", "days ago"):
         assert status not in _text(body)
     assert "Sort & Store boxes" in _text(body)

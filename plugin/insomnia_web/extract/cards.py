@@ -5,8 +5,8 @@ price, "Add to cart") and a long written guide to the category. The grid is a sn
 stock that changes daily; the guide is the text a reader came for. When a region holds both,
 the grid goes and the guide stays.
 
-A listing's status line ("Showing 1-24 of 193 results") and its sort and filter controls
-are chrome as well.
+A listing's status line ("Showing 1-24 of 193 results"), its sort and filter controls and
+each card's relative age or reading time ("2 days ago", "5 min read") are chrome as well.
 
 Listings repeat the same call to action on every card ("View company profile", "Listen to
 this podcast", "Quick view", "Compare"), as a link or a plain label; it says nothing about
@@ -41,13 +41,16 @@ _ACTION_RE = re.compile(
     r"(?:view|read(?! only)|compare|listen|add|shop|buy|learn|see|more|details|quick|get|"
     r"order|book|apply|watch|explore|discover|find|show|download|select|choose)\b"
 )
-# The listing's status and controls: a result count, a sort or filter control, "Load more".
+# The listing's status and controls (a result count, a sort or filter control, "Load more")
+# and a card's relative age or reading time, each alone in its block.
 _STATUS_RE = re.compile(
     r"\W*(?:sort(?: by)?|filters?(?: (?:&|and) sort)?|view|load more|show more|"
     r"showing \d[\d,]*(?:\s*[-–]\s*\d[\d,]*)?(?: of \d[\d,]*)?(?: \w+)?|"
     r"\d[\d,]*(?:\s*[-–]\s*\d[\d,]*)? (?:items?|products?|results?)(?: of \d[\d,]*)?|"
-    r"page \d+ of \d+)\W*"
+    r"page \d+ of \d+|"
+    r"\d+\s?(?:mins?|minutes?|hours?|hrs?|days?|weeks?|months?|years?) (?:ago|read))\W*"
 )
+_STATUS_TAGS = ("span", "div", "p", "li", "small", "time", "h1", "h2", "h3", "h4", "h5", "h6")
 # The guide: at least this many words of paragraphs outside the grids and outside links.
 MIN_GUIDE_WORDS = 400
 
@@ -140,10 +143,11 @@ def _button_label(el: HtmlElement) -> str:
 
 
 def drop_listing_status(region: HtmlElement) -> None:
-    """Drop the listing's result count and its sort, filter and "Load more" controls."""
+    """Drop the listing's result count, its sort, filter and "Load more" controls, and
+    the cards' "2 days ago" and "5 min read" lines."""
     doomed = [
         el
-        for el in region.iter("span", "div", "p", "li", "h1", "h2", "h3", "h4", "h5", "h6")
+        for el in region.iter(*_STATUS_TAGS)
         if not len(el) and el.text and _STATUS_RE.fullmatch(" ".join(el.text.lower().split()))
     ]
     for el in doomed:
