@@ -3,15 +3,18 @@
 Listings, forum threads, product pages, documentation and collections spread their content
 over many similar blocks; an article extractor keeps one of them. Here the page is kept
 whole and pruned instead: navigation, headers and footers, sidebars, forms, cookie and
-consent banners, share widgets, sections under "Related" headings and link lists go. When
-the page marks its main region (``<main>``, ``role=main``) and that region holds the
-content, only it is kept; the region then narrows to a child that holds nearly all its words.
+consent banners, share widgets, sections under "Related" headings and link lists go, and so
+do a grid of priced product cards beside a long buying guide, a button repeated on every
+card and a listing's result count and sort controls. When the page marks its main region
+(``<main>``, ``role=main``) and that region holds the content, only it is kept; the region
+then narrows to a child that holds nearly all its words.
 """
 
 from __future__ import annotations
 
 from lxml.html import HtmlElement
 
+from .cards import drop_listing_status, drop_priced_grids, drop_repeated_buttons
 from .counts import BlockCounts
 from .patterns import LINKED_WEIGHT, MIN_MAIN_SHARE, NARROW_SHARE
 from .prune import drop_article_extras, drop_boilerplate, drop_link_lists, drop_titled_sections
@@ -41,6 +44,9 @@ def prune_boilerplate(root: HtmlElement) -> HtmlElement:
     counts = BlockCounts(root)
     region = _main_region(root, counts.words)
     drop_link_lists(region, counts)
+    drop_priced_grids(region)
+    drop_repeated_buttons(region)
+    drop_listing_status(region)
     return _narrow(region, BlockCounts(region))
 
 

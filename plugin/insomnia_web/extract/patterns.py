@@ -16,6 +16,7 @@ __all__ = [
     "DROP_TAGS",
     "EXTRA_HEADING_RE",
     "HEADING_TAGS",
+    "INDEX_PAGE_LINK_SHARE",
     "KEEP_RE",
     "LINKED_WEIGHT",
     "LINK_BLOCK_TAGS",
@@ -52,7 +53,7 @@ BOILERPLATE_RE = re.compile(
     r"signup|sign-?up|related|related-?posts|recommended|popular|trending|promo|advert|ads|"
     r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|modal|overlay|skip-?link|"
     r"pagination|pager|comment-?form|comments|comment-?list|commentlist|comment-?section|"
-    r"reviews?|ratings?|recommendations?|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"
+    r"reviews?|recommendations?|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"
     r"language-?switcher|lang-?switch|search-?form|searchbox|search-?bar|offcanvas|"
     r"off-?canvas|drawer|visually-?hidden|sr-only|screen-?reader-?text|print-?only|"
     r"user-?info|user-?details|user-?extras|user-?stats|user-?title|user-?banner|"
@@ -79,6 +80,8 @@ MAX_LINK_DENSITY = 0.9
 MAX_WORDS_PER_LINK = 4
 # Sibling link lists holding this share of the region together are content, not menus.
 LINK_LISTS_CONTENT_SHARE = 0.2
+# A region with this share of its words inside links is an index page: its lists stay.
+INDEX_PAGE_LINK_SHARE = 0.7
 # A link-dense block holding more than this share of the region is searched, not dropped.
 MAX_LINK_BLOCK_SHARE = 0.3
 # The content region narrows to a child holding this share of its words (linked words count

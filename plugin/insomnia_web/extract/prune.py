@@ -15,6 +15,7 @@ from .patterns import (
     DROP_TAGS,
     EXTRA_HEADING_RE,
     HEADING_TAGS,
+    INDEX_PAGE_LINK_SHARE,
     KEEP_RE,
     LINK_BLOCK_TAGS,
     LINK_LISTS_CONTENT_SHARE,
@@ -58,17 +59,25 @@ def _names_article_extra(features: str) -> bool:
 
 
 def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> None:
-    """Drop boilerplate blocks under *root*, except those holding most of *top*'s words."""
+    """Drop boilerplate blocks under *root*, except those holding most of *top*'s words.
+
+    A ``<footer>`` stays only inside a story (an ``<article>``, or *root* itself when
+    *inside_main* is true), where it holds the story's tags or author; one that sits in the
+    main region outside any story is the page's footer, placed there by the template.
+    """
     total = word_count(top)
     doomed: list[HtmlElement] = []
-    # Walk top-down, skipping subtrees already doomed.
-    stack: list[tuple[HtmlElement, bool]] = [(root, inside_main)]
+    # Walk top-down, skipping subtrees already doomed. Each element carries whether it is
+    # inside the main region and whether it is inside a story.
+    stack: list[tuple[HtmlElement, bool, bool]] = [(root, inside_main, inside_main)]
     while stack:
-        el, inside = stack.pop()
+        el, inside, in_story = stack.pop()
         tag = tag_name(el)
         if not tag:
             continue
         kind = 0 if el is root or tag in CONTAINER_TAGS else _boilerplate_kind(el, tag, inside)
+        if tag == "footer" and not in_story and el is not root:
+            kind = 1
         if kind:
             # A class name can mislead (a wrapper called "page-with-sidebar"); a tag or role
             # rarely does. Either way, a block holding the bulk of the page stays.
@@ -80,8 +89,9 @@ def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> 
                 doomed.append(el)
                 continue
         child_inside = inside or tag in ("main", "article")
+        child_in_story = in_story or tag == "article"
         for child in reversed(el):
-            stack.append((child, child_inside))
+            stack.append((child, child_inside, child_in_story))
     for el in doomed:
         el.drop_tree()
 
@@ -125,11 +135,14 @@ def drop_titled_sections(root: HtmlElement) -> None:
 def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
     """Drop menus, tag clouds and link lists: blocks of many short links and little else.
 
-    Sibling link lists that together hold most of the region are its content (an index
-    page, a list of articles), and stay.
+    Sibling link lists that together hold most of the region are its content (a list of
+    articles), and stay; so do all link lists of a region that is mostly links: an index
+    page (a sitemap, a directory, a list of teams) is nothing but its lists.
     """
     doomed: list[HtmlElement] = []
     region_words = counts.words.get(region, 0)
+    if counts.link_words.get(region, 0) >= INDEX_PAGE_LINK_SHARE * region_words:
+        return
     stack = [region]
     while stack:
         el = stack.pop()
@@ -140,7 +153,7 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
                 continue
             total = counts.words.get(child, 0)
             links = counts.links.get(child, 0)
-            if total and links and tag in LINK_BLOCK_TAGS:
+            if total and links and tag in LINK_BLOCK_TAGS and not _is_linked_span(child, links):
                 density = counts.link_words.get(child, 0) / total
                 small = total <= MAX_LINK_BLOCK_SHARE * region_words
                 short_links = total / links <= MAX_WORDS_PER_LINK
@@ -153,6 +166,11 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
             doomed.extend(lists)
     for el in doomed:
         el.drop_tree()
+
+
+def _is_linked_span(el: HtmlElement, links: int) -> bool:
+    """True for a ``<span>`` around one link: part of a line (a card's title), not a menu."""
+    return links == 1 and tag_name(el) == "span"
 
 
 def drop_article_extras(article: HtmlElement) -> None:

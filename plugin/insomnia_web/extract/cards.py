@@ -1,0 +1,168 @@
+"""Card chrome: grids of priced product cards beside a guide, buttons repeated on each card.
+
+Shop category pages (collections) often hold two things: a grid of product cards (name,
+price, "Add to cart") and a long written guide to the category. The grid is a snapshot of
+stock that changes daily; the guide is the text a reader came for. When a region holds both,
+the grid goes and the guide stays.
+
+A listing's status line ("Showing 1-24 of 193 results"), its sort and filter controls and
+each card's relative age or reading time ("2 days ago", "5 min read") are chrome as well.
+
+Listings repeat the same call to action on every card ("View company profile", "Listen to
+this podcast", "Quick view", "Compare"), as a link or a plain label; it says nothing about
+the card and goes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+from .counts import BlockCounts, tag_name
+
+__all__ = ["drop_listing_status", "drop_priced_grids", "drop_repeated_buttons"]
+
+# A price: a currency sign before the amount, or a currency after it.
+_PRICE_RE = re.compile(r"[$€£¥₹]\s?\d|\d\s?(?:€|£|zł|kr|Kč|USD|EUR|GBP)(?!\w)")
+# A grid holds at least this many cards, and this share of its children carry a price.
+MIN_GRID_CARDS = 4
+MIN_PRICED_SHARE = 0.6
+# A card carries at most this many prices (a price, a struck-out price, a range, a saving).
+MAX_CARD_PRICES = 6
+# A card holds this many words on average at most (a name, a price, a line of features).
+MAX_CARD_WORDS = 60
+_TABLE_TAGS = frozenset(("table", "thead", "tbody", "tfoot", "tr"))
+# A label (link or leaf block) of at most this many words repeated this often is a button.
+MAX_ACTION_WORDS = 4
+MIN_ACTION_REPEATS = 5
+# Such a button starts with a verb or says "more"/"details" ("read only" is a field's mode).
+_ACTION_RE = re.compile(
+    r"(?:view|read(?! only)|compare|listen|add|shop|buy|learn|see|more|details|quick|get|"
+    r"order|book|apply|watch|explore|discover|find|show|download|select|choose)\b"
+)
+# The listing's status and controls (a result count, a sort or filter control, "Load more")
+# and a card's relative age or reading time, each alone in its block.
+_STATUS_RE = re.compile(
+    r"\W*(?:sort(?: by)?|filters?(?: (?:&|and) sort)?|view|load more|show more|"
+    r"showing \d[\d,]*(?:\s*[-–]\s*\d[\d,]*)?(?: of \d[\d,]*)?(?: \w+)?|"
+    r"\d[\d,]*(?:\s*[-–]\s*\d[\d,]*)? (?:items?|products?|results?)(?: of \d[\d,]*)?|"
+    r"page \d+ of \d+|"
+    r"\d+\s?(?:mins?|minutes?|hours?|hrs?|days?|weeks?|months?|years?) (?:ago|read))\W*"
+)
+_STATUS_TAGS = ("span", "div", "p", "li", "small", "time", "h1", "h2", "h3", "h4", "h5", "h6")
+# The guide: at least this many words of paragraphs outside the grids and outside links.
+MIN_GUIDE_WORDS = 400
+
+
+def _own_prices(el: HtmlElement) -> int:
+    """Prices in the text that *el* holds directly (its text and its children's tails)."""
+    found = len(_PRICE_RE.findall(el.text)) if el.text else 0
+    for child in el:
+        if child.tail:
+            found += len(_PRICE_RE.findall(child.tail))
+    return found
+
+
+class _CardCounts:
+    """Prices and images under each element of a region (one bottom-up pass)."""
+
+    def __init__(self, region: HtmlElement) -> None:
+        self.prices: dict[HtmlElement, int] = {}
+        self.images: dict[HtmlElement, int] = {}
+        for el in reversed(list(region.iter())):
+            tag = tag_name(el)
+            if not tag:
+                continue
+            self.prices[el] = _own_prices(el) + sum(self.prices.get(c, 0) for c in el)
+            own_image = 1 if tag in ("img", "picture") else 0
+            self.images[el] = own_image + sum(self.images.get(c, 0) for c in el)
+
+    def is_card(self, el: HtmlElement) -> bool:
+        """True when *el* shows a price or two and a picture: a product card."""
+        return 0 < self.prices.get(el, 0) <= MAX_CARD_PRICES and self.images.get(el, 0) > 0
+
+
+def _is_grid(el: HtmlElement, cards: _CardCounts, counts: BlockCounts) -> bool:
+    """True when most of *el*'s children are short product cards.
+
+    A bulleted list of prices or a price filter has no pictures; table rows are data (a
+    price list); long entries are reviews in a ranking: none of them is a grid of cards.
+    """
+    children = [child for child in el if tag_name(child)]
+    if len(children) < MIN_GRID_CARDS or tag_name(el) in _TABLE_TAGS:
+        return False
+    found = [child for child in children if cards.is_card(child)]
+    if len(found) < MIN_GRID_CARDS or len(found) < MIN_PRICED_SHARE * len(children):
+        return False
+    words = sum(counts.words.get(card, 0) for card in found)
+    return words <= MAX_CARD_WORDS * len(found)
+
+
+def _find_grids(region: HtmlElement, cards: _CardCounts) -> tuple[list[HtmlElement], int]:
+    """The outermost card grids under *region*, and the paragraph words outside them."""
+    grids: list[HtmlElement] = []
+    guide_words = 0
+    counts = BlockCounts(region)
+    stack = [region]
+    while stack:
+        el = stack.pop()
+        tag = tag_name(el)
+        if not tag:
+            continue
+        if cards.prices.get(el, 0) and _is_grid(el, cards, counts):
+            grids.append(el)
+            continue
+        if tag == "p":
+            guide_words += counts.words.get(el, 0) - counts.link_words.get(el, 0)
+            continue
+        stack.extend(el)
+    return grids, guide_words
+
+
+def drop_priced_grids(region: HtmlElement) -> None:
+    """Drop the grids of priced product cards from *region* when it also holds a guide."""
+    cards = _CardCounts(region)
+    if cards.prices.get(region, 0) < MIN_GRID_CARDS:
+        return
+    grids, guide_words = _find_grids(region, cards)
+    if not grids or guide_words < MIN_GUIDE_WORDS:
+        return
+    for grid in grids:
+        grid.drop_tree()
+
+
+def _button_label(el: HtmlElement) -> str:
+    """The words of *el* when it looks like a button: a link, or a leaf block or span."""
+    if el.tag != "a" and (len(el) or not el.text):
+        return ""
+    words = " ".join(el.text_content().lower().split())
+    if words.count(" ") < MAX_ACTION_WORDS and _ACTION_RE.match(words):
+        return words
+    return ""
+
+
+def drop_listing_status(region: HtmlElement) -> None:
+    """Drop the listing's result count, its sort, filter and "Load more" controls, and
+    the cards' "2 days ago" and "5 min read" lines."""
+    doomed = [
+        el
+        for el in region.iter(*_STATUS_TAGS)
+        if not len(el) and el.text and _STATUS_RE.fullmatch(" ".join(el.text.lower().split()))
+    ]
+    for el in doomed:
+        el.drop_tree()
+
+
+def drop_repeated_buttons(region: HtmlElement) -> None:
+    """Drop short calls to action repeated on many cards ("View profile", "Quick view")."""
+    by_label: dict[str, list[HtmlElement]] = {}
+    for el in region.iter("a", "span", "div", "p", "li"):
+        label = _button_label(el)
+        if label:
+            by_label.setdefault(label, []).append(el)
+    for buttons in by_label.values():
+        if len(buttons) >= MIN_ACTION_REPEATS:
+            for button in buttons:
+                if button.getparent() is not None:
+                    button.drop_tree()

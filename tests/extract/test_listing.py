@@ -1,0 +1,157 @@
+"""Listings and collections: the page extraction keeps the cards and drops their chrome."""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement, document_fromstring
+
+from insomnia_web.extract.cards import (
+    drop_listing_status,
+    drop_priced_grids,
+    drop_repeated_buttons,
+)
+from insomnia_web.extract.counts import BlockCounts
+from insomnia_web.extract.prune import drop_boilerplate, drop_link_lists
+
+
+def _body(html: str) -> HtmlElement:
+    body = document_fromstring(f"<html><body>{html}</body></html>").find("body")
+    assert body is not None
+    return body
+
+
+def _text(el: HtmlElement) -> str:
+    return " ".join(el.text_content().split())
+
+
+def test_a_rating_block_is_content() -> None:
+    """A block classed "rating" stays: product and listing cards show their rating as text."""
+    cards = "".join(
+        f"<div class=card><h3>Trail boot {i}</h3><p>Light leather boot for long hikes.</p>"
+        f"<div class='product-rating'>4.{i} out of 5 stars</div></div>"
+        for i in range(6)
+    )
+    body = _body(f"<main>{cards}</main>")
+    drop_boilerplate(body, body, inside_main=False)
+    assert "4.3 out of 5 stars" in _text(body)
+
+
+def test_a_span_around_one_link_is_not_a_link_list() -> None:
+    """A card title written as a span around its link stays; a menu of links still goes."""
+    text = "A family guide to the lakes, the forests and the villages of the northern valley."
+    menu = "".join(f"<li><a href='/m{i}'>Menu {i}</a></li>" for i in range(5))
+    body = _body(
+        f"<div><ul>{menu}</ul><div class=card><span><a href='/guide'>Valley guide</a></span>"
+        f"<p>{text} {text}</p></div></div>"
+    )
+    drop_link_lists(body, BlockCounts(body))
+    assert "Valley guide" in _text(body)
+    assert "Menu 2" not in _text(body)
+
+
+def test_an_index_page_keeps_its_link_lists() -> None:
+    """A region that is mostly links (a directory of teams by division) keeps every list."""
+    divisions = "".join(
+        f"<div><h2>Division {d}</h2><ul>"
+        + "".join(f"<li><a href='/t{d}{i}'>Team {d}{i}</a></li>" for i in range(6))
+        + "</ul></div>"
+        for d in "ABCD"
+    )
+    body = _body(f"<main><h1>All teams</h1>{divisions}</main>")
+    drop_link_lists(body, BlockCounts(body))
+    assert "Team A3" in _text(body)
+    assert "Team D5" in _text(body)
+
+
+def test_link_lists_beside_prose_still_go() -> None:
+    """A page with prose keeps dropping a menu that sits in its own block."""
+    text = "The committee met on Monday and agreed on a new schedule for the spring season."
+    menu = "<div><ul>" + "".join(f"<li><a href='/m{i}'>Menu {i}</a></li>" for i in range(5))
+    body = _body(f"<main>{menu}</ul></div><p>{text} {text}</p></main>")
+    drop_link_lists(body, BlockCounts(body))
+    assert "Menu 2" not in _text(body)
+    assert "committee" in _text(body)
+
+
+def test_a_footer_in_main_outside_any_article_goes() -> None:
+    """A template's footer placed inside <main> goes; a footer inside an article stays."""
+    text = "Our reporters followed the harvest from the first frost to the last market day."
+    body = _body(
+        f"<main><article><p>{text}</p><footer>Filed under farming</footer></article>"
+        "<footer><p>Get the newsletter every Friday morning</p></footer></main>"
+    )
+    drop_boilerplate(body, body, inside_main=False)
+    assert "Filed under farming" in _text(body)
+    assert "newsletter" not in _text(body)
+
+
+_GUIDE = (
+    "<p>"
+    + " ".join(
+        "Choosing a tent starts with the nights you plan to spend outside, the weather you "
+        "expect and how far you will carry it on your back each day."
+        for _ in range(16)
+    )
+    + "</p>"
+)
+
+
+def _grid(cards: int, image: bool = True) -> str:
+    picture = "<img src='t.jpg' alt=''>" if image else ""
+    return (
+        "<ul class=grid>"
+        + "".join(
+            f"<li><a href='/p{i}'>{picture}Dome tent {i}</a><span>${100 + i}.00</span></li>"
+            for i in range(cards)
+        )
+        + "</ul>"
+    )
+
+
+def test_a_priced_card_grid_beside_a_guide_goes() -> None:
+    """A collection with a long guide loses its grid of priced product cards."""
+    body = _body(f"<main><h1>Tents</h1>{_grid(8)}{_GUIDE}</main>")
+    drop_priced_grids(body)
+    assert "Dome tent 3" not in _text(body)
+    assert "Choosing a tent" in _text(body)
+
+
+def test_a_priced_card_grid_without_a_guide_stays() -> None:
+    """Without a guide the grid is the content, and stays."""
+    body = _body(f"<main><h1>Tents</h1>{_grid(8)}<p>Free shipping over $50.</p></main>")
+    drop_priced_grids(body)
+    assert "Dome tent 3" in _text(body)
+
+
+def test_a_price_list_without_pictures_stays() -> None:
+    """A bulleted list of prices in the text is not a grid of product cards."""
+    body = _body(f"<main>{_grid(8, image=False)}{_GUIDE}</main>")
+    drop_priced_grids(body)
+    assert "Dome tent 3" in _text(body)
+
+
+def test_a_button_repeated_on_every_card_goes() -> None:
+    """A call to action on every card goes; a repeated place name that is content stays."""
+    cards = "".join(
+        f"<div class=card><h3>Studio {i}</h3><a href='/r/eu'>Europe</a>"
+        f"<a href='/c/{i}'>View company profile</a><span>Quick view</span></div>"
+        for i in range(6)
+    )
+    body = _body(f"<main>{cards}</main>")
+    drop_repeated_buttons(body)
+    assert "View company profile" not in _text(body)
+    assert "Quick view" not in _text(body)
+    assert _text(body).count("Europe") == 6
+    assert "Studio 4" in _text(body)
+
+
+def test_a_listing_status_line_goes() -> None:
+    """Result count, sort control and a card's age go; a product named "Sort" stays."""
+    body = _body(
+        "<main><div>Showing 1-24 of 193 results</div><span>Sort by:</span><p>22 products</p>"
+        "<small>5 min read</small><time>2 days ago</time>"
+        "<h3>Sort &amp; Store boxes</h3><p>Stackable boxes, 3 sizes.</p></main>"
+    )
+    drop_listing_status(body)
+    for status in ("Showing", "results", "Sort by", "22 products", "min read", "days ago"):
+        assert status not in _text(body)
+    assert "Sort & Store boxes" in _text(body)
