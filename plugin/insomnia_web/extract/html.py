@@ -15,6 +15,7 @@ from lxml.html import HtmlElement
 
 from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
+from .forum import drop_forum_chrome
 from .model import Extracted
 from .parse import parse_html
 from .readable import readable_article
@@ -80,6 +81,7 @@ def extract_html(
     strip_invisible(root)
     if mode == "full":
         return Extracted(title=title, text=serialize(_body(root)), method="full")
+    drop_forum_chrome(root)
     article_text = ""
     if len(html) <= READABILITY_MAX_CHARS:
         article = readable_article(root)  # works on a copy: root stays whole
