@@ -1,11 +1,11 @@
-"""Forum threads: repeated quotes and per-post chrome are dropped."""
+"""Forum threads: repeated quotes are dropped, poster names and dates kept with each post."""
 
 from __future__ import annotations
 
 from lxml.html import HtmlElement, document_fromstring
 
 from insomnia_web.extract import extract_html
-from insomnia_web.extract.forum import drop_repeated_quotes
+from insomnia_web.extract.forum import drop_repeated_quotes, keep_post_bylines
 
 _POST = (
     "I replaced the thermostat last winter and the boiler still cycles every ten minutes, "
@@ -65,3 +65,51 @@ def test_readable_extraction_keeps_one_copy_of_a_quoted_post() -> None:
     text = extract_html(html).text
     assert text.count("Post 0.") == 1
     assert "pressure relief valve" in text
+
+
+def _post(name: str, date: str, text: str) -> str:
+    return (
+        "<article itemscope itemtype='https://schema.org/Comment'>"
+        "<div class='message-user' itemprop='author' itemscope itemtype='https://schema.org/Person'>"
+        f"<h4><a href='/members/1'><span itemprop='name'>{name}</span></a></h4><p>1,234 posts</p>"
+        f"</div><ul><li><a href='/post-1'><time itemprop='datePublished'>{date}</time></a></li>"
+        "</ul>"
+        f"<div itemprop='text'>{text}</div></article>"
+    )
+
+
+def test_microdata_author_and_date_move_before_the_post_text() -> None:
+    """A post's marked author and visible date become one line before its text, once."""
+    body = _body(_post("spikeymike", "Jul 9, 2022", _REPLY))
+    keep_post_bylines(body)
+    text = _text(body)
+    assert text.count("spikeymike") == 1
+    assert text.index("spikeymike") < text.index("Jul 9, 2022") < text.index("pressure relief")
+    article = body.find("article")
+    assert article is not None
+    line = article.find("p[br]")
+    assert line is not None
+    assert "spikeymike" in _text(line)
+
+
+def test_page_extraction_keeps_poster_names_and_dates() -> None:
+    """End to end: the profile column goes, the poster's name and date stay with the post."""
+    posts = "".join(_post(f"user{i}", f"Jul {i + 1}, 2022", f"{_POST} Post {i}.") for i in range(4))
+    text = extract_html(f"<html><body><main>{posts}</main></body></html>").text
+    for i in range(4):
+        assert f"user{i}" in text
+        assert f"Jul {i + 1}, 2022" in text
+    assert "1,234 posts" not in text
+
+
+def test_a_meta_date_and_a_long_author_block_are_not_moved() -> None:
+    """A machine-only date and an author element holding a whole profile stay where they are."""
+    body = _body(
+        "<div itemscope itemtype='https://schema.org/DiscussionForumPosting'>"
+        "<meta itemprop='datePublished' content='2024-04-17T10:58:44Z'>"
+        "<div itemprop='author'>Sam, member since 2011, 4,000 posts, moderator of boards</div>"
+        f"<div itemprop='text'>{_REPLY}</div></div>"
+    )
+    before = _text(body)
+    keep_post_bylines(body)
+    assert _text(body) == before

@@ -1,9 +1,14 @@
-"""Forum threads: quoted posts repeat what the thread already says.
+"""Forum threads: quoted posts, and who wrote each post when.
 
 A reply that quotes an earlier post (a ``<blockquote>`` or a forum's quote box: phpBB's
 ``quotecontent``, XenForo's ``bbCodeBlock--quote``, Invision's ``ipsQuote``) prints that
 post's words a second time. A long quote whose words also stand elsewhere on the page is
 dropped; a short one ("X wrote: yes") stays, since it tells what the reply answers.
+
+Forums print a post's author in a profile column and its date as a link to the post, both of
+which pruning removes as chrome. When schema.org microdata marks a post (``Comment``,
+``DiscussionForumPosting``) with its author and date, both move into a line right before the
+post's text. Runs on the whole page, before either extraction.
 """
 
 from __future__ import annotations
@@ -81,6 +86,114 @@ def drop_repeated_quotes(root: HtmlElement) -> None:
             quote.drop_tree()
 
 
+# schema.org types of one post in a thread (microdata ``itemtype``, last path segment).
+_POST_TYPES = frozenset(("comment", "discussionforumposting"))
+_TEXT_PROPS = frozenset(("text", "articlebody"))
+# A poster's name or a date longer than this is not one (a whole profile card marked as
+# author) ...
+MAX_NAME_WORDS = 6
+# ... nor is an element with more descendants than this.
+MAX_BYLINE_ELEMENTS = 16
+
+
+def _props(el: HtmlElement) -> set[str]:
+    return set((el.get("itemprop") or "").lower().split())
+
+
+def _is_post_item(el: HtmlElement) -> bool:
+    if el.get("itemscope") is None:
+        return False
+    kind = (el.get("itemtype") or "").rstrip("/").rpartition("/")[2].lower()
+    return kind in _POST_TYPES
+
+
+def _short_text(el: HtmlElement) -> str | None:
+    """The words of a small element (a name, a date), or ``None`` when it is not small.
+
+    The walk stops after a few elements, so a deep tree marked as author stays linear.
+    """
+    if tag_name(el) == "meta":
+        return " ".join((el.get("content") or "").split())  # a name only machines see
+    parts: list[str] = []
+    for seen, node in enumerate(el.iter()):
+        if seen >= MAX_BYLINE_ELEMENTS:
+            return None
+        if node is not el and node.tail:
+            parts.append(node.tail)
+        if node.text and isinstance(node.tag, str):
+            parts.append(node.text)
+    words = " ".join(" ".join(parts).split())
+    return words if len(words.split()) <= MAX_NAME_WORDS else None
+
+
+def _take_text(el: HtmlElement) -> str:
+    """Return the words of a small element and empty it (its tail stays)."""
+    words = _short_text(el) or ""
+    for child in list(el):
+        el.remove(child)
+    el.text = None
+    return words
+
+
+class _Byline:
+    """What microdata says about one post: its author's name, its date, its text element."""
+
+    def __init__(self) -> None:
+        self.name: HtmlElement | None = None
+        self.date: HtmlElement | None = None
+        self.text: HtmlElement | None = None
+
+
+def _bylines(root: HtmlElement) -> list[_Byline]:
+    """One top-down walk collecting author name, visible date and text element per post item."""
+    found: list[_Byline] = []
+    stack: list[tuple[HtmlElement, _Byline | None, bool]] = [(root, None, False)]
+    while stack:
+        el, post, in_author = stack.pop()
+        if _is_post_item(el):
+            post = _Byline()
+            found.append(post)
+            in_author = False
+        elif post is not None:
+            props = _props(el)
+            if "author" in props:
+                in_author = True
+                if post.name is None and el.get("itemscope") is None and _short_text(el):
+                    post.name = el
+            if in_author and "name" in props and post.name is None and _short_text(el):
+                post.name = el
+            # A <meta> date or text is machine-readable only, not what readers see.
+            visible = tag_name(el) != "meta"
+            if not in_author and "datepublished" in props and post.date is None:
+                post.date = el if visible and _short_text(el) else None
+            if not in_author and props & _TEXT_PROPS and post.text is None and visible:
+                post.text = el
+        for child in reversed(el):
+            if tag_name(child):
+                stack.append((child, post, in_author))
+    return found
+
+
+def keep_post_bylines(root: HtmlElement) -> None:
+    """Put each post's author name and date (from microdata) right before its text.
+
+    Forums print the poster in a side column (a profile card) and the date as a link to the
+    post; pruning drops both as chrome, yet a thread without them no longer says who said
+    what when.
+    """
+    for post in _bylines(root):
+        if post.text is None or (post.name is None and post.date is None):
+            continue
+        line = post.text.makeelement("p", {})
+        line.text = _take_text(post.name) if post.name is not None else ""
+        if post.date is not None:
+            br = line.makeelement("br", {})
+            br.tail = _take_text(post.date)
+            line.append(br)
+        post.text.addprevious(line)
+
+
 def drop_forum_chrome(root: HtmlElement) -> None:
     """Drop what a forum thread repeats or wraps around its posts, in place."""
     drop_repeated_quotes(root)
+    keep_post_bylines(root)
