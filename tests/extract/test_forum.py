@@ -1,11 +1,11 @@
-"""Forum threads: repeated quotes are dropped, poster names and dates kept with each post."""
+"""Forum threads: repeated quotes and post chrome go, poster names and dates stay."""
 
 from __future__ import annotations
 
 from lxml.html import HtmlElement, document_fromstring
 
 from insomnia_web.extract import extract_html
-from insomnia_web.extract.forum import drop_repeated_quotes, keep_post_bylines
+from insomnia_web.extract.forum import drop_post_chrome, drop_repeated_quotes, keep_post_bylines
 
 _POST = (
     "I replaced the thermostat last winter and the boiler still cycles every ten minutes, "
@@ -113,3 +113,24 @@ def test_a_meta_date_and_a_long_author_block_are_not_moved() -> None:
     before = _text(body)
     keep_post_bylines(body)
     assert _text(body) == before
+
+
+def test_reactions_likes_signatures_and_notices_are_dropped() -> None:
+    """Per-post counters, edit notes, signatures and board notices go; the posts stay."""
+    body = _body(
+        "<ul class='notices js-notices'><li>Members are reminded not to send money.</li></ul>"
+        f"<article><div class=bbWrapper>{_POST}</div>"
+        "<div class=message-lastEdit>Last edited: Jul 9, 2022</div>"
+        "<div class='reactionsBar js-reactionsList'>Reactions: unixfool and felixen</div>"
+        "<span class=post-likes>2 Likes</span>"
+        "<div class=message-signature>My rig: a very old laptop</div></article>"
+    )
+    drop_post_chrome(body)
+    assert _text(body) == _POST
+
+
+def test_a_chrome_class_on_most_of_the_page_is_kept() -> None:
+    """A wrapper holding most of the page is content even if its class names a notice."""
+    body = _body(f"<div class=notices><p>{_POST}</p></div><p>{_REPLY}</p>")
+    drop_post_chrome(body)
+    assert "thermostat" in _text(body)

@@ -1,9 +1,12 @@
-"""Forum threads: quoted posts, and who wrote each post when.
+"""Forum threads: quoted posts, chrome around each post, and who wrote each post when.
 
 A reply that quotes an earlier post (a ``<blockquote>`` or a forum's quote box: phpBB's
 ``quotecontent``, XenForo's ``bbCodeBlock--quote``, Invision's ``ipsQuote``) prints that
 post's words a second time. A long quote whose words also stand elsewhere on the page is
 dropped; a short one ("X wrote: yes") stays, since it tells what the reply answers.
+
+Around each post, forum software prints reaction and like counters, "last edited" notes and
+signatures, and above the thread the board's notices; their class names give them away.
 
 Forums print a post's author in a profile column and its date as a link to the post, both of
 which pruning removes as chrome. When schema.org microdata marks a post (``Comment``,
@@ -19,7 +22,7 @@ from collections.abc import Iterable
 
 from lxml.html import HtmlElement
 
-from .counts import tag_name
+from .counts import tag_name, word_count
 
 __all__ = ["drop_forum_chrome", "drop_repeated_quotes"]
 
@@ -193,7 +196,45 @@ def keep_post_bylines(root: HtmlElement) -> None:
         post.text.addprevious(line)
 
 
+# Class names (exact tokens, lowercased) of what forum software prints around each post:
+# reaction and like counters, "last edited" notes, signatures, and the board's notices.
+_CHROME_CLASS_RE = re.compile(
+    r"^(?:reactionsbar|reactionsummary|[\w-]*reaction-bar|ipsreact|post-?likes|likessummary|"
+    r"like_?count|like-count|reaction-count|message-lastedit|"
+    r"post-?signature|message-signature|signaturecontainer|"
+    r"notices|js-notices|alert-dismissible)$"
+)
+# A block holding more than this share of the page is never chrome, whatever its class says.
+MAX_CHROME_SHARE = 0.5
+
+
+def _is_chrome(el: HtmlElement) -> bool:
+    classes = el.get("class")
+    if not classes:
+        return False
+    return any(_CHROME_CLASS_RE.match(token) for token in classes.lower().split())
+
+
+def drop_post_chrome(root: HtmlElement) -> None:
+    """Drop reaction bars, like counts, edit notes, signatures and notices around posts."""
+    doomed: list[HtmlElement] = []
+    stack = [root]
+    while stack:
+        el = stack.pop()
+        if el is not root and _is_chrome(el):
+            doomed.append(el)
+            continue
+        stack.extend(child for child in el if tag_name(child))
+    if not doomed:
+        return
+    total = word_count(root)
+    for el in doomed:
+        if word_count(el) <= MAX_CHROME_SHARE * total:
+            el.drop_tree()
+
+
 def drop_forum_chrome(root: HtmlElement) -> None:
     """Drop what a forum thread repeats or wraps around its posts, in place."""
+    drop_post_chrome(root)
     drop_repeated_quotes(root)
     keep_post_bylines(root)
