@@ -134,3 +134,20 @@ def test_a_chrome_class_on_most_of_the_page_is_kept() -> None:
     body = _body(f"<div class=notices><p>{_POST}</p></div><p>{_REPLY}</p>")
     drop_post_chrome(body)
     assert "thermostat" in _text(body)
+
+
+def test_forum_side_sections_under_their_headings_go() -> None:
+    """ "Top Posters", "Who is online" and "Create an account" sections are not the thread."""
+    posts = "".join(f"<article><p>{_POST} Post {i}.</p></article>" for i in range(4))
+    html = (
+        f"<html><body><main>{posts}"
+        "<div><h4>Top Posters In This Topic</h4><ul><li>paul2009 12 posts</li></ul></div>"
+        "<div><h3>Who is online</h3><p>Users browsing this forum: nobody and 3 guests</p></div>"
+        "<div><h2>Create an account or sign in to comment</h2>"
+        "<p>You need to be a member in order to leave a comment</p></div>"
+        "</main></body></html>"
+    )
+    text = extract_html(html).text
+    assert "Post 3." in text
+    for chrome in ("paul2009", "3 guests", "be a member"):
+        assert chrome not in text
