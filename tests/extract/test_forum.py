@@ -5,7 +5,12 @@ from __future__ import annotations
 from lxml.html import HtmlElement, document_fromstring
 
 from insomnia_web.extract import extract_html
-from insomnia_web.extract.forum import drop_post_chrome, drop_repeated_quotes, keep_post_bylines
+from insomnia_web.extract.forum import (
+    drop_post_chrome,
+    drop_repeated_quotes,
+    is_forum_thread,
+    keep_post_bylines,
+)
 
 _POST = (
     "I replaced the thermostat last winter and the boiler still cycles every ten minutes, "
@@ -151,3 +156,39 @@ def test_forum_side_sections_under_their_headings_go() -> None:
     assert "Post 3." in text
     for chrome in ("paul2009", "3 guests", "be a member"):
         assert chrome not in text
+
+
+def _thread(replies: int, kind: str = "Comment") -> str:
+    posts = "".join(
+        f"<div itemscope itemtype='https://schema.org/{kind}'><p>{_REPLY} Reply {i}.</p></div>"
+        for i in range(replies)
+    )
+    return (
+        "<div itemscope itemtype='https://schema.org/DiscussionForumPosting'>"
+        f"<p>{_POST}</p>{posts}</div>"
+    )
+
+
+def test_a_page_of_marked_posts_is_a_thread() -> None:
+    """Posts marked by microdata holding most of the page make it a thread."""
+    assert is_forum_thread(_body(_thread(3)))
+    assert not is_forum_thread(_body(_thread(1)))
+
+
+def test_answers_and_comments_under_a_story_are_no_thread() -> None:
+    """A Q&A page, and a story whose marked comments hold little of it, are not threads."""
+    assert not is_forum_thread(_body(_thread(3, kind="Answer")))
+    story = "".join(f"<p>{_POST} Paragraph {i}.</p>" for i in range(12))
+    comments = "".join(
+        f"<div itemscope itemtype='https://schema.org/Comment'><p>{_REPLY}</p></div>"
+        for _ in range(3)
+    )
+    assert not is_forum_thread(_body(f"<article>{story}</article>{comments}"))
+
+
+def test_a_thread_is_read_by_the_page_extraction() -> None:
+    """Every post of a marked thread is kept, short replies included."""
+    html = f"<html><body><main>{_thread(4)}<p>Thanks!</p></main></body></html>"
+    result = extract_html(html)
+    assert result.method == "page"
+    assert "Reply 3." in result.text

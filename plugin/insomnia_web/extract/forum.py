@@ -12,6 +12,9 @@ Forums print a post's author in a profile column and its date as a link to the p
 which pruning removes as chrome. When schema.org microdata marks a post (``Comment``,
 ``DiscussionForumPosting``) with its author and date, both move into a line right before the
 post's text. Runs on the whole page, before either extraction.
+
+A page whose microdata marks several posts holding most of its words is a thread
+(:func:`is_forum_thread`): every post is content, so the page extraction alone reads it.
 """
 
 from __future__ import annotations
@@ -231,6 +234,38 @@ def drop_post_chrome(root: HtmlElement) -> None:
     for el in doomed:
         if word_count(el) <= MAX_CHROME_SHARE * total:
             el.drop_tree()
+
+
+# A page is a thread when at least this many posts are marked ...
+MIN_THREAD_POSTS = 3
+# ... and hold at least this share of its words (comments under a story hold less).
+MIN_THREAD_SHARE = 0.5
+
+
+def is_forum_thread(root: HtmlElement) -> bool:
+    """True when microdata marks several posts holding most of the page's words.
+
+    A question-and-answer page (one with an ``Answer`` item) is not counted: there the
+    article extraction finds the question and its answers.
+    """
+    outer: list[HtmlElement] = []  # posts not inside another (a thread wraps its replies)
+    count = 0
+    stack: list[tuple[HtmlElement, bool]] = [(root, False)]
+    while stack:
+        el, inside = stack.pop()
+        if el.get("itemscope") is not None:
+            kind = (el.get("itemtype") or "").rstrip("/").rpartition("/")[2].lower()
+            if kind == "answer":
+                return False
+            if kind in _POST_TYPES:
+                count += 1
+                if not inside:
+                    outer.append(el)
+                inside = True
+        stack.extend((child, inside) for child in el if tag_name(child))
+    if count < MIN_THREAD_POSTS:
+        return False
+    return sum(word_count(post) for post in outer) >= MIN_THREAD_SHARE * word_count(root)
 
 
 def drop_forum_chrome(root: HtmlElement) -> None:
