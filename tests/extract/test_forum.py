@@ -192,3 +192,19 @@ def test_a_thread_is_read_by_the_page_extraction() -> None:
     result = extract_html(html)
     assert result.method == "page"
     assert "Reply 3." in result.text
+
+
+def test_a_quote_attribution_stays_as_plain_text() -> None:
+    """ "Sam said:" stays when the quote goes, and loses its link when the quote stays."""
+    body = _body(
+        f"<p>{_POST}</p>"
+        "<blockquote class='bbCodeBlock bbCodeBlock--quote'>"
+        f"<div class=bbCodeBlock-title><a href='/posts/1'>Sam said:</a></div><div>{_POST}</div>"
+        "</blockquote>"
+        "<blockquote><cite><a href='/members/2'>Ann</a> wrote:</cite>Yes, twice.</blockquote>"
+    )
+    drop_repeated_quotes(body)
+    assert _text(body).count("thermostat") == 1
+    assert "Sam said:" in _text(body)
+    assert body.find(".//a") is None
+    assert "Ann wrote:Yes, twice." in _text(body)

@@ -3,7 +3,8 @@
 A reply that quotes an earlier post (a ``<blockquote>`` or a forum's quote box: phpBB's
 ``quotecontent``, XenForo's ``bbCodeBlock--quote``, Invision's ``ipsQuote``) prints that
 post's words a second time. A long quote whose words also stand elsewhere on the page is
-dropped; a short one ("X wrote: yes") stays, since it tells what the reply answers.
+dropped; a short one ("X wrote: yes") stays, since it tells what the reply answers. Either
+way the attribution line ("Sam said:") stays, as plain text.
 
 Around each post, forum software prints reaction and like counters, "last edited" notes and
 signatures, and above the thread the board's notices; their class names give them away.
@@ -74,22 +75,68 @@ def _shingles(words: list[str]) -> list[tuple[str, ...]]:
     return [tuple(words[i : i + SHINGLE_WORDS]) for i in range(len(words) - SHINGLE_WORDS + 1)]
 
 
+# A quote's attribution line: "Sam said:", "Sam wrote:", "On 8/26/2024 at 5:29 PM, Sam said:".
+_ATTRIBUTION_RE = re.compile(r"\b(?:said|wrote|posted)\s*:?\s*(?:\u2191|\^)?\s*$", re.I)
+# An attribution is short and sits among the first few elements of its quote.
+MAX_ATTRIBUTION_WORDS = 12
+ATTRIBUTION_SEARCH_ELEMENTS = 6
+
+
+def _attribution(quote: HtmlElement) -> HtmlElement | None:
+    """The element naming who is quoted ("Sam said:"), among the quote's first elements."""
+    for seen, el in enumerate(quote.iterdescendants()):
+        if seen >= ATTRIBUTION_SEARCH_ELEMENTS:
+            return None
+        if not tag_name(el) or tag_name(el) == "a":
+            continue
+        text = " ".join(" ".join(el.itertext()).split())
+        if text and len(text.split()) <= MAX_ATTRIBUTION_WORDS and _ATTRIBUTION_RE.search(text):
+            return el
+    return None
+
+
+def _keep_attribution(quote: HtmlElement, dropping: bool) -> None:
+    """Make a quote's attribution plain text, and move it before the quote if that goes.
+
+    A lone linked name reads as a menu and would be pruned with the link lists.
+    """
+    line = _attribution(quote)
+    if line is None:
+        return
+    for link in list(line.iter("a")):
+        link.drop_tag()
+    if dropping:
+        line.tail = None  # the quoted words after it go with the quote
+        quote.addprevious(line)
+
+
 def drop_repeated_quotes(root: HtmlElement) -> None:
     """Drop long quotes under *root* whose words the page (its whole tree) also holds elsewhere."""
     quotes = _outer_quotes(root)
     if not quotes:
         return
+    doomed = _repeated(root, quotes)
+    for quote in quotes:
+        _keep_attribution(quote, quote in doomed)
+    for quote in doomed:
+        quote.drop_tree()
+
+
+def _repeated(root: HtmlElement, quotes: list[HtmlElement]) -> list[HtmlElement]:
+    """The long quotes whose words the page (its whole tree) also holds elsewhere."""
     quoted = [(quote, _words(quote.itertext())) for quote in quotes]
     quoted = [(quote, words) for quote, words in quoted if len(words) >= QUOTE_MIN_WORDS]
     if not quoted:
-        return
+        return []
     page = root.getroottree().getroot()
     counts = Counter(_shingles(_words(page.itertext())))
+    doomed = []
     for quote, words in quoted:
         runs = _shingles(words)
         repeated = sum(1 for run in runs if counts[run] >= 2)
         if runs and repeated >= QUOTE_REPEAT_SHARE * len(runs):
-            quote.drop_tree()
+            doomed.append(quote)
+    return doomed
 
 
 # schema.org types of one post in a thread (microdata ``itemtype``, last path segment).
