@@ -208,3 +208,20 @@ def test_a_quote_attribution_stays_as_plain_text() -> None:
     assert "Sam said:" in _text(body)
     assert body.find(".//a") is None
     assert "Ann wrote:Yes, twice." in _text(body)
+
+
+def test_post_controls_and_short_dates_are_dropped() -> None:
+    """Reply/quote/report links, "Code: Select all" and a date's short form go."""
+    body = _body(
+        "<time class='ipsTime'><span class=ipsTime__long>June 14, 2024</span>"
+        "<span class=ipsTime__short>1 yr</span></time>"
+        f"<div class=codebox><p>Code: <a href='#'>Select all</a></p><pre>{_REPLY}</pre></div>"
+        f"<p>{_POST}</p><a href='/newreply'>Reply With Quote</a> <a href='/report'>Report</a>"
+        "<p>Quote of the day: reply to everyone.</p>"
+    )
+    drop_post_chrome(body)
+    text = _text(body)
+    assert "June 14, 2024" in text
+    for chrome in ("1 yr", "Select all", "Reply With Quote", "Report"):
+        assert chrome not in text
+    assert "Quote of the day" in text

@@ -7,7 +7,9 @@ dropped; a short one ("X wrote: yes") stays, since it tells what the reply answe
 way the attribution line ("Sam said:") stays, as plain text.
 
 Around each post, forum software prints reaction and like counters, "last edited" notes and
-signatures, and above the thread the board's notices; their class names give them away.
+signatures, and above the thread the board's notices; their class names give them away. Its
+action links (reply, quote, report) are told by their whole text, and a date printed in a
+long and a short form keeps the long one.
 
 Forums print a post's author in a profile column and its date as a link to the post, both of
 which pruning removes as chrome. When schema.org microdata marks a post (``Comment``,
@@ -265,13 +267,42 @@ def _is_chrome(el: HtmlElement) -> bool:
     return any(_CHROME_CLASS_RE.match(token) for token in classes.lower().split())
 
 
+# The whole text of a post's action link or label: reply, quote, report, share controls,
+# and the "Code: Select all" bar above a code box.
+_CONTROL_RE = re.compile(
+    r"^(?:reply(?: with quote)?|quote|multi-?quote|report(?: post| inappropriate content)?|"
+    r"share(?: post)?|permalink|(?:code: )?select all)$",
+    re.I,
+)
+_CONTROL_TAGS = frozenset(("a", "span", "li", "p", "div", "dd"))
+
+
+def _is_control(el: HtmlElement) -> bool:
+    if tag_name(el) not in _CONTROL_TAGS:
+        return False
+    text = _short_text(el)
+    return bool(text) and bool(_CONTROL_RE.match(text or ""))
+
+
+def _is_short_variant(el: HtmlElement) -> bool:
+    """A date's short form ("1 yr") printed beside its long form ("June 14, 2024").
+
+    Responsive pages put both in one ``<time>`` and show one by CSS; the long one is kept.
+    """
+    parent = el.getparent()
+    if parent is None or tag_name(parent) != "time" or "short" not in el.get("class", ""):
+        return False
+    return any("long" in sibling.get("class", "") for sibling in el.itersiblings(preceding=True))
+
+
 def drop_post_chrome(root: HtmlElement) -> None:
-    """Drop reaction bars, like counts, edit notes, signatures and notices around posts."""
+    """Drop reaction bars, like counts, edit notes, signatures and notices around posts,
+    post controls (reply, quote, report) and the short form of a date."""
     doomed: list[HtmlElement] = []
     stack = [root]
     while stack:
         el = stack.pop()
-        if el is not root and _is_chrome(el):
+        if el is not root and (_is_chrome(el) or _is_control(el) or _is_short_variant(el)):
             doomed.append(el)
             continue
         stack.extend(child for child in el if tag_name(child))
