@@ -225,3 +225,17 @@ def test_post_controls_and_short_dates_are_dropped() -> None:
     for chrome in ("1 yr", "Select all", "Reply With Quote", "Report"):
         assert chrome not in text
     assert "Quote of the day" in text
+
+
+def test_poster_statistics_go_and_numbers_in_prose_stay() -> None:
+    """Poster statistics ("Posts: 710", "29,553 posts") go; "50 posts" in a sentence stays."""
+    body = _body(
+        "<dl><dd>Registered: 2016-07-02</dd><dd>Posts: 710</dd></dl>"
+        "<div><span>29,553 posts</span><span>518 helpful votes</span></div>"
+        f"<p>{_POST} I read <span>50 posts</span> about it first.</p>"
+    )
+    drop_post_chrome(body)
+    text = _text(body)
+    for chrome in ("Registered", "Posts: 710", "29,553", "helpful votes"):
+        assert chrome not in text
+    assert "50 posts about it" in text

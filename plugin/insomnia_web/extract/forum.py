@@ -8,8 +8,8 @@ way the attribution line ("Sam said:") stays, as plain text.
 
 Around each post, forum software prints reaction and like counters, "last edited" notes and
 signatures, and above the thread the board's notices; their class names give them away. Its
-action links (reply, quote, report) are told by their whole text, and a date printed in a
-long and a short form keeps the long one.
+action links (reply, quote, report) and the poster's statistics ("Posts: 710") are told by
+their whole text, and a date printed in a long and a short form keeps the long one.
 
 Forums print a post's author in a profile column and its date as a link to the post, both of
 which pruning removes as chrome. When schema.org microdata marks a post (``Comment``,
@@ -275,13 +275,20 @@ _CONTROL_RE = re.compile(
     re.I,
 )
 _CONTROL_TAGS = frozenset(("a", "span", "li", "p", "div", "dd"))
+# A poster's statistics beside each post: "Posts: 710", "Join Date: Mar 2016",
+# "Registered: 2016-07-02", "29,553 posts", "518 helpful votes".
+_PROFILE_RE = re.compile(
+    r"^(?:(?:posts|messages|join(?:ed| date)|registered|reputation|reaction score|points)"
+    r"\s*:\s*[\w ,./-]{1,20}|[\d,.]+k? (?:posts|messages|helpful votes))$",
+    re.I,
+)
 
 
 def _is_control(el: HtmlElement) -> bool:
-    if tag_name(el) not in _CONTROL_TAGS:
-        return False
+    if tag_name(el) not in _CONTROL_TAGS or (el.tail and el.tail.strip()):
+        return False  # words right after it: a phrase inside a sentence
     text = _short_text(el)
-    return bool(text) and bool(_CONTROL_RE.match(text or ""))
+    return bool(text) and bool(_CONTROL_RE.match(text or "") or _PROFILE_RE.match(text or ""))
 
 
 def _is_short_variant(el: HtmlElement) -> bool:
