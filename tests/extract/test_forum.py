@@ -142,7 +142,7 @@ def test_a_chrome_class_on_most_of_the_page_is_kept() -> None:
 
 
 def test_forum_side_sections_under_their_headings_go() -> None:
-    """ "Top Posters", "Who is online" and "Create an account" sections are not the thread."""
+    """Sections headed "Top Posters", "Who is online" or "Create an account" are not the thread."""
     posts = "".join(f"<article><p>{_POST} Post {i}.</p></article>" for i in range(4))
     html = (
         f"<html><body><main>{posts}"
@@ -195,7 +195,7 @@ def test_a_thread_is_read_by_the_page_extraction() -> None:
 
 
 def test_a_quote_attribution_stays_as_plain_text() -> None:
-    """ "Sam said:" stays when the quote goes, and loses its link when the quote stays."""
+    """A quote's "Sam said:" stays when the quote goes, and loses its link when it stays."""
     body = _body(
         f"<p>{_POST}</p>"
         "<blockquote class='bbCodeBlock bbCodeBlock--quote'>"
@@ -239,3 +239,15 @@ def test_poster_statistics_go_and_numbers_in_prose_stay() -> None:
     for chrome in ("Registered", "Posts: 710", "29,553", "helpful votes"):
         assert chrome not in text
     assert "50 posts about it" in text
+
+
+def test_thread_header_and_register_invitation_are_dropped() -> None:
+    """The thread's starter and start date, and "You must log in or register", go."""
+    body = _body(
+        "<ul><li><span>Thread starter</span> <a href='/members/3'>boobaloobie</a></li>"
+        "<li><span>Start date</span> <time>Jul 18, 2024</time></li></ul>"
+        f"<p>{_POST}</p>"
+        "<a class=button href='/login'><span>You must log in or register to reply here.</span></a>"
+    )
+    drop_post_chrome(body)
+    assert _text(body) == _POST

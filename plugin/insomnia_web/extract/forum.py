@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+from lxml.etree import iterwalk
 from lxml.html import HtmlElement
 
 from .counts import tag_name, word_count
@@ -162,7 +163,7 @@ def _is_post_item(el: HtmlElement) -> bool:
     return kind in _POST_TYPES
 
 
-def _short_text(el: HtmlElement) -> str | None:
+def _short_text(el: HtmlElement, max_words: int = MAX_NAME_WORDS) -> str | None:
     """The words of a small element (a name, a date), or ``None`` when it is not small.
 
     The walk stops after a few elements, so a deep tree marked as author stays linear.
@@ -170,15 +171,15 @@ def _short_text(el: HtmlElement) -> str | None:
     if tag_name(el) == "meta":
         return " ".join((el.get("content") or "").split())  # a name only machines see
     parts: list[str] = []
-    for seen, node in enumerate(el.iter()):
-        if seen >= MAX_BYLINE_ELEMENTS:
+    for seen, (event, node) in enumerate(iterwalk(el, events=("start", "end"))):
+        if seen >= 2 * MAX_BYLINE_ELEMENTS:
             return None
-        if node is not el and node.tail:
-            parts.append(node.tail)
-        if node.text and isinstance(node.tag, str):
+        if event == "start" and node.text and isinstance(node.tag, str):
             parts.append(node.text)
+        elif event == "end" and node is not el and node.tail:
+            parts.append(node.tail)
     words = " ".join(" ".join(parts).split())
-    return words if len(words.split()) <= MAX_NAME_WORDS else None
+    return words if len(words.split()) <= max_words else None
 
 
 def _take_text(el: HtmlElement) -> str:
@@ -268,12 +269,16 @@ def _is_chrome(el: HtmlElement) -> bool:
 
 
 # The whole text of a post's action link or label: reply, quote, report, share controls,
-# and the "Code: Select all" bar above a code box.
+# the "Code: Select all" bar above a code box, a thread's starter and start date, and the
+# invitation to register below it.
 _CONTROL_RE = re.compile(
     r"^(?:reply(?: with quote)?|quote|multi-?quote|report(?: post| inappropriate content)?|"
-    r"share(?: post)?|permalink|(?:code: )?select all)$",
+    r"share(?: post)?|permalink|(?:code: )?select all|(?:thread starter|start date)(?: .{1,40})?|"
+    r"you must (?:log in|sign in|be logged in) or register to reply here\.?)$",
     re.I,
 )
+# A control or statistic is a few words at most.
+MAX_CONTROL_WORDS = 10
 _CONTROL_TAGS = frozenset(("a", "span", "li", "p", "div", "dd"))
 # A poster's statistics beside each post: "Posts: 710", "Join Date: Mar 2016",
 # "Registered: 2016-07-02", "29,553 posts", "518 helpful votes".
@@ -287,7 +292,7 @@ _PROFILE_RE = re.compile(
 def _is_control(el: HtmlElement) -> bool:
     if tag_name(el) not in _CONTROL_TAGS or (el.tail and el.tail.strip()):
         return False  # words right after it: a phrase inside a sentence
-    text = _short_text(el)
+    text = _short_text(el, MAX_CONTROL_WORDS)
     return bool(text) and bool(_CONTROL_RE.match(text or "") or _PROFILE_RE.match(text or ""))
 
 
