@@ -251,3 +251,14 @@ def test_thread_header_and_register_invitation_are_dropped() -> None:
     )
     drop_post_chrome(body)
     assert _text(body) == _POST
+
+
+def test_a_machine_written_thread_summary_is_dropped() -> None:
+    """A block named as an AI summary (by class or id) is not what the posters wrote."""
+    body = _body(
+        "<div id=ai-summary-block><details><summary>Click for summary</summary>"
+        "<p>The discussion revolves around boilers.</p></details></div>"
+        f"<p>{_POST}</p>"
+    )
+    drop_post_chrome(body)
+    assert _text(body) == _POST

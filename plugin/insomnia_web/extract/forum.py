@@ -250,22 +250,23 @@ def keep_post_bylines(root: HtmlElement) -> None:
 
 
 # Class names (exact tokens, lowercased) of what forum software prints around each post:
-# reaction and like counters, "last edited" notes, signatures, and the board's notices.
+# reaction and like counters, "last edited" notes, signatures, the board's notices, and a
+# machine-written summary of the thread (not what its posters wrote).
 _CHROME_CLASS_RE = re.compile(
     r"^(?:reactionsbar|reactionsummary|[\w-]*reaction-bar|ipsreact|post-?likes|likessummary|"
     r"like_?count|like-count|reaction-count|message-lastedit|"
     r"post-?signature|message-signature|signaturecontainer|"
-    r"notices|js-notices|alert-dismissible)$"
+    r"notices|js-notices|alert-dismissible|ai-?summary(?:-[\w-]+)?)$"
 )
 # A block holding more than this share of the page is never chrome, whatever its class says.
 MAX_CHROME_SHARE = 0.5
 
 
 def _is_chrome(el: HtmlElement) -> bool:
-    classes = el.get("class")
-    if not classes:
+    names = f"{el.get('class', '')} {el.get('id', '')}".strip()
+    if not names:
         return False
-    return any(_CHROME_CLASS_RE.match(token) for token in classes.lower().split())
+    return any(_CHROME_CLASS_RE.match(token) for token in names.lower().split())
 
 
 # The whole text of a post's action link or label: reply, quote, report, share controls,
