@@ -15,6 +15,7 @@ from lxml.html import HtmlElement
 
 from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
+from .forum import drop_forum_chrome, is_forum_thread
 from .model import Extracted
 from .parse import parse_html
 from .readable import readable_article
@@ -80,8 +81,10 @@ def extract_html(
     strip_invisible(root)
     if mode == "full":
         return Extracted(title=title, text=serialize(_body(root)), method="full")
+    thread = is_forum_thread(root)  # every post of a thread is content: page extraction only
+    drop_forum_chrome(root)
     article_text = ""
-    if len(html) <= READABILITY_MAX_CHARS:
+    if len(html) <= READABILITY_MAX_CHARS and not thread:
         article = readable_article(root)  # works on a copy: root stays whole
         if article is not None:
             prune_article(article)

@@ -98,6 +98,8 @@ EXTRA_HEADING_RE = re.compile(
     r"share(?: this)?(?: \w+)?|follow us|sign up.*|subscribe.*|(?:our )?newsletter|"
     r"(?:leave a|post a) (?:reply|comment)|comments?|\d+ comments?|"
     r"join the (?:discussion|conversation)|"
+    r"create an account(?: or sign in.*)?|sign in|top posters.*|who is online|posting rules|"
+    r"users? browsing this (?:thread|topic|forum)|configure browser push notifications|"
     r"about the author|tags|categories|archives|"
     r"customers (?:also|who) .*|frequently bought together|similar(?: \w+)?)[\s:.!?]*$",
     re.I,

@@ -1,0 +1,366 @@
+"""Forum threads: quoted posts, chrome around each post, and who wrote each post when.
+
+A reply that quotes an earlier post (a ``<blockquote>`` or a forum's quote box: phpBB's
+``quotecontent``, XenForo's ``bbCodeBlock--quote``, Invision's ``ipsQuote``) prints that
+post's words a second time. A long quote whose words also stand elsewhere on the page is
+dropped; a short one ("X wrote: yes") stays, since it tells what the reply answers. Either
+way the attribution line ("Sam said:") stays, as plain text.
+
+Around each post, forum software prints reaction and like counters, "last edited" notes and
+signatures, and above the thread the board's notices; their class names give them away. Its
+action links (reply, quote, report) and the poster's statistics ("Posts: 710") are told by
+their whole text, and a date printed in a long and a short form keeps the long one.
+
+Forums print a post's author in a profile column and its date as a link to the post, both of
+which pruning removes as chrome. When schema.org microdata marks a post (``Comment``,
+``DiscussionForumPosting``) with its author and date, both move into a line right before the
+post's text. Runs on the whole page, before either extraction.
+
+A page whose microdata marks several posts holding most of its words is a thread
+(:func:`is_forum_thread`): every post is content, so the page extraction alone reads it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from lxml.etree import iterwalk
+from lxml.html import HtmlElement
+
+from .counts import tag_name, word_count
+
+__all__ = ["drop_forum_chrome", "drop_repeated_quotes"]
+
+_WORD_RE = re.compile(r"\w+")
+# Class names forum software gives its quote boxes (exact tokens, lowercased): "quote"
+# alone, and the BBCode quote blocks of phpBB, vBulletin, XenForo, SMF and Invision.
+_QUOTE_CLASS_RE = re.compile(
+    r"^(?:quote|quotecontent|quotebox|quote_?container|inthreadquotebox|ipsquote|"
+    r"bbcode_?quote|bbcodeblock--quote|bbc_standard_quote|ip-ubbcode-quote|post-?quote)$"
+)
+# A quote shorter than this stays: a line or two tells what the reply answers.
+QUOTE_MIN_WORDS = 25
+# Quotes are matched against the page in runs of this many words ...
+SHINGLE_WORDS = 8
+# ... and dropped when at least this share of their runs also stands elsewhere on the page.
+QUOTE_REPEAT_SHARE = 0.5
+
+
+def _is_quote(el: HtmlElement) -> bool:
+    if tag_name(el) == "blockquote":
+        return True
+    classes = el.get("class")
+    if not classes:
+        return False
+    return any(_QUOTE_CLASS_RE.match(token) for token in classes.lower().split())
+
+
+def _outer_quotes(root: HtmlElement) -> list[HtmlElement]:
+    """Quote elements under *root* that no other quote contains, in document order."""
+    found: list[HtmlElement] = []
+    stack = [root]
+    while stack:
+        el = stack.pop()
+        if el is not root and _is_quote(el):
+            found.append(el)
+            continue
+        stack.extend(reversed([child for child in el if tag_name(child)]))
+    return found
+
+
+def _words(texts: Iterable[str]) -> list[str]:
+    return _WORD_RE.findall(" ".join(texts).lower())
+
+
+def _shingles(words: list[str]) -> list[tuple[str, ...]]:
+    return [tuple(words[i : i + SHINGLE_WORDS]) for i in range(len(words) - SHINGLE_WORDS + 1)]
+
+
+# A quote's attribution line: "Sam said:", "Sam wrote:", "On 8/26/2024 at 5:29 PM, Sam said:".
+_ATTRIBUTION_RE = re.compile(r"\b(?:said|wrote|posted)\s*:?\s*(?:\u2191|\^)?\s*$", re.I)
+# An attribution is short and sits among the first few elements of its quote.
+MAX_ATTRIBUTION_WORDS = 12
+ATTRIBUTION_SEARCH_ELEMENTS = 6
+
+
+def _attribution(quote: HtmlElement) -> HtmlElement | None:
+    """The element naming who is quoted ("Sam said:"), among the quote's first elements."""
+    for seen, el in enumerate(quote.iterdescendants()):
+        if seen >= ATTRIBUTION_SEARCH_ELEMENTS:
+            return None
+        if not tag_name(el) or tag_name(el) == "a":
+            continue
+        text = " ".join(" ".join(el.itertext()).split())
+        if text and len(text.split()) <= MAX_ATTRIBUTION_WORDS and _ATTRIBUTION_RE.search(text):
+            return el
+    return None
+
+
+def _keep_attribution(quote: HtmlElement, dropping: bool) -> None:
+    """Make a quote's attribution plain text, and move it before the quote if that goes.
+
+    A lone linked name reads as a menu and would be pruned with the link lists.
+    """
+    line = _attribution(quote)
+    if line is None:
+        return
+    for link in list(line.iter("a")):
+        link.drop_tag()
+    if dropping:
+        line.tail = None  # the quoted words after it go with the quote
+        quote.addprevious(line)
+
+
+def drop_repeated_quotes(root: HtmlElement) -> None:
+    """Drop long quotes under *root* whose words the page (its whole tree) also holds elsewhere."""
+    quotes = _outer_quotes(root)
+    if not quotes:
+        return
+    doomed = _repeated(root, quotes)
+    for quote in quotes:
+        _keep_attribution(quote, quote in doomed)
+    for quote in doomed:
+        quote.drop_tree()
+
+
+def _repeated(root: HtmlElement, quotes: list[HtmlElement]) -> list[HtmlElement]:
+    """The long quotes whose words the page (its whole tree) also holds elsewhere."""
+    quoted = [(quote, _words(quote.itertext())) for quote in quotes]
+    quoted = [(quote, words) for quote, words in quoted if len(words) >= QUOTE_MIN_WORDS]
+    if not quoted:
+        return []
+    page = root.getroottree().getroot()
+    counts = Counter(_shingles(_words(page.itertext())))
+    doomed = []
+    for quote, words in quoted:
+        runs = _shingles(words)
+        repeated = sum(1 for run in runs if counts[run] >= 2)
+        if runs and repeated >= QUOTE_REPEAT_SHARE * len(runs):
+            doomed.append(quote)
+    return doomed
+
+
+# schema.org types of one post in a thread (microdata ``itemtype``, last path segment).
+_POST_TYPES = frozenset(("comment", "discussionforumposting"))
+_TEXT_PROPS = frozenset(("text", "articlebody"))
+# A poster's name or a date longer than this is not one (a whole profile card marked as
+# author) ...
+MAX_NAME_WORDS = 6
+# ... nor is an element with more descendants than this.
+MAX_BYLINE_ELEMENTS = 16
+
+
+def _props(el: HtmlElement) -> set[str]:
+    return set((el.get("itemprop") or "").lower().split())
+
+
+def _is_post_item(el: HtmlElement) -> bool:
+    if el.get("itemscope") is None:
+        return False
+    kind = (el.get("itemtype") or "").rstrip("/").rpartition("/")[2].lower()
+    return kind in _POST_TYPES
+
+
+def _short_text(el: HtmlElement, max_words: int = MAX_NAME_WORDS) -> str | None:
+    """The words of a small element (a name, a date), or ``None`` when it is not small.
+
+    The walk stops after a few elements, so a deep tree marked as author stays linear.
+    """
+    if tag_name(el) == "meta":
+        return " ".join((el.get("content") or "").split())  # a name only machines see
+    parts: list[str] = []
+    for seen, (event, node) in enumerate(iterwalk(el, events=("start", "end"))):
+        if seen >= 2 * MAX_BYLINE_ELEMENTS:
+            return None
+        if event == "start" and node.text and isinstance(node.tag, str):
+            parts.append(node.text)
+        elif event == "end" and node is not el and node.tail:
+            parts.append(node.tail)
+    words = " ".join(" ".join(parts).split())
+    return words if len(words.split()) <= max_words else None
+
+
+def _take_text(el: HtmlElement) -> str:
+    """Return the words of a small element and empty it (its tail stays)."""
+    words = _short_text(el) or ""
+    for child in list(el):
+        el.remove(child)
+    el.text = None
+    return words
+
+
+class _Byline:
+    """What microdata says about one post: its author's name, its date, its text element."""
+
+    def __init__(self) -> None:
+        self.name: HtmlElement | None = None
+        self.date: HtmlElement | None = None
+        self.text: HtmlElement | None = None
+
+
+def _bylines(root: HtmlElement) -> list[_Byline]:
+    """One top-down walk collecting author name, visible date and text element per post item."""
+    found: list[_Byline] = []
+    stack: list[tuple[HtmlElement, _Byline | None, bool]] = [(root, None, False)]
+    while stack:
+        el, post, in_author = stack.pop()
+        if _is_post_item(el):
+            post = _Byline()
+            found.append(post)
+            in_author = False
+        elif post is not None:
+            props = _props(el)
+            if "author" in props:
+                in_author = True
+                if post.name is None and el.get("itemscope") is None and _short_text(el):
+                    post.name = el
+            if in_author and "name" in props and post.name is None and _short_text(el):
+                post.name = el
+            # A <meta> date or text is machine-readable only, not what readers see.
+            visible = tag_name(el) != "meta"
+            if not in_author and "datepublished" in props and post.date is None:
+                post.date = el if visible and _short_text(el) else None
+            if not in_author and props & _TEXT_PROPS and post.text is None and visible:
+                post.text = el
+        for child in reversed(el):
+            if tag_name(child):
+                stack.append((child, post, in_author))
+    return found
+
+
+def keep_post_bylines(root: HtmlElement) -> None:
+    """Put each post's author name and date (from microdata) right before its text.
+
+    Forums print the poster in a side column (a profile card) and the date as a link to the
+    post; pruning drops both as chrome, yet a thread without them no longer says who said
+    what when.
+    """
+    for post in _bylines(root):
+        if post.text is None or (post.name is None and post.date is None):
+            continue
+        line = post.text.makeelement("p", {})
+        line.text = _take_text(post.name) if post.name is not None else ""
+        if post.date is not None:
+            br = line.makeelement("br", {})
+            br.tail = _take_text(post.date)
+            line.append(br)
+        post.text.addprevious(line)
+
+
+# Class names (exact tokens, lowercased) of what forum software prints around each post:
+# reaction and like counters, "last edited" notes, signatures, the board's notices, and a
+# machine-written summary of the thread (not what its posters wrote).
+_CHROME_CLASS_RE = re.compile(
+    r"^(?:reactionsbar|reactionsummary|[\w-]*reaction-bar|ipsreact|post-?likes|likessummary|"
+    r"like_?count|like-count|reaction-count|message-lastedit|"
+    r"post-?signature|message-signature|signaturecontainer|"
+    r"notices|js-notices|alert-dismissible|ai-?summary(?:-[\w-]+)?)$"
+)
+# A block holding more than this share of the page is never chrome, whatever its class says.
+MAX_CHROME_SHARE = 0.5
+
+
+def _is_chrome(el: HtmlElement) -> bool:
+    names = f"{el.get('class', '')} {el.get('id', '')}".strip()
+    if not names:
+        return False
+    return any(_CHROME_CLASS_RE.match(token) for token in names.lower().split())
+
+
+# The whole text of a post's action link or label: reply, quote, report, share controls,
+# the "Code: Select all" bar above a code box, a thread's starter and start date, and the
+# invitation to register below it.
+_CONTROL_RE = re.compile(
+    r"^(?:reply(?: with quote)?|quote|multi-?quote|report(?: post| inappropriate content)?|"
+    r"share(?: post)?|permalink|(?:code: )?select all|(?:thread starter|start date)(?: .{1,40})?|"
+    r"you must (?:log in|sign in|be logged in) or register to reply here\.?)$",
+    re.I,
+)
+# A control or statistic is a few words at most.
+MAX_CONTROL_WORDS = 10
+_CONTROL_TAGS = frozenset(("a", "span", "li", "p", "div", "dd"))
+# A poster's statistics beside each post: "Posts: 710", "Join Date: Mar 2016",
+# "Registered: 2016-07-02", "29,553 posts", "518 helpful votes".
+_PROFILE_RE = re.compile(
+    r"^(?:(?:posts|messages|join(?:ed| date)|registered|reputation|reaction score|points)"
+    r"\s*:\s*[\w ,./-]{1,20}|[\d,.]+k? (?:posts|messages|helpful votes))$",
+    re.I,
+)
+
+
+def _is_control(el: HtmlElement) -> bool:
+    if tag_name(el) not in _CONTROL_TAGS or (el.tail and el.tail.strip()):
+        return False  # words right after it: a phrase inside a sentence
+    text = _short_text(el, MAX_CONTROL_WORDS)
+    return bool(text) and bool(_CONTROL_RE.match(text or "") or _PROFILE_RE.match(text or ""))
+
+
+def _is_short_variant(el: HtmlElement) -> bool:
+    """A date's short form ("1 yr") printed beside its long form ("June 14, 2024").
+
+    Responsive pages put both in one ``<time>`` and show one by CSS; the long one is kept.
+    """
+    parent = el.getparent()
+    if parent is None or tag_name(parent) != "time" or "short" not in el.get("class", ""):
+        return False
+    return any("long" in sibling.get("class", "") for sibling in el.itersiblings(preceding=True))
+
+
+def drop_post_chrome(root: HtmlElement) -> None:
+    """Drop reaction bars, like counts, edit notes, signatures and notices around posts,
+    post controls (reply, quote, report) and the short form of a date."""
+    doomed: list[HtmlElement] = []
+    stack = [root]
+    while stack:
+        el = stack.pop()
+        if el is not root and (_is_chrome(el) or _is_control(el) or _is_short_variant(el)):
+            doomed.append(el)
+            continue
+        stack.extend(child for child in el if tag_name(child))
+    if not doomed:
+        return
+    total = word_count(root)
+    for el in doomed:
+        if word_count(el) <= MAX_CHROME_SHARE * total:
+            el.drop_tree()
+
+
+# A page is a thread when at least this many posts are marked ...
+MIN_THREAD_POSTS = 3
+# ... and hold at least this share of its words (comments under a story hold less).
+MIN_THREAD_SHARE = 0.5
+
+
+def is_forum_thread(root: HtmlElement) -> bool:
+    """True when microdata marks several posts holding most of the page's words.
+
+    A question-and-answer page (one with an ``Answer`` item) is not counted: there the
+    article extraction finds the question and its answers.
+    """
+    outer: list[HtmlElement] = []  # posts not inside another (a thread wraps its replies)
+    count = 0
+    stack: list[tuple[HtmlElement, bool]] = [(root, False)]
+    while stack:
+        el, inside = stack.pop()
+        if el.get("itemscope") is not None:
+            kind = (el.get("itemtype") or "").rstrip("/").rpartition("/")[2].lower()
+            if kind == "answer":
+                return False
+            if kind in _POST_TYPES:
+                count += 1
+                if not inside:
+                    outer.append(el)
+                inside = True
+        stack.extend((child, inside) for child in el if tag_name(child))
+    if count < MIN_THREAD_POSTS:
+        return False
+    return sum(word_count(post) for post in outer) >= MIN_THREAD_SHARE * word_count(root)
+
+
+def drop_forum_chrome(root: HtmlElement) -> None:
+    """Drop what a forum thread repeats or wraps around its posts, in place."""
+    drop_post_chrome(root)
+    drop_repeated_quotes(root)
+    keep_post_bylines(root)

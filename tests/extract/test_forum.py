@@ -1,0 +1,264 @@
+"""Forum threads: repeated quotes and post chrome go, poster names and dates stay."""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement, document_fromstring
+
+from insomnia_web.extract import extract_html
+from insomnia_web.extract.forum import (
+    drop_post_chrome,
+    drop_repeated_quotes,
+    is_forum_thread,
+    keep_post_bylines,
+)
+
+_POST = (
+    "I replaced the thermostat last winter and the boiler still cycles every ten minutes, "
+    "even with the pump speed turned down to the lowest setting and the bypass valve open."
+)
+_REPLY = "Check the pressure relief valve first; mine was stuck half open for months."
+
+
+def _body(html: str) -> HtmlElement:
+    body = document_fromstring(html).find("body")
+    assert body is not None
+    return body
+
+
+def _text(el: HtmlElement) -> str:
+    return " ".join(el.text_content().split())
+
+
+def test_a_long_quote_of_an_earlier_post_is_dropped() -> None:
+    """A reply's blockquote repeating a post on the page goes; the reply's own words stay."""
+    body = _body(
+        f"<div class=post><p>{_POST}</p></div>"
+        f"<div class=post><blockquote>Sam wrote: {_POST}</blockquote><p>{_REPLY}</p></div>"
+    )
+    drop_repeated_quotes(body)
+    assert _text(body).count("thermostat") == 1
+    assert "pressure relief valve" in _text(body)
+
+
+def test_a_class_marked_quote_box_is_dropped() -> None:
+    """A forum quote box marked by its class (not a blockquote) is dropped the same way."""
+    body = _body(f"<p>{_POST}</p><div class='bbcode_quote'><div>{_POST}</div></div><p>{_REPLY}</p>")
+    drop_repeated_quotes(body)
+    assert _text(body).count("thermostat") == 1
+
+
+def test_short_and_unmatched_quotes_stay() -> None:
+    """A short quote, and a long one whose source is not on the page, are kept."""
+    short = "Sam wrote: the boiler still cycles."
+    body = _body(
+        f"<p>the boiler still cycles.</p><blockquote>{short}</blockquote>"
+        f"<blockquote>{_POST}</blockquote><p>{_REPLY}</p>"
+    )
+    drop_repeated_quotes(body)
+    assert short in _text(body)
+    assert "thermostat" in _text(body)
+
+
+def test_readable_extraction_keeps_one_copy_of_a_quoted_post() -> None:
+    """End to end: a thread whose reply quotes the first post prints that post once."""
+    posts = "".join(f"<article class=message><p>{_POST} Post {i}.</p></article>" for i in range(3))
+    html = (
+        f"<html><body><main>{posts}<article class=message>"
+        f"<blockquote class='bbCodeBlock bbCodeBlock--quote'>Sam said: {_POST} Post 0.</blockquote>"
+        f"<p>{_REPLY}</p></article></main></body></html>"
+    )
+    text = extract_html(html).text
+    assert text.count("Post 0.") == 1
+    assert "pressure relief valve" in text
+
+
+def _post(name: str, date: str, text: str) -> str:
+    return (
+        "<article itemscope itemtype='https://schema.org/Comment'>"
+        "<div class='message-user' itemprop='author' itemscope itemtype='https://schema.org/Person'>"
+        f"<h4><a href='/members/1'><span itemprop='name'>{name}</span></a></h4><p>1,234 posts</p>"
+        f"</div><ul><li><a href='/post-1'><time itemprop='datePublished'>{date}</time></a></li>"
+        "</ul>"
+        f"<div itemprop='text'>{text}</div></article>"
+    )
+
+
+def test_microdata_author_and_date_move_before_the_post_text() -> None:
+    """A post's marked author and visible date become one line before its text, once."""
+    body = _body(_post("spikeymike", "Jul 9, 2022", _REPLY))
+    keep_post_bylines(body)
+    text = _text(body)
+    assert text.count("spikeymike") == 1
+    assert text.index("spikeymike") < text.index("Jul 9, 2022") < text.index("pressure relief")
+    article = body.find("article")
+    assert article is not None
+    line = article.find("p[br]")
+    assert line is not None
+    assert "spikeymike" in _text(line)
+
+
+def test_page_extraction_keeps_poster_names_and_dates() -> None:
+    """End to end: the profile column goes, the poster's name and date stay with the post."""
+    posts = "".join(_post(f"user{i}", f"Jul {i + 1}, 2022", f"{_POST} Post {i}.") for i in range(4))
+    text = extract_html(f"<html><body><main>{posts}</main></body></html>").text
+    for i in range(4):
+        assert f"user{i}" in text
+        assert f"Jul {i + 1}, 2022" in text
+    assert "1,234 posts" not in text
+
+
+def test_a_meta_date_and_a_long_author_block_are_not_moved() -> None:
+    """A machine-only date and an author element holding a whole profile stay where they are."""
+    body = _body(
+        "<div itemscope itemtype='https://schema.org/DiscussionForumPosting'>"
+        "<meta itemprop='datePublished' content='2024-04-17T10:58:44Z'>"
+        "<div itemprop='author'>Sam, member since 2011, 4,000 posts, moderator of boards</div>"
+        f"<div itemprop='text'>{_REPLY}</div></div>"
+    )
+    before = _text(body)
+    keep_post_bylines(body)
+    assert _text(body) == before
+
+
+def test_reactions_likes_signatures_and_notices_are_dropped() -> None:
+    """Per-post counters, edit notes, signatures and board notices go; the posts stay."""
+    body = _body(
+        "<ul class='notices js-notices'><li>Members are reminded not to send money.</li></ul>"
+        f"<article><div class=bbWrapper>{_POST}</div>"
+        "<div class=message-lastEdit>Last edited: Jul 9, 2022</div>"
+        "<div class='reactionsBar js-reactionsList'>Reactions: unixfool and felixen</div>"
+        "<span class=post-likes>2 Likes</span>"
+        "<div class=message-signature>My rig: a very old laptop</div></article>"
+    )
+    drop_post_chrome(body)
+    assert _text(body) == _POST
+
+
+def test_a_chrome_class_on_most_of_the_page_is_kept() -> None:
+    """A wrapper holding most of the page is content even if its class names a notice."""
+    body = _body(f"<div class=notices><p>{_POST}</p></div><p>{_REPLY}</p>")
+    drop_post_chrome(body)
+    assert "thermostat" in _text(body)
+
+
+def test_forum_side_sections_under_their_headings_go() -> None:
+    """Sections headed "Top Posters", "Who is online" or "Create an account" are not the thread."""
+    posts = "".join(f"<article><p>{_POST} Post {i}.</p></article>" for i in range(4))
+    html = (
+        f"<html><body><main>{posts}"
+        "<div><h4>Top Posters In This Topic</h4><ul><li>paul2009 12 posts</li></ul></div>"
+        "<div><h3>Who is online</h3><p>Users browsing this forum: nobody and 3 guests</p></div>"
+        "<div><h2>Create an account or sign in to comment</h2>"
+        "<p>You need to be a member in order to leave a comment</p></div>"
+        "</main></body></html>"
+    )
+    text = extract_html(html).text
+    assert "Post 3." in text
+    for chrome in ("paul2009", "3 guests", "be a member"):
+        assert chrome not in text
+
+
+def _thread(replies: int, kind: str = "Comment") -> str:
+    posts = "".join(
+        f"<div itemscope itemtype='https://schema.org/{kind}'><p>{_REPLY} Reply {i}.</p></div>"
+        for i in range(replies)
+    )
+    return (
+        "<div itemscope itemtype='https://schema.org/DiscussionForumPosting'>"
+        f"<p>{_POST}</p>{posts}</div>"
+    )
+
+
+def test_a_page_of_marked_posts_is_a_thread() -> None:
+    """Posts marked by microdata holding most of the page make it a thread."""
+    assert is_forum_thread(_body(_thread(3)))
+    assert not is_forum_thread(_body(_thread(1)))
+
+
+def test_answers_and_comments_under_a_story_are_no_thread() -> None:
+    """A Q&A page, and a story whose marked comments hold little of it, are not threads."""
+    assert not is_forum_thread(_body(_thread(3, kind="Answer")))
+    story = "".join(f"<p>{_POST} Paragraph {i}.</p>" for i in range(12))
+    comments = "".join(
+        f"<div itemscope itemtype='https://schema.org/Comment'><p>{_REPLY}</p></div>"
+        for _ in range(3)
+    )
+    assert not is_forum_thread(_body(f"<article>{story}</article>{comments}"))
+
+
+def test_a_thread_is_read_by_the_page_extraction() -> None:
+    """Every post of a marked thread is kept, short replies included."""
+    html = f"<html><body><main>{_thread(4)}<p>Thanks!</p></main></body></html>"
+    result = extract_html(html)
+    assert result.method == "page"
+    assert "Reply 3." in result.text
+
+
+def test_a_quote_attribution_stays_as_plain_text() -> None:
+    """A quote's "Sam said:" stays when the quote goes, and loses its link when it stays."""
+    body = _body(
+        f"<p>{_POST}</p>"
+        "<blockquote class='bbCodeBlock bbCodeBlock--quote'>"
+        f"<div class=bbCodeBlock-title><a href='/posts/1'>Sam said:</a></div><div>{_POST}</div>"
+        "</blockquote>"
+        "<blockquote><cite><a href='/members/2'>Ann</a> wrote:</cite>Yes, twice.</blockquote>"
+    )
+    drop_repeated_quotes(body)
+    assert _text(body).count("thermostat") == 1
+    assert "Sam said:" in _text(body)
+    assert body.find(".//a") is None
+    assert "Ann wrote:Yes, twice." in _text(body)
+
+
+def test_post_controls_and_short_dates_are_dropped() -> None:
+    """Reply/quote/report links, "Code: Select all" and a date's short form go."""
+    body = _body(
+        "<time class='ipsTime'><span class=ipsTime__long>June 14, 2024</span>"
+        "<span class=ipsTime__short>1 yr</span></time>"
+        f"<div class=codebox><p>Code: <a href='#'>Select all</a></p><pre>{_REPLY}</pre></div>"
+        f"<p>{_POST}</p><a href='/newreply'>Reply With Quote</a> <a href='/report'>Report</a>"
+        "<p>Quote of the day: reply to everyone.</p>"
+    )
+    drop_post_chrome(body)
+    text = _text(body)
+    assert "June 14, 2024" in text
+    for chrome in ("1 yr", "Select all", "Reply With Quote", "Report"):
+        assert chrome not in text
+    assert "Quote of the day" in text
+
+
+def test_poster_statistics_go_and_numbers_in_prose_stay() -> None:
+    """Poster statistics ("Posts: 710", "29,553 posts") go; "50 posts" in a sentence stays."""
+    body = _body(
+        "<dl><dd>Registered: 2016-07-02</dd><dd>Posts: 710</dd></dl>"
+        "<div><span>29,553 posts</span><span>518 helpful votes</span></div>"
+        f"<p>{_POST} I read <span>50 posts</span> about it first.</p>"
+    )
+    drop_post_chrome(body)
+    text = _text(body)
+    for chrome in ("Registered", "Posts: 710", "29,553", "helpful votes"):
+        assert chrome not in text
+    assert "50 posts about it" in text
+
+
+def test_thread_header_and_register_invitation_are_dropped() -> None:
+    """The thread's starter and start date, and "You must log in or register", go."""
+    body = _body(
+        "<ul><li><span>Thread starter</span> <a href='/members/3'>boobaloobie</a></li>"
+        "<li><span>Start date</span> <time>Jul 18, 2024</time></li></ul>"
+        f"<p>{_POST}</p>"
+        "<a class=button href='/login'><span>You must log in or register to reply here.</span></a>"
+    )
+    drop_post_chrome(body)
+    assert _text(body) == _POST
+
+
+def test_a_machine_written_thread_summary_is_dropped() -> None:
+    """A block named as an AI summary (by class or id) is not what the posters wrote."""
+    body = _body(
+        "<div id=ai-summary-block><details><summary>Click for summary</summary>"
+        "<p>The discussion revolves around boilers.</p></details></div>"
+        f"<p>{_POST}</p>"
+    )
+    drop_post_chrome(body)
+    assert _text(body) == _POST
