@@ -9,6 +9,11 @@ Data tables are content: readability drops a short table as "too little text" an
 out a table beside its best candidate, so tables that look like data (rows of cells, few
 links, no nested tables) are protected from its cleaning, and one that sat right after
 kept content is put back in place.
+
+Pages built from many similar blocks (service pages of page-builder sections, card grids,
+FAQ panels) make readability pick one block and drop the others: when several candidates
+that score like the chosen one still hold text outside the article, the article is only a
+fragment and ``None`` is returned, so the caller falls back to the whole-page extraction.
 """
 
 from __future__ import annotations
@@ -35,6 +40,16 @@ _BLOCK_PREFIXES = ("blockquote", "dl", "div", "img", "ol", "p", "table", "ul")
 # A wrapper around a data table ("table-responsive") is protected along with it when the
 # table holds at least this share of its words.
 _TABLE_WRAPPER_SHARE = 0.8
+# Fragments: a candidate scoring at least this share of the top score is a peer of the best
+# one (a sibling section, card or post built from the same template) ...
+PEER_SHARE = 0.5
+# ... only the highest-scoring candidates are compared (bounds the work on huge pages) ...
+MAX_PEERS_CHECKED = 60
+# ... and when this many peers still hold text outside readability's article, the article is
+# one fragment of a page split into similar blocks and is not returned.
+MIN_MISSED_PEERS = 2
+
+Candidates = dict[HtmlElement, dict[str, Any]]
 
 
 class _TreeDocument(Document):  # type: ignore[misc]
@@ -45,6 +60,7 @@ class _TreeDocument(Document):  # type: ignore[misc]
         self._tree = tree
         self.article: HtmlElement | None = None
         self._sanitizing = False
+        self.fragment = False  # set by get_article: the article misses similar blocks
 
     def _parse(self, input: Any) -> HtmlElement:
         self.encoding = "utf-8"
@@ -80,7 +96,9 @@ class _TreeDocument(Document):  # type: ignore[misc]
         best = best_candidate["elem"]
         parent = best.getparent()
         siblings = list(parent) if parent is not None else []
+        peers = _peers(candidates, best)
         output: HtmlElement = super().get_article(candidates, best_candidate, html_partial)
+        self.fragment = _missed_peers(peers, output) >= MIN_MISSED_PEERS
         if parent is not None:
             _restore_tables(siblings, parent)
         return output
@@ -118,6 +136,37 @@ class _TreeDocument(Document):  # type: ignore[misc]
             if el.tag != "div":
                 continue
             _wrap_inline_runs(el, has_block)
+
+
+def _peers(candidates: Candidates, best: HtmlElement) -> list[HtmlElement]:
+    """Top-scoring candidates outside *best* (and not its ancestors) that score like it."""
+    ranked = sorted(candidates.values(), key=lambda c: -c["content_score"])[:MAX_PEERS_CHECKED]
+    if not ranked:
+        return []
+    floor = PEER_SHARE * ranked[0]["content_score"]
+    ancestors = set(best.iterancestors())
+    return [
+        c["elem"]
+        for c in ranked
+        if c["content_score"] >= floor
+        and c["elem"] is not best
+        and c["elem"] not in ancestors
+        and not _inside(c["elem"], best)
+    ]
+
+
+def _missed_peers(peers: list[HtmlElement], article: HtmlElement) -> int:
+    """How many *peers* still hold text outside *article* (nested ones count once)."""
+    left = {p for p in peers if not _inside(p, article) and _has_text(p)}
+    return sum(1 for p in left if not any(up in left for up in p.iterancestors()))
+
+
+def _inside(el: HtmlElement, container: HtmlElement) -> bool:
+    return any(up is container for up in el.iterancestors())
+
+
+def _has_text(el: HtmlElement) -> bool:
+    return any(text.strip() for text in el.itertext())
 
 
 def _restore_tables(siblings: list[HtmlElement], parent: HtmlElement) -> None:
@@ -177,10 +226,15 @@ def _wrap_inline_runs(div: HtmlElement, has_block: dict[HtmlElement, bool]) -> N
 
 
 def readable_article(tree: HtmlElement) -> HtmlElement | None:
-    """Return readability's article element for *tree* (left unchanged), or ``None``."""
+    """Return readability's article element for *tree* (left unchanged), or ``None``.
+
+    ``None`` also when the article is one fragment of a page of similar blocks.
+    """
     doc = _TreeDocument(tree)
     try:
         doc.summary(html_partial=True)
     except Exception:  # readability raises Unparseable and assorted internal errors
+        return None
+    if doc.fragment:
         return None
     return doc.article

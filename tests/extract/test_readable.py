@@ -1,0 +1,62 @@
+"""readability's article on pages made of similar blocks, and its cleaning of the article."""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement, document_fromstring
+
+from insomnia_web.extract import extract_html
+from insomnia_web.extract.readable import readable_article
+
+SERVICES = ["Cloud hosting", "Data backup", "Security audits", "Network design"]
+
+
+def _sentences(topic: str) -> str:
+    return (
+        f"Our {topic} team plans, builds and runs the service for you, with clear reports, "
+        "fixed prices, and a named engineer who answers your calls, day and night, all year."
+    )
+
+
+def _block(topic: str) -> str:
+    return (
+        "<div class='row'><div class='col'><div class='rich-block'>"
+        f"<h2>{topic}</h2><p>{_sentences(topic)}</p><p>{_sentences(topic.lower())}</p>"
+        "</div></div></div>"
+    )
+
+
+def _tree(html: str) -> HtmlElement:
+    return document_fromstring(html)
+
+
+SERVICE_PAGE = (
+    # CMSs declare og:type "article" on every page, services included.
+    "<html><head><meta property='og:type' content='article'></head><body>"
+    "<header><a href='/'>Acme</a></header><div class='page'>"
+    + "".join(_block(topic) for topic in SERVICES)
+    + "</div><footer><p>Acme Ltd.</p></footer></body></html>"
+)
+
+
+def test_one_of_several_similar_blocks_is_a_fragment() -> None:
+    """readability's pick among equal blocks built from one template is not the article."""
+    assert readable_article(_tree(SERVICE_PAGE)) is None
+
+
+def test_page_of_similar_blocks_keeps_every_block() -> None:
+    """Every section of a page of similar blocks reaches the text, not only one."""
+    text = extract_html(SERVICE_PAGE).text
+    for topic in SERVICES:
+        assert _sentences(topic) in text
+
+
+def test_article_with_a_short_related_block_is_not_a_fragment() -> None:
+    """A long article next to one small block keeps readability's article."""
+    body = "".join(f"<p>{_sentences(topic)}</p>" for topic in SERVICES * 3)
+    html = (
+        "<html><body><article><div class='story'>"
+        f"{body}</div></article>{_block('Related offer')}</body></html>"
+    )
+    article = readable_article(_tree(html))
+    assert article is not None
+    assert _sentences("Cloud hosting") in " ".join(article.itertext())
