@@ -60,3 +60,32 @@ def test_article_with_a_short_related_block_is_not_a_fragment() -> None:
     article = readable_article(_tree(html))
     assert article is not None
     assert _sentences("Cloud hosting") in " ".join(article.itertext())
+
+
+def _story(inner: str) -> str:
+    return f"<html><body><article><div class='story'>{inner}</div></article></body></html>"
+
+
+def _step(n: int) -> str:
+    return f"Step {n} means checking the pump, the hoses and the seals before the next run."
+
+
+def test_list_of_sentences_survives_cleaning() -> None:
+    """A list whose items are sentences stays in the article (readability scores it below 0)."""
+    # Editors often put each point in a list of its own: readability scores each list below 0.
+    steps = "</ul><ul>".join(f"<li><p>{_step(n)}</p></li>" for n in range(6))
+    body = "".join(f"<p>{_sentences(topic)}</p>" for topic in SERVICES)
+    article = readable_article(_tree(_story(f"{body}<ul>{steps}</ul>")))
+    assert article is not None
+    text = " ".join(article.itertext())
+    assert _step(0) in text
+    assert _step(5) in text
+
+
+def test_list_of_links_is_not_a_statement_list() -> None:
+    """A list of long links is still dropped by readability's cleaning."""
+    links = "</ul><ul>".join(f"<li><p><a href='/a{n}'>{_step(n)}</a></p></li>" for n in range(6))
+    body = "".join(f"<p>{_sentences(topic)}</p>" for topic in SERVICES)
+    article = readable_article(_tree(_story(f"{body}<ul>{links}</ul>")))
+    assert article is not None
+    assert _step(0) not in " ".join(article.itertext())

@@ -8,7 +8,7 @@ twice and the article goes straight to our serializer.
 Data tables are content: readability drops a short table as "too little text" and leaves
 out a table beside its best candidate, so tables that look like data (rows of cells, few
 links, no nested tables) are protected from its cleaning, and one that sat right after
-kept content is put back in place.
+kept content is put back in place. Lists of sentences (steps, tips) are protected too.
 
 Pages built from many similar blocks (service pages of page-builder sections, card grids,
 FAQ panels) make readability pick one block and drop the others: when several candidates
@@ -26,7 +26,7 @@ from lxml.etree import tounicode
 from lxml.html import HtmlElement, fragment_fromstring
 from readability import Document
 
-from .counts import is_data_table, word_count
+from .counts import BlockCounts, is_data_table, word_count
 
 __all__ = ["readable_article"]
 
@@ -48,6 +48,12 @@ MAX_PEERS_CHECKED = 60
 # ... and when this many peers still hold text outside readability's article, the article is
 # one fragment of a page split into similar blocks and is not returned.
 MIN_MISSED_PEERS = 2
+
+# Statement lists (steps, tips, key points) are content: readability scores a list below zero
+# and drops it. A list is one when its items hold at least this many words on average ...
+STATEMENT_MIN_WORDS = 8
+# ... and at most this share of its words sits in links (a list of links is navigation).
+STATEMENT_MAX_LINK_SHARE = 0.3
 
 Candidates = dict[HtmlElement, dict[str, Any]]
 
@@ -75,6 +81,10 @@ class _TreeDocument(Document):  # type: ignore[misc]
 
     def get_preserved_elements(self, node: HtmlElement) -> dict[HtmlElement, bool]:
         allowed: dict[HtmlElement, bool] = dict(super().get_preserved_elements(node))
+        counts = BlockCounts(node)
+        for lst in node.iter("ul", "ol"):
+            if _is_statement_list(lst, counts):
+                allowed[lst] = True
         for table in node.iter("table"):
             if not is_data_table(table):
                 continue
@@ -136,6 +146,15 @@ class _TreeDocument(Document):  # type: ignore[misc]
             if el.tag != "div":
                 continue
             _wrap_inline_runs(el, has_block)
+
+
+def _is_statement_list(lst: HtmlElement, counts: BlockCounts) -> bool:
+    """True for a list whose items are sentences (steps, tips, key points), not links."""
+    items = sum(1 for child in lst if child.tag == "li")
+    words = counts.words.get(lst, 0)
+    if not items or words < STATEMENT_MIN_WORDS * items:
+        return False
+    return counts.link_words.get(lst, 0) <= STATEMENT_MAX_LINK_SHARE * words
 
 
 def _peers(candidates: Candidates, best: HtmlElement) -> list[HtmlElement]:
