@@ -5,7 +5,7 @@ from __future__ import annotations
 from lxml.html import HtmlElement, document_fromstring
 
 from insomnia_web.extract import extract_html
-from insomnia_web.extract.readable import readable_article
+from insomnia_web.extract.readable import _peers, readable_article
 
 SERVICES = ["Cloud hosting", "Data backup", "Security audits", "Network design"]
 
@@ -89,3 +89,13 @@ def test_list_of_links_is_not_a_statement_list() -> None:
     article = readable_article(_tree(_story(f"{body}<ul>{links}</ul>")))
     assert article is not None
     assert _step(0) not in " ".join(article.itertext())
+
+
+def test_blocks_scoring_below_zero_are_not_peers() -> None:
+    """When no candidate scores above zero, no block is taken for a peer of another."""
+    blocks = [_tree(f"<div><p>{_sentences(t)}</p></div>").find(".//div") for t in SERVICES]
+    candidates = {el: {"content_score": 0.0, "elem": el} for el in blocks}
+    assert _peers(candidates, blocks[0]) == []
+    candidates[blocks[0]]["content_score"] = 10.0
+    candidates[blocks[1]]["content_score"] = 6.0
+    assert _peers(candidates, blocks[0]) == [blocks[1]]

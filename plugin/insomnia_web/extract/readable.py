@@ -6,9 +6,11 @@ elements are already gone) and hands back the article element itself, so nothing
 twice and the article goes straight to our serializer.
 
 Data tables are content: readability drops a short table as "too little text" and leaves
-out a table beside its best candidate, so tables that look like data (rows of cells, few
-links, no nested tables) are protected from its cleaning, and one that sat right after
-kept content is put back in place. Lists of sentences (steps, tips) are protected too.
+out a table beside its best candidate, so tables that look like data (rows of cells or
+header cells, few links, no nested tables) are protected from its cleaning and from its
+"unlikely candidate" pass (a class like "sticky-header" says nothing about a table), and
+one that sat right after kept content is put back in place. Lists of sentences (steps,
+tips) are protected from its cleaning too.
 
 Pages built from many similar blocks (service pages of page-builder sections, card grids,
 FAQ panels) make readability pick one block and drop the others: when several candidates
@@ -213,8 +215,8 @@ def _is_statement_list(lst: HtmlElement, counts: BlockCounts) -> bool:
 def _peers(candidates: Candidates, best: HtmlElement) -> list[HtmlElement]:
     """Top-scoring candidates outside *best* (and not its ancestors) that score like it."""
     ranked = sorted(candidates.values(), key=lambda c: -c["content_score"])[:MAX_PEERS_CHECKED]
-    if not ranked:
-        return []
+    if not ranked or ranked[0]["content_score"] <= 0:
+        return []  # nothing scores like text: no block to compare with
     floor = PEER_SHARE * ranked[0]["content_score"]
     ancestors = set(best.iterancestors())
     return [
