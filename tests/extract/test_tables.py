@@ -45,3 +45,26 @@ def test_layout_table_of_links_is_still_dropped() -> None:
     assert WORDS in text
     assert "Menu item" not in text
     assert "Other link" not in text
+
+
+def _linked_table(table_class: str) -> str:
+    head = "<tr><th>Year</th><th>Laureate</th><th>Country</th></tr>"
+    rows = "".join(
+        f"<tr><td>{1900 + i}</td><td><a href='/p{i}'>Person Number {i}</a></td>"
+        f"<td><a href='/c{i}'>Country {i}</a></td></tr>"
+        for i in range(8)
+    )
+    return f"<table class='{table_class}'>{head}{rows}</table>"
+
+
+def test_table_of_links_with_header_cells_is_data() -> None:
+    """A table with three header cells is data even when most of its words are links."""
+    text = convert(_html(f"<p>{WORDS}</p>{_linked_table('results')}"), "text/html").text
+    assert "| Year | Laureate | Country |" in text
+    assert "Person Number 7" in text
+
+
+def test_data_table_named_like_chrome_is_kept() -> None:
+    """A data table whose class names chrome ("sticky-header") is not dropped as unlikely."""
+    html = _html(f"<p>{WORDS}</p>{_linked_table('wikitable sticky-header')}<p>{WORDS}</p>")
+    assert "Person Number 7" in convert(html, "text/html").text

@@ -11,6 +11,11 @@ MAX_TABLE_LINK_SHARE = 0.5
 nearly all of them)."""
 
 
+MIN_HEADER_CELLS = 3
+"""A table with this many header cells is data even when most of its words are links (a
+table of laureates, releases or packages links every name)."""
+
+
 def tag_name(el: HtmlElement) -> str:
     """The lowercase local tag name of *el*, or ``""`` for comments and processing instructions."""
     tag = el.tag
@@ -43,6 +48,8 @@ def is_data_table(table: HtmlElement) -> bool:
     words = word_count(table)
     if not words:
         return False
+    if sum(1 for _ in table.iterdescendants("th")) >= MIN_HEADER_CELLS:
+        return True
     linked = sum(word_count(a) for a in table.iter("a"))
     return linked <= MAX_TABLE_LINK_SHARE * words
 

@@ -6,9 +6,16 @@ elements are already gone) and hands back the article element itself, so nothing
 twice and the article goes straight to our serializer.
 
 Data tables are content: readability drops a short table as "too little text" and leaves
-out a table beside its best candidate, so tables that look like data (rows of cells, few
-links, no nested tables) are protected from its cleaning, and one that sat right after
-kept content is put back in place.
+out a table beside its best candidate, so tables that look like data (rows of cells or
+header cells, few links, no nested tables) are protected from its cleaning and from its
+"unlikely candidate" pass (a class like "sticky-header" says nothing about a table), and
+one that sat right after kept content is put back in place. Lists of sentences (steps,
+tips) are protected from its cleaning too.
+
+Pages built from many similar blocks (service pages of page-builder sections, card grids,
+FAQ panels) make readability pick one block and drop the others: when several candidates
+that score like the chosen one still hold text outside the article, the article is only a
+fragment and ``None`` is returned, so the caller falls back to the whole-page extraction.
 """
 
 from __future__ import annotations
@@ -20,8 +27,9 @@ from typing import Any
 from lxml.etree import tounicode
 from lxml.html import HtmlElement, fragment_fromstring
 from readability import Document
+from readability.readability import REGEXES as READABILITY_RES
 
-from .counts import is_data_table, word_count
+from .counts import BlockCounts, is_data_table, word_count
 
 __all__ = ["readable_article"]
 
@@ -35,6 +43,27 @@ _BLOCK_PREFIXES = ("blockquote", "dl", "div", "img", "ol", "p", "table", "ul")
 # A wrapper around a data table ("table-responsive") is protected along with it when the
 # table holds at least this share of its words.
 _TABLE_WRAPPER_SHARE = 0.8
+# Fragments: a candidate scoring at least this share of the top score is a peer of the best
+# one (a sibling section, card or post built from the same template) ...
+PEER_SHARE = 0.5
+# ... only the highest-scoring candidates are compared (bounds the work on huge pages) ...
+MAX_PEERS_CHECKED = 60
+# ... and when this many peers still hold text outside readability's article, the article is
+# one fragment of a page split into similar blocks and is not returned.
+MIN_MISSED_PEERS = 2
+
+# Statement lists (steps, tips, key points) are content: readability scores a list below zero
+# and drops it. A list is one when its items hold at least this many words on average ...
+STATEMENT_MIN_WORDS = 8
+# ... and at most this share of its words sits in links (a list of links is navigation).
+STATEMENT_MAX_LINK_SHARE = 0.3
+
+_UNLIKELY_RE = READABILITY_RES["unlikelyCandidatesRe"]
+_MAYBE_RE = READABILITY_RES["okMaybeItsACandidateRe"]
+_SEMANTIC_TAGS = frozenset(("main", "article", "math"))
+_CODE_TAGS = frozenset(("pre", "code"))
+
+Candidates = dict[HtmlElement, dict[str, Any]]
 
 
 class _TreeDocument(Document):  # type: ignore[misc]
@@ -45,10 +74,39 @@ class _TreeDocument(Document):  # type: ignore[misc]
         self._tree = tree
         self.article: HtmlElement | None = None
         self._sanitizing = False
+        self.fragment = False  # set by get_article: the article misses similar blocks
 
     def _parse(self, input: Any) -> HtmlElement:
         self.encoding = "utf-8"
         return copy.deepcopy(self._tree)
+
+    def remove_unlikely_candidates(self) -> None:
+        # readability's rule (a class or id naming chrome, unless it also names content, an
+        # element inside <pre>/<code> or one holding <main>, <article> or <math> is kept), in
+        # two linear passes instead of two XPath queries per element; data tables and their
+        # wrappers are kept too ("wikitable sticky-header" names a header).
+        elements = [el for el in self.html.iter() if isinstance(el.tag, str)]
+        protected = _data_tables_and_wrappers(self.html)
+        holds_semantic: set[HtmlElement] = set()
+        for el in reversed(elements):
+            if el.tag in _SEMANTIC_TAGS or any(child in holds_semantic for child in el):
+                holds_semantic.add(el)
+        in_code: set[HtmlElement] = set()
+        for el in elements:
+            if el.tag in _CODE_TAGS or el.getparent() in in_code:
+                in_code.add(el)
+        for el in elements[1:]:
+            features = f"{el.get('class', '')} {el.get('id', '')}"
+            if (
+                len(features) >= 2
+                and _UNLIKELY_RE.search(features)
+                and not _MAYBE_RE.search(features)
+                and el.tag not in ("html", "body")
+                and el not in in_code
+                and el not in holds_semantic
+                and el not in protected
+            ):
+                el.drop_tree()
 
     def sanitize(self, node: HtmlElement, candidates: Any, keep_all_images: bool = False) -> str:
         self._sanitizing = True
@@ -59,6 +117,10 @@ class _TreeDocument(Document):  # type: ignore[misc]
 
     def get_preserved_elements(self, node: HtmlElement) -> dict[HtmlElement, bool]:
         allowed: dict[HtmlElement, bool] = dict(super().get_preserved_elements(node))
+        counts = BlockCounts(node)
+        for lst in node.iter("ul", "ol"):
+            if _is_statement_list(lst, counts):
+                allowed[lst] = True
         for table in node.iter("table"):
             if not is_data_table(table):
                 continue
@@ -80,7 +142,9 @@ class _TreeDocument(Document):  # type: ignore[misc]
         best = best_candidate["elem"]
         parent = best.getparent()
         siblings = list(parent) if parent is not None else []
+        peers = _peers(candidates, best)
         output: HtmlElement = super().get_article(candidates, best_candidate, html_partial)
+        self.fragment = _missed_peers(peers, output) >= MIN_MISSED_PEERS
         if parent is not None:
             _restore_tables(siblings, parent)
         return output
@@ -118,6 +182,65 @@ class _TreeDocument(Document):  # type: ignore[misc]
             if el.tag != "div":
                 continue
             _wrap_inline_runs(el, has_block)
+
+
+def _data_tables_and_wrappers(root: HtmlElement) -> set[HtmlElement]:
+    """Data tables under *root* and the wrappers whose words are nearly all in one of them."""
+    kept: set[HtmlElement] = set()
+    for table in root.iter("table"):
+        if not is_data_table(table):
+            continue
+        kept.add(table)
+        words = word_count(table)
+        wrapper = table.getparent()
+        while (
+            wrapper is not None
+            and wrapper is not root
+            and words >= _TABLE_WRAPPER_SHARE * word_count(wrapper)
+        ):
+            kept.add(wrapper)
+            wrapper = wrapper.getparent()
+    return kept
+
+
+def _is_statement_list(lst: HtmlElement, counts: BlockCounts) -> bool:
+    """True for a list whose items are sentences (steps, tips, key points), not links."""
+    items = sum(1 for child in lst if child.tag == "li")
+    words = counts.words.get(lst, 0)
+    if not items or words < STATEMENT_MIN_WORDS * items:
+        return False
+    return counts.link_words.get(lst, 0) <= STATEMENT_MAX_LINK_SHARE * words
+
+
+def _peers(candidates: Candidates, best: HtmlElement) -> list[HtmlElement]:
+    """Top-scoring candidates outside *best* (and not its ancestors) that score like it."""
+    ranked = sorted(candidates.values(), key=lambda c: -c["content_score"])[:MAX_PEERS_CHECKED]
+    if not ranked or ranked[0]["content_score"] <= 0:
+        return []  # nothing scores like text: no block to compare with
+    floor = PEER_SHARE * ranked[0]["content_score"]
+    ancestors = set(best.iterancestors())
+    return [
+        c["elem"]
+        for c in ranked
+        if c["content_score"] >= floor
+        and c["elem"] is not best
+        and c["elem"] not in ancestors
+        and not _inside(c["elem"], best)
+    ]
+
+
+def _missed_peers(peers: list[HtmlElement], article: HtmlElement) -> int:
+    """How many *peers* still hold text outside *article* (nested ones count once)."""
+    left = {p for p in peers if not _inside(p, article) and _has_text(p)}
+    return sum(1 for p in left if not any(up in left for up in p.iterancestors()))
+
+
+def _inside(el: HtmlElement, container: HtmlElement) -> bool:
+    return any(up is container for up in el.iterancestors())
+
+
+def _has_text(el: HtmlElement) -> bool:
+    return any(text.strip() for text in el.itertext())
 
 
 def _restore_tables(siblings: list[HtmlElement], parent: HtmlElement) -> None:
@@ -177,10 +300,15 @@ def _wrap_inline_runs(div: HtmlElement, has_block: dict[HtmlElement, bool]) -> N
 
 
 def readable_article(tree: HtmlElement) -> HtmlElement | None:
-    """Return readability's article element for *tree* (left unchanged), or ``None``."""
+    """Return readability's article element for *tree* (left unchanged), or ``None``.
+
+    ``None`` also when the article is one fragment of a page of similar blocks.
+    """
     doc = _TreeDocument(tree)
     try:
         doc.summary(html_partial=True)
     except Exception:  # readability raises Unparseable and assorted internal errors
+        return None
+    if doc.fragment:
         return None
     return doc.article

@@ -1,0 +1,101 @@
+"""readability's article on pages made of similar blocks, and its cleaning of the article."""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement, document_fromstring
+
+from insomnia_web.extract import extract_html
+from insomnia_web.extract.readable import _peers, readable_article
+
+SERVICES = ["Cloud hosting", "Data backup", "Security audits", "Network design"]
+
+
+def _sentences(topic: str) -> str:
+    return (
+        f"Our {topic} team plans, builds and runs the service for you, with clear reports, "
+        "fixed prices, and a named engineer who answers your calls, day and night, all year."
+    )
+
+
+def _block(topic: str) -> str:
+    return (
+        "<div class='row'><div class='col'><div class='rich-block'>"
+        f"<h2>{topic}</h2><p>{_sentences(topic)}</p><p>{_sentences(topic.lower())}</p>"
+        "</div></div></div>"
+    )
+
+
+def _tree(html: str) -> HtmlElement:
+    return document_fromstring(html)
+
+
+SERVICE_PAGE = (
+    # CMSs declare og:type "article" on every page, services included.
+    "<html><head><meta property='og:type' content='article'></head><body>"
+    "<header><a href='/'>Acme</a></header><div class='page'>"
+    + "".join(_block(topic) for topic in SERVICES)
+    + "</div><footer><p>Acme Ltd.</p></footer></body></html>"
+)
+
+
+def test_one_of_several_similar_blocks_is_a_fragment() -> None:
+    """readability's pick among equal blocks built from one template is not the article."""
+    assert readable_article(_tree(SERVICE_PAGE)) is None
+
+
+def test_page_of_similar_blocks_keeps_every_block() -> None:
+    """Every section of a page of similar blocks reaches the text, not only one."""
+    text = extract_html(SERVICE_PAGE).text
+    for topic in SERVICES:
+        assert _sentences(topic) in text
+
+
+def test_article_with_a_short_related_block_is_not_a_fragment() -> None:
+    """A long article next to one small block keeps readability's article."""
+    body = "".join(f"<p>{_sentences(topic)}</p>" for topic in SERVICES * 3)
+    html = (
+        "<html><body><article><div class='story'>"
+        f"{body}</div></article>{_block('Related offer')}</body></html>"
+    )
+    article = readable_article(_tree(html))
+    assert article is not None
+    assert _sentences("Cloud hosting") in " ".join(article.itertext())
+
+
+def _story(inner: str) -> str:
+    return f"<html><body><article><div class='story'>{inner}</div></article></body></html>"
+
+
+def _step(n: int) -> str:
+    return f"Step {n} means checking the pump, the hoses and the seals before the next run."
+
+
+def test_list_of_sentences_survives_cleaning() -> None:
+    """A list whose items are sentences stays in the article (readability scores it below 0)."""
+    # Editors often put each point in a list of its own: readability scores each list below 0.
+    steps = "</ul><ul>".join(f"<li><p>{_step(n)}</p></li>" for n in range(6))
+    body = "".join(f"<p>{_sentences(topic)}</p>" for topic in SERVICES)
+    article = readable_article(_tree(_story(f"{body}<ul>{steps}</ul>")))
+    assert article is not None
+    text = " ".join(article.itertext())
+    assert _step(0) in text
+    assert _step(5) in text
+
+
+def test_list_of_links_is_not_a_statement_list() -> None:
+    """A list of long links is still dropped by readability's cleaning."""
+    links = "</ul><ul>".join(f"<li><p><a href='/a{n}'>{_step(n)}</a></p></li>" for n in range(6))
+    body = "".join(f"<p>{_sentences(topic)}</p>" for topic in SERVICES)
+    article = readable_article(_tree(_story(f"{body}<ul>{links}</ul>")))
+    assert article is not None
+    assert _step(0) not in " ".join(article.itertext())
+
+
+def test_blocks_scoring_below_zero_are_not_peers() -> None:
+    """When no candidate scores above zero, no block is taken for a peer of another."""
+    blocks = [_tree(f"<div><p>{_sentences(t)}</p></div>").find(".//div") for t in SERVICES]
+    candidates = {el: {"content_score": 0.0, "elem": el} for el in blocks}
+    assert _peers(candidates, blocks[0]) == []
+    candidates[blocks[0]]["content_score"] = 10.0
+    candidates[blocks[1]]["content_score"] = 6.0
+    assert _peers(candidates, blocks[0]) == [blocks[1]]
