@@ -57,7 +57,7 @@ BOILERPLATE_RE = re.compile(
     r"off-?canvas|drawer|visually-?hidden|sr-only|screen-?reader-?text|print-?only|"
     r"user-?info|user-?details|user-?extras|user-?stats|user-?title|user-?banner|"
     r"message-?user|message-?user-?details|message-?user-?extras|postprofile|author-?pane|"
-    r"cauthorpane|member-?info|signature)"
+    r"cauthorpane|member-?info|signature|disclaimers?|footnotes?|legal)"
     r"(?:$|[-_ ])",
     re.I,
 )
