@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from insomnia_web.extract import extract_html
 
 DESCRIPTION = (
@@ -30,3 +32,50 @@ def test_disclaimer_and_footnote_blocks_are_dropped() -> None:
     assert "Results may vary" not in text
     assert "measured on a size" not in text
     assert "while stocks last" not in text
+
+
+def _ld(description: str, kind: str = "Product") -> str:
+    data = json.dumps({"@context": "https://schema.org", "@type": kind, "description": description})
+    return f"<script type='application/ld+json'>{data}</script>"
+
+
+DECLARED = (
+    "<p>A breathable merino tee for long days on the trail &amp; in town.</p>"
+    "<p>Knitted from fine wool that wicks sweat, resists odour and dries fast after a wash "
+    "in cold water.</p>"
+)
+
+
+def _shop(head: str, main: str) -> str:
+    return f"<html><head>{head}</head><body><main>{main}</main></body></html>"
+
+
+def test_declared_description_missing_from_page_is_added_after_title() -> None:
+    """A JSON-LD product description the visible page lacks is added below the title."""
+    main = "<h1>Merino Tee</h1><p>$45</p><p>Select a size</p>"
+    text = extract_html(_shop(_ld(DECLARED), main)).text
+    lines = text.split("\n\n")
+    assert lines[0] == "# Merino Tee"
+    assert lines[1] == "A breathable merino tee for long days on the trail & in town."
+    assert "dries fast after a wash in cold water." in text
+
+
+def test_declared_description_already_on_page_is_not_repeated() -> None:
+    """A description the page already shows is not added a second time."""
+    main = f"<h1>Merino Tee</h1>{DECLARED}"
+    text = extract_html(_shop(_ld(DECLARED), main)).text
+    assert text.count("breathable merino tee") == 1
+
+
+def test_description_of_other_types_and_short_taglines_are_ignored() -> None:
+    """Only a product's description of some length is added, not an organization's."""
+    main = "<h1>Merino Tee</h1><p>$45</p>"
+    assert "breathable" not in extract_html(_shop(_ld(DECLARED, "Organization"), main)).text
+    assert "Soft wool" not in extract_html(_shop(_ld("Soft wool tee."), main)).text
+
+
+def test_broken_json_ld_is_ignored() -> None:
+    """A JSON-LD script that does not parse leaves the extraction unchanged."""
+    head = '<script type=\'application/ld+json\'>{"@type": "Product", </script>'
+    text = extract_html(_shop(head, "<h1>Merino Tee</h1><p>$45</p>")).text
+    assert text == "# Merino Tee\n\n$45"

@@ -3,7 +3,8 @@
 ``readable`` runs readability-lxml for the main article and, independently, a boilerplate-
 pruned whole-page extraction. When readability kept too little of what the page really holds
 (a listing, a forum thread, a product page, documentation), the page extraction wins; how
-little is too little depends on whether the page declares itself an article.
+little is too little depends on whether the page declares itself an article. A product
+description that the page declares in JSON-LD but the result lacks is added to it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
 from .model import Extracted
 from .parse import parse_html
+from .product import add_missing_description, product_description
 from .readable import readable_article
 from .serialize import serialize
 from .signals import ArticleClaim, article_claim
@@ -77,6 +79,7 @@ def extract_html(
         return Extracted(title=None, text="", method=mode if mode == "full" else "empty")
     title = page_title(root)
     claim = article_claim(root)
+    description = product_description(root)  # JSON-LD, read before scripts are removed
     strip_invisible(root)
     if mode == "full":
         return Extracted(title=title, text=serialize(_body(root)), method="full")
@@ -88,4 +91,5 @@ def extract_html(
             article_text = serialize(article)
     page_text = serialize(_tidy(prune_boilerplate(root)))
     text, method = _choose(article_text, page_text, claim)
+    text = add_missing_description(text, description)
     return Extracted(title=title, text=text, method=method)
