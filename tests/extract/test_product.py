@@ -79,3 +79,14 @@ def test_broken_json_ld_is_ignored() -> None:
     head = '<script type=\'application/ld+json\'>{"@type": "Product", </script>'
     text = extract_html(_shop(head, "<h1>Merino Tee</h1><p>$45</p>")).text
     assert text == "# Merino Tee\n\n$45"
+
+
+def test_details_in_a_modal_sheet_are_kept() -> None:
+    """Measurements a shop renders into a modal sheet are product content."""
+    sheet = (
+        "<div class='product-measurements-modal'><h2>Measurements</h2>"
+        "<ul><li>Width: 30 in</li><li>Depth: 15 in</li><li>Max load per shelf: 29 lb</li></ul>"
+        "</div>"
+    )
+    text = extract_html(_page(sheet)).text
+    assert "Max load per shelf: 29 lb" in text

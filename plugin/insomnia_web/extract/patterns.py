@@ -44,13 +44,15 @@ DROP_ROLES = frozenset(
         "toolbar",
     ]
 )
+# Not "modal": shops render product details (measurements, materials) into modal sheets that
+# open from a link; popups that are chrome carry role="dialog" or are named popup or overlay.
 BOILERPLATE_RE = re.compile(
     r"(?:^|[-_ ])(?:nav|navbar|navigation|menu|menubar|submenu|megamenu|footer|site-?footer|"
     r"page-?footer|masthead|site-?header|global-?header|topbar|top-?bar|header-?bar|sidebar|"
     r"side-?bar|breadcrumbs?|crumbs|cookies?|cookie-?banner|consent|gdpr|"
     r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|subscription|"
     r"signup|sign-?up|related|related-?posts|recommended|popular|trending|promo|advert|ads|"
-    r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|modal|overlay|skip-?link|"
+    r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|overlay|skip-?link|"
     r"pagination|pager|comment-?form|comments|comment-?list|commentlist|comment-?section|"
     r"reviews?|ratings?|recommendations?|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"
     r"language-?switcher|lang-?switch|search-?form|searchbox|search-?bar|offcanvas|"
