@@ -90,3 +90,36 @@ def test_details_in_a_modal_sheet_are_kept() -> None:
     )
     text = extract_html(_page(sheet)).text
     assert "Max load per shelf: 29 lb" in text
+
+
+def test_product_page_article_keeps_one_copy_of_a_repeated_description() -> None:
+    """On a product page the article's second copy of the description goes."""
+    copy = (
+        "<p>Join a live meditation class every Monday night, with time for questions after each "
+        "session, and a community of fellow meditators, who share their practice.</p>"
+    )
+    body = f"<h1>Monday Meditation</h1><div class='product'>{copy}{copy}</div>"
+    for kind, copies in (("website", 2), ("product", 1)):
+        head = f"<meta property='og:type' content='{kind}'>"
+        result = extract_html(_shop(head, body))
+        assert result.method == "readability"
+        assert result.text.count("Join a live meditation class") == copies
+
+
+def test_product_is_recognised_from_json_ld_microdata_or_open_graph() -> None:
+    """A page is a product page by JSON-LD, schema.org microdata or og:type product."""
+    from insomnia_web.extract.parse import parse_html
+    from insomnia_web.extract.product import read_product
+
+    def product(html: str) -> bool:
+        root = parse_html(html)
+        assert root is not None
+        return read_product(root).is_product
+
+    body = "<p>Cast iron skillet</p>"
+    assert product(_shop(_ld("Skillet"), body))
+    assert product(_shop("<meta property='og:type' content='product.item'>", body))
+    assert product(
+        f"<html><body><div itemtype='https://schema.org/Product'>{body}</div></body></html>"
+    )
+    assert not product(_shop("<meta property='og:type' content='article'>", body))

@@ -18,7 +18,7 @@ from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
 from .model import Extracted
 from .parse import parse_html
-from .product import add_missing_description, product_description
+from .product import add_missing_description, read_product
 from .readable import readable_article
 from .serialize import serialize
 from .signals import ArticleClaim, article_claim
@@ -58,8 +58,9 @@ def _choose(article_text: str, page_text: str, claim: ArticleClaim) -> tuple[str
 
 
 def _tidy(content: HtmlElement) -> HtmlElement:
-    # Only the page extraction: inside one story, repeats (an interview's questions, a meal
-    # plan's items) and a wire service's copyright line belong to the text.
+    # The page extraction and a product page's article only: inside one story, repeats (an
+    # interview's questions, a meal plan's items) and a wire service's copyright line belong
+    # to the text.
     drop_legal_lines(content)
     drop_repeated_blocks(content)
     return content
@@ -79,7 +80,7 @@ def extract_html(
         return Extracted(title=None, text="", method=mode if mode == "full" else "empty")
     title = page_title(root)
     claim = article_claim(root)
-    description = product_description(root)  # JSON-LD, read before scripts are removed
+    product = read_product(root)  # JSON-LD, read before scripts are removed
     strip_invisible(root)
     if mode == "full":
         return Extracted(title=title, text=serialize(_body(root)), method="full")
@@ -88,8 +89,10 @@ def extract_html(
         article = readable_article(root)  # works on a copy: root stays whole
         if article is not None:
             prune_article(article)
+            if product.is_product:  # shops print a description twice (mobile, desktop)
+                _tidy(article)
             article_text = serialize(article)
     page_text = serialize(_tidy(prune_boilerplate(root)))
     text, method = _choose(article_text, page_text, claim)
-    text = add_missing_description(text, description)
+    text = add_missing_description(text, product.description)
     return Extracted(title=title, text=text, method=method)

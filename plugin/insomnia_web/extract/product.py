@@ -1,9 +1,11 @@
-"""Product pages: the description a shop declares in its structured data.
+"""Product pages: what a page declares about the product it sells.
 
-Shops describe each product in schema.org JSON-LD (``Product.description``) for search
-engines, and many render that same description only inside a drawer, a dialog or a widget
-that a script fills in, which the extraction cannot see. When the extracted text holds little
-of the declared description, the description is put back after the page's title.
+A page is a product page when its schema.org data (JSON-LD or microdata) describes a
+``Product`` or its ``og:type`` is a product. Shops also describe each product in JSON-LD
+(``Product.description``) for search engines, and many render that same description only
+inside a drawer, a dialog or a widget that a script fills in, which the extraction cannot see.
+When the extracted text holds little of the declared description, the description is put back
+after the page's title.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from lxml.html import HtmlElement
 
-__all__ = ["add_missing_description", "product_description"]
+__all__ = ["ProductInfo", "add_missing_description", "read_product"]
 
 _PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "IndividualProduct", "ProductModel"))
 _WORD_RE = re.compile(r"\w+")
@@ -55,9 +58,31 @@ def _plain(description: str) -> str:
     return "\n\n".join(line for line in lines if line)
 
 
-def product_description(root: HtmlElement) -> str | None:
-    """The longest product description declared in the page's JSON-LD (read before scripts
-    are removed), as plain text, or ``None`` when there is none worth adding."""
+@dataclass(frozen=True)
+class ProductInfo:
+    """Whether the page sells a product, and the description it declares for it."""
+
+    is_product: bool
+    description: str | None
+
+
+def _declares_product_in_markup(root: HtmlElement) -> bool:
+    for meta in root.iter("meta"):
+        key = (meta.get("property") or meta.get("name") or "").strip().lower()
+        if key == "og:type" and (meta.get("content") or "").strip().lower().startswith("product"):
+            return True  # "product", "product.item", "product.group"
+    return any(
+        "schema.org/Product" in el.get("itemtype", "") for el in root.iterfind(".//*[@itemtype]")
+    )
+
+
+def read_product(root: HtmlElement) -> ProductInfo:
+    """Read the page's product declarations (before scripts are removed).
+
+    The description is the longest one a product declares in JSON-LD, as plain text, or
+    ``None`` when there is none worth adding.
+    """
+    found = False
     best = ""
     for script in root.iter("script"):
         if (script.get("type") or "").strip().lower() != "application/ld+json":
@@ -67,11 +92,15 @@ def product_description(root: HtmlElement) -> str | None:
         except (ValueError, RecursionError):
             continue
         for obj in _json_objects(data):
+            if not _is_product(obj):
+                continue
+            found = True
             description = obj.get("description")
-            if isinstance(description, str) and len(description) > len(best) and _is_product(obj):
+            if isinstance(description, str) and len(description) > len(best):
                 best = description
     text = _plain(best)
-    return text if len(_WORD_RE.findall(text)) >= MIN_DESCRIPTION_WORDS else None
+    description = text if len(_WORD_RE.findall(text)) >= MIN_DESCRIPTION_WORDS else None
+    return ProductInfo(found or _declares_product_in_markup(root), description)
 
 
 def _covered_share(description: str, text: str) -> float:
