@@ -123,3 +123,15 @@ def test_product_is_recognised_from_json_ld_microdata_or_open_graph() -> None:
         f"<html><body><div itemtype='https://schema.org/Product'>{body}</div></body></html>"
     )
     assert not product(_shop("<meta property='og:type' content='article'>", body))
+
+
+def test_cross_sell_sections_are_dropped() -> None:
+    """Sections under "Choose your add-ons" or "Complete the look" sell other products."""
+    for heading in ("Choose your add-ons", "Complete the look", "Pairs well with:"):
+        cross_sell = (
+            f"<section><h2>{heading}</h2><h3>Trail Socks</h3>"
+            "<p>Cushioned merino socks that keep feet dry on long runs.</p></section>"
+        )
+        text = extract_html(_page(cross_sell)).text
+        assert "rock plate under the forefoot" in text
+        assert "Cushioned merino socks" not in text

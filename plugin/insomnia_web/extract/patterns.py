@@ -98,7 +98,9 @@ EXTRA_HEADING_RE = re.compile(
     r"(?:leave a|post a) (?:reply|comment)|comments?|\d+ comments?|"
     r"join the (?:discussion|conversation)|"
     r"about the author|tags|categories|archives|"
-    r"customers (?:also|who) .*|frequently bought together|similar(?: \w+)?)[\s:.!?]*$",
+    r"customers (?:also|who) .*|frequently bought together|similar(?: \w+)?|"
+    r"choose your add-?ons|(?:pairs?|goes) (?:well |beautifully )?with.*|complete the (?:look|set)|"
+    r"(?:get|shop) the look|as seen on instagram)[\s:.!?]*$",
     re.I,
 )
 LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
