@@ -135,3 +135,15 @@ def test_cross_sell_sections_are_dropped() -> None:
         text = extract_html(_page(cross_sell)).text
         assert "rock plate under the forefoot" in text
         assert "Cushioned merino socks" not in text
+
+
+def test_customer_review_sections_are_dropped() -> None:
+    """Sections under "Top reviews from ..." or "Customers say" are reviews, not the product."""
+    for heading in ("Top reviews from the United States", "Customers say", "Reviews"):
+        reviews = (
+            f"<section><h2>{heading}</h2><h3>Great shoe</h3>"
+            "<p>Wore them for a whole season and the soles still grip well.</p></section>"
+        )
+        text = extract_html(_page(reviews)).text
+        assert "rock plate under the forefoot" in text
+        assert "soles still grip" not in text

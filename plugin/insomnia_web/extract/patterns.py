@@ -100,7 +100,9 @@ EXTRA_HEADING_RE = re.compile(
     r"about the author|tags|categories|archives|"
     r"customers (?:also|who) .*|frequently bought together|similar(?: \w+)?|"
     r"choose your add-?ons|(?:pairs?|goes) (?:well |beautifully )?with.*|complete the (?:look|set)|"
-    r"(?:get|shop) the look|as seen on instagram)[\s:.!?]*$",
+    r"(?:get|shop) the look|as seen on instagram|"
+    r"(?:top |customer |user |product |most helpful )?reviews(?: from .*| with images)?|"
+    r"customers say|write a review|ratings? (?:and|&) reviews)[\s:.!?]*$",
     re.I,
 )
 LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
