@@ -147,3 +147,18 @@ def test_customer_review_sections_are_dropped() -> None:
         text = extract_html(_page(reviews)).text
         assert "rock plate under the forefoot" in text
         assert "soles still grip" not in text
+
+
+def test_shop_widgets_are_dropped_by_their_names() -> None:
+    """Payment, delivery, loyalty and size-guide widgets beside the product are shop chrome."""
+    widgets = (
+        "<div class='product-usps'><p>Free returns within 30 days</p></div>"
+        "<div class='klarna-placement'><p>Pay in 3 interest-free instalments</p></div>"
+        "<div class='delivery-info'><p>Express delivery in 3 working days</p></div>"
+        "<div class='loyalty-banner'><p>Earn 176 points with this order</p></div>"
+        "<div class='size-guide'><p>Find your size in our chart</p></div>"
+    )
+    text = extract_html(_page(widgets)).text
+    assert "rock plate under the forefoot" in text
+    for chrome in ("Free returns", "interest-free", "Express delivery", "176 points", "chart"):
+        assert chrome not in text

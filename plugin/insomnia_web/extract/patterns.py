@@ -59,7 +59,12 @@ BOILERPLATE_RE = re.compile(
     r"off-?canvas|drawer|visually-?hidden|sr-only|screen-?reader-?text|print-?only|"
     r"user-?info|user-?details|user-?extras|user-?stats|user-?title|user-?banner|"
     r"message-?user|message-?user-?details|message-?user-?extras|postprofile|author-?pane|"
-    r"cauthorpane|member-?info|signature|disclaimers?|footnotes?|legal)"
+    r"cauthorpane|member-?info|signature|disclaimers?|footnotes?|legal|"
+    r"usps?|trust-?badges?|upsell|cross-?sells?|recently-?viewed|size-?guide|wishlist|"
+    r"store-?locator|back-?in-?stock|notify-?me|klarna|afterpay|affirm|sezzle|shop-?pay|"
+    r"payment-?(?:methods|icons|options)|paypal-?message|installments?|returns?-?policy|"
+    r"delivery-?(?:info|options|estimate|message)|"
+    r"shipping-?(?:info|message|banner|bar|estimate|calculator)|loyalty|rewards?)"
     r"(?:$|[-_ ])",
     re.I,
 )
