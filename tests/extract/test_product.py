@@ -162,3 +162,17 @@ def test_shop_widgets_are_dropped_by_their_names() -> None:
     assert "rock plate under the forefoot" in text
     for chrome in ("Free returns", "interest-free", "Express delivery", "176 points", "chart"):
         assert chrome not in text
+
+
+def test_price_alert_stock_and_gift_widgets_are_dropped() -> None:
+    """Price alerts, stock messages, gift-wrap offers and question forms are shop chrome."""
+    widgets = (
+        "<div class='price-alert'><p>Tell me when the price drops</p></div>"
+        "<div class='stock-status'><p>Only 3 left in the warehouse</p></div>"
+        "<div class='gift-wrap'><p>Add gift wrapping for 2 dollars</p></div>"
+        "<div class='ask-a-question'><p>Have a question about this item</p></div>"
+    )
+    text = extract_html(_page(widgets)).text
+    assert "rock plate under the forefoot" in text
+    for chrome in ("price drops", "3 left", "gift wrapping", "question about"):
+        assert chrome not in text

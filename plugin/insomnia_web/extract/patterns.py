@@ -64,7 +64,9 @@ BOILERPLATE_RE = re.compile(
     r"store-?locator|back-?in-?stock|notify-?me|klarna|afterpay|affirm|sezzle|shop-?pay|"
     r"payment-?(?:methods|icons|options)|paypal-?message|installments?|returns?-?policy|"
     r"delivery-?(?:info|options|estimate|message)|"
-    r"shipping-?(?:info|message|banner|bar|estimate|calculator)|loyalty|rewards?)"
+    r"shipping-?(?:info|message|banner|bar|estimate|calculator)|loyalty|rewards?|"
+    r"free-?shipping|promo-?banner|ask-?a?-?question|questions-?(?:and-?)?answers|"
+    r"stock-?(?:status|level|message)|price-?(?:alert|match)|gift-?(?:card|wrap|message)s?)"
     r"(?:$|[-_ ])",
     re.I,
 )
