@@ -176,3 +176,17 @@ def test_price_alert_stock_and_gift_widgets_are_dropped() -> None:
     assert "rock plate under the forefoot" in text
     for chrome in ("price drops", "3 left", "gift wrapping", "question about"):
         assert chrome not in text
+
+
+def test_variant_pickers_and_cart_blocks_are_dropped() -> None:
+    """Colour swatches, quantity steppers and add-to-cart blocks are controls, not text."""
+    controls = (
+        "<div class='variant-picker'><p>Choose a colour: forest, slate</p></div>"
+        "<div class='swatches'><p>Forest green swatch</p></div>"
+        "<div class='quantity'><p>Quantity one</p></div>"
+        "<div class='add-to-cart'><p>Add to bag and check out</p></div>"
+    )
+    text = extract_html(_page(controls)).text
+    assert "rock plate under the forefoot" in text
+    for chrome in ("Choose a colour", "swatch", "Quantity one", "Add to bag"):
+        assert chrome not in text

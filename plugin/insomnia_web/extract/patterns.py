@@ -66,7 +66,8 @@ BOILERPLATE_RE = re.compile(
     r"delivery-?(?:info|options|estimate|message)|"
     r"shipping-?(?:info|message|banner|bar|estimate|calculator)|loyalty|rewards?|"
     r"free-?shipping|promo-?banner|ask-?a?-?question|questions-?(?:and-?)?answers|"
-    r"stock-?(?:status|level|message)|price-?(?:alert|match)|gift-?(?:card|wrap|message)s?)"
+    r"stock-?(?:status|level|message)|price-?(?:alert|match)|gift-?(?:card|wrap|message)s?|"
+    r"variant-?(?:picker|selector)|swatch(?:es)?|quantity|qty|add-?to-?cart)"
     r"(?:$|[-_ ])",
     re.I,
 )
