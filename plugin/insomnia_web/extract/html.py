@@ -3,7 +3,8 @@
 ``readable`` runs readability-lxml for the main article and, independently, a boilerplate-
 pruned whole-page extraction. When readability kept too little of what the page really holds
 (a listing, a forum thread, a product page, documentation), the page extraction wins; how
-little is too little depends on whether the page declares itself an article.
+little is too little depends on whether the page declares itself an article. A product
+description that the page declares in JSON-LD but the result lacks is added to it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .clean import strip_invisible
 from .forum import drop_forum_chrome, is_forum_thread
 from .model import Extracted
 from .parse import parse_html
+from .product import add_missing_description, read_product
 from .readable import readable_article
 from .serialize import serialize
 from .signals import ArticleClaim, article_claim
@@ -57,8 +59,9 @@ def _choose(article_text: str, page_text: str, claim: ArticleClaim) -> tuple[str
 
 
 def _tidy(content: HtmlElement) -> HtmlElement:
-    # Only the page extraction: inside one story, repeats (an interview's questions, a meal
-    # plan's items) and a wire service's copyright line belong to the text.
+    # The page extraction and a product page's article only: inside one story, repeats (an
+    # interview's questions, a meal plan's items) and a wire service's copyright line belong
+    # to the text.
     drop_legal_lines(content)
     drop_repeated_blocks(content)
     return content
@@ -78,6 +81,7 @@ def extract_html(
         return Extracted(title=None, text="", method=mode if mode == "full" else "empty")
     title = page_title(root)
     claim = article_claim(root)
+    product = read_product(root)  # JSON-LD, read before scripts are removed
     strip_invisible(root)
     if mode == "full":
         return Extracted(title=title, text=serialize(_body(root)), method="full")
@@ -88,7 +92,10 @@ def extract_html(
         article = readable_article(root)  # works on a copy: root stays whole
         if article is not None:
             prune_article(article)
+            if product.is_product:  # shops print a description twice (mobile, desktop)
+                _tidy(article)
             article_text = serialize(article)
     page_text = serialize(_tidy(prune_boilerplate(root)))
     text, method = _choose(article_text, page_text, claim)
+    text = add_missing_description(text, product.description)
     return Extracted(title=title, text=text, method=method)

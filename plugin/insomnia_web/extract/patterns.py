@@ -45,20 +45,30 @@ DROP_ROLES = frozenset(
         "toolbar",
     ]
 )
+# Not "modal": shops render product details (measurements, materials) into modal sheets that
+# open from a link; popups that are chrome carry role="dialog" or are named popup or overlay.
 BOILERPLATE_RE = re.compile(
     r"(?:^|[-_ ])(?:nav|navbar|navigation|menu|menubar|submenu|megamenu|footer|site-?footer|"
     r"page-?footer|masthead|site-?header|global-?header|topbar|top-?bar|header-?bar|sidebar|"
     r"side-?bar|breadcrumbs?|crumbs|cookies?|cookie-?banner|consent|gdpr|"
     r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|subscription|"
     r"signup|sign-?up|related|related-?posts|recommended|popular|trending|promo|advert|ads|"
-    r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|modal|overlay|skip-?link|"
+    r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|overlay|skip-?link|"
     r"pagination|pager|comment-?form|comments|comment-?list|commentlist|comment-?section|"
     r"reviews?|recommendations?|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"
     r"language-?switcher|lang-?switch|search-?form|searchbox|search-?bar|offcanvas|"
     r"off-?canvas|drawer|visually-?hidden|sr-only|screen-?reader-?text|print-?only|"
     r"user-?info|user-?details|user-?extras|user-?stats|user-?title|user-?banner|"
     r"message-?user|message-?user-?details|message-?user-?extras|postprofile|author-?pane|"
-    r"cauthorpane|member-?info|signature)"
+    r"cauthorpane|member-?info|signature|disclaimers?|footnotes?|legal|"
+    r"usps?|trust-?badges?|upsell|cross-?sells?|recently-?viewed|size-?guide|wishlist|"
+    r"store-?locator|back-?in-?stock|notify-?me|klarna|afterpay|affirm|sezzle|shop-?pay|"
+    r"payment-?(?:methods|icons|options)|paypal-?message|installments?|returns?-?policy|"
+    r"delivery-?(?:info|options|estimate|message)|"
+    r"shipping-?(?:info|message|banner|bar|estimate|calculator)|loyalty|rewards?|"
+    r"free-?shipping|promo-?banner|ask-?a?-?question|questions-?(?:and-?)?answers|"
+    r"stock-?(?:status|level|message)|price-?(?:alert|match)|gift-?(?:card|wrap|message)s?|"
+    r"variant-?(?:picker|selector)|swatch(?:es)?|quantity|qty|add-?to-?cart)"
     r"(?:$|[-_ ])",
     re.I,
 )
@@ -101,7 +111,11 @@ EXTRA_HEADING_RE = re.compile(
     r"create an account(?: or sign in.*)?|sign in|top posters.*|who is online|posting rules|"
     r"users? browsing this (?:thread|topic|forum)|configure browser push notifications|"
     r"about the author|tags|categories|archives|"
-    r"customers (?:also|who) .*|frequently bought together|similar(?: \w+)?)[\s:.!?]*$",
+    r"customers (?:also|who) .*|frequently bought together|similar(?: \w+)?|"
+    r"choose your add-?ons|(?:pairs?|goes) (?:well |beautifully )?with.*|complete the (?:look|set)|"
+    r"(?:get|shop) the look|as seen on instagram|"
+    r"(?:top |customer |user |product |most helpful )?reviews(?: from .*| with images)?|"
+    r"customers say|write a review|ratings? (?:and|&) reviews)[\s:.!?]*$",
     re.I,
 )
 LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))

@@ -1,0 +1,119 @@
+"""Product pages: what a page declares about the product it sells.
+
+A page is a product page when its schema.org data (JSON-LD or microdata) describes a
+``Product`` or its ``og:type`` is a product. Shops also describe each product in JSON-LD
+(``Product.description``) for search engines, and many render that same description only
+inside a drawer, a dialog or a widget that a script fills in, which the extraction cannot see.
+When the extracted text holds little of the declared description, the description is put back
+after the page's title.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from lxml.html import HtmlElement
+
+__all__ = ["ProductInfo", "add_missing_description", "read_product"]
+
+_PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "IndividualProduct", "ProductModel"))
+_WORD_RE = re.compile(r"\w+")
+_TAG_RE = re.compile(r"<[^>]*>")
+_BREAK_RE = re.compile(r"<\s*(?:br|/p|/li|/div|/h[1-6])\b[^>]*>", re.I)
+# A declared description shorter than this is a tagline ("Classic fit, organic cotton"), not
+# a description worth adding.
+MIN_DESCRIPTION_WORDS = 15
+# The description is added when the extracted text holds less than this share of its words.
+MAX_COVERED_SHARE = 0.5
+
+
+def _json_objects(data: Any) -> Iterator[dict[str, Any]]:
+    """Every JSON object in *data*, without recursion (``@graph`` nests them)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            yield item
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _is_product(obj: dict[str, Any]) -> bool:
+    kind = obj.get("@type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return any(isinstance(k, str) and k in _PRODUCT_TYPES for k in kinds)
+
+
+def _plain(description: str) -> str:
+    """The description as plain text: markup removed, entities decoded, one line a paragraph."""
+    text = html.unescape(_TAG_RE.sub(" ", _BREAK_RE.sub("\n", description)))
+    lines = (" ".join(line.split()) for line in text.splitlines())
+    return "\n\n".join(line for line in lines if line)
+
+
+@dataclass(frozen=True)
+class ProductInfo:
+    """Whether the page sells a product, and the description it declares for it."""
+
+    is_product: bool
+    description: str | None
+
+
+def _declares_product_in_markup(root: HtmlElement) -> bool:
+    for meta in root.iter("meta"):
+        key = (meta.get("property") or meta.get("name") or "").strip().lower()
+        if key == "og:type" and (meta.get("content") or "").strip().lower().startswith("product"):
+            return True  # "product", "product.item", "product.group"
+    return any(
+        "schema.org/Product" in el.get("itemtype", "") for el in root.iterfind(".//*[@itemtype]")
+    )
+
+
+def read_product(root: HtmlElement) -> ProductInfo:
+    """Read the page's product declarations (before scripts are removed).
+
+    The description is the longest one a product declares in JSON-LD, as plain text, or
+    ``None`` when there is none worth adding.
+    """
+    found = False
+    best = ""
+    for script in root.iter("script"):
+        if (script.get("type") or "").strip().lower() != "application/ld+json":
+            continue
+        try:
+            data = json.loads(script.text or "")
+        except (ValueError, RecursionError):
+            continue
+        for obj in _json_objects(data):
+            if not _is_product(obj):
+                continue
+            found = True
+            description = obj.get("description")
+            if isinstance(description, str) and len(description) > len(best):
+                best = description
+    text = _plain(best)
+    description = text if len(_WORD_RE.findall(text)) >= MIN_DESCRIPTION_WORDS else None
+    return ProductInfo(found or _declares_product_in_markup(root), description)
+
+
+def _covered_share(description: str, text: str) -> float:
+    wanted = Counter(_WORD_RE.findall(description.lower()))
+    found = Counter(_WORD_RE.findall(text.lower()))
+    return sum((wanted & found).values()) / max(sum(wanted.values()), 1)
+
+
+def add_missing_description(text: str, description: str | None) -> str:
+    """Add *description* to the extracted *text* (after its title) unless *text* holds it."""
+    if not description or _covered_share(description, text) >= MAX_COVERED_SHARE:
+        return text
+    title, rest = "", text
+    if text.startswith("# "):
+        title, _, rest = text.partition("\n")
+    return "\n\n".join(part for part in (title, description, rest.strip()) if part)
