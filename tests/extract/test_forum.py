@@ -262,3 +262,23 @@ def test_a_machine_written_thread_summary_is_dropped() -> None:
     )
     drop_post_chrome(body)
     assert _text(body) == _POST
+
+
+def test_chrome_nested_in_chrome_goes_with_it() -> None:
+    """A signature inside a reaction bar goes once, with the bar; the post stays."""
+    body = _body(
+        f"<div class=post><p>{_POST}</p><div class=reactionsBar>12 likes"
+        "<div class=post-signature>My rig: a boiler</div></div></div>"
+    )
+    drop_post_chrome(body)
+    assert _text(body) == _POST
+
+
+def test_deeply_nested_chrome_stays_linear() -> None:
+    """Hundreds of nested chrome blocks below a long post all go, the outermost once."""
+    depth = 200
+    nested = "<div class=notices>note " * depth + "</div>" * depth
+    body = _body(f"<div class=post><p>{_POST * 40}</p></div>{nested}")
+    assert _text(body).count("note") == depth
+    drop_post_chrome(body)
+    assert "note" not in _text(body)

@@ -16,10 +16,21 @@ MIN_HEADER_CELLS = 3
 table of laureates, releases or packages links every name)."""
 
 
+# Tag -> local lowercase name, remembered: every pruning step asks for the names of every
+# element, and a page uses few distinct tags (the cap bounds a page made of made-up ones).
+_NAMES: dict[object, str] = {}
+_MAX_NAMES = 4096
+
+
 def tag_name(el: HtmlElement) -> str:
     """The lowercase local tag name of *el*, or ``""`` for comments and processing instructions."""
     tag = el.tag
-    return tag.rpartition("}")[2].lower() if isinstance(tag, str) else ""
+    name = _NAMES.get(tag)
+    if name is None:
+        name = tag.rpartition("}")[2].lower() if isinstance(tag, str) else ""
+        if len(_NAMES) < _MAX_NAMES:
+            _NAMES[tag] = name
+    return name
 
 
 def class_and_id(el: HtmlElement) -> str:

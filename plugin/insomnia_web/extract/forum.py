@@ -26,10 +26,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from lxml.etree import iterwalk
+from lxml.etree import Element, XPath, iterwalk
 from lxml.html import HtmlElement
 
-from .counts import tag_name, word_count
+from .counts import BlockCounts, tag_name, word_count
 
 __all__ = ["drop_forum_chrome", "drop_repeated_quotes"]
 
@@ -48,11 +48,19 @@ SHINGLE_WORDS = 8
 QUOTE_REPEAT_SHARE = 0.5
 
 
+# Quick scans in C before a walk in Python: most pages have no quote and no microdata item.
+_HAS_QUOTE = XPath(
+    "boolean(descendant::blockquote"
+    " | descendant::*[contains(translate(@class, 'QUOTE', 'quote'), 'quote')])"
+)
+_HAS_ITEMS = XPath("boolean(descendant::*[@itemscope])")
+
+
 def _is_quote(el: HtmlElement) -> bool:
     if tag_name(el) == "blockquote":
         return True
     classes = el.get("class")
-    if not classes:
+    if not classes or "quote" not in classes.lower():
         return False
     return any(_QUOTE_CLASS_RE.match(token) for token in classes.lower().split())
 
@@ -115,6 +123,8 @@ def _keep_attribution(quote: HtmlElement, dropping: bool) -> None:
 
 def drop_repeated_quotes(root: HtmlElement) -> None:
     """Drop long quotes under *root* whose words the page (its whole tree) also holds elsewhere."""
+    if not _HAS_QUOTE(root):
+        return
     quotes = _outer_quotes(root)
     if not quotes:
         return
@@ -170,6 +180,9 @@ def _short_text(el: HtmlElement, max_words: int = MAX_NAME_WORDS) -> str | None:
     """
     if tag_name(el) == "meta":
         return " ".join((el.get("content") or "").split())  # a name only machines see
+    if not len(el):  # a leaf, as most elements are: its own text is all there is
+        words = " ".join((el.text or "").split())
+        return words if words.count(" ") < max_words else None
     parts: list[str] = []
     for seen, (event, node) in enumerate(iterwalk(el, events=("start", "end"))):
         if seen >= 2 * MAX_BYLINE_ELEMENTS:
@@ -203,6 +216,8 @@ class _Byline:
 def _bylines(root: HtmlElement) -> list[_Byline]:
     """One top-down walk collecting author name, visible date and text element per post item."""
     found: list[_Byline] = []
+    if not _HAS_ITEMS(root):
+        return found
     stack: list[tuple[HtmlElement, _Byline | None, bool]] = [(root, None, False)]
     while stack:
         el, post, in_author = stack.pop()
@@ -253,20 +268,19 @@ def keep_post_bylines(root: HtmlElement) -> None:
 # reaction and like counters, "last edited" notes, signatures, the board's notices, and a
 # machine-written summary of the thread (not what its posters wrote).
 _CHROME_CLASS_RE = re.compile(
-    r"^(?:reactionsbar|reactionsummary|[\w-]*reaction-bar|ipsreact|post-?likes|likessummary|"
-    r"like_?count|like-count|reaction-count|message-lastedit|"
+    r"(?<!\S)(?:reactionsbar|reactionsummary|[\w-]*reaction-bar|ipsreact|post-?likes|"
+    r"likessummary|like_?count|like-count|reaction-count|message-lastedit|"
     r"post-?signature|message-signature|signaturecontainer|"
-    r"notices|js-notices|alert-dismissible|ai-?summary(?:-[\w-]+)?)$"
+    r"notices|js-notices|alert-dismissible|ai-?summary(?:-[\w-]+)?)(?!\S)"
 )
 # A block holding more than this share of the page is never chrome, whatever its class says.
 MAX_CHROME_SHARE = 0.5
 
 
 def _is_chrome(el: HtmlElement) -> bool:
-    names = f"{el.get('class', '')} {el.get('id', '')}".strip()
-    if not names:
-        return False
-    return any(_CHROME_CLASS_RE.match(token) for token in names.lower().split())
+    attrib = el.attrib
+    names = f"{attrib.get('class', '')} {attrib.get('id', '')}"
+    return len(names) > 1 and _CHROME_CLASS_RE.search(names.lower()) is not None
 
 
 # The whole text of a post's action link or label: reply, quote, report, share controls,
@@ -290,8 +304,11 @@ _PROFILE_RE = re.compile(
 )
 
 
-def _is_control(el: HtmlElement) -> bool:
-    if tag_name(el) not in _CONTROL_TAGS or (el.tail and el.tail.strip()):
+def _is_control(el: HtmlElement, words: int) -> bool:
+    """True when *el* (holding *words* words) is a post control or a poster statistic."""
+    if not 0 < words <= MAX_CONTROL_WORDS or tag_name(el) not in _CONTROL_TAGS:
+        return False
+    if el.tail and el.tail.strip():
         return False  # words right after it: a phrase inside a sentence
     text = _short_text(el, MAX_CONTROL_WORDS)
     return bool(text) and bool(_CONTROL_RE.match(text or "") or _PROFILE_RE.match(text or ""))
@@ -302,8 +319,10 @@ def _is_short_variant(el: HtmlElement) -> bool:
 
     Responsive pages put both in one ``<time>`` and show one by CSS; the long one is kept.
     """
+    if "short" not in el.get("class", ""):
+        return False
     parent = el.getparent()
-    if parent is None or tag_name(parent) != "time" or "short" not in el.get("class", ""):
+    if parent is None or tag_name(parent) != "time":
         return False
     return any("long" in sibling.get("class", "") for sibling in el.itersiblings(preceding=True))
 
@@ -311,20 +330,40 @@ def _is_short_variant(el: HtmlElement) -> bool:
 def drop_post_chrome(root: HtmlElement) -> None:
     """Drop reaction bars, like counts, edit notes, signatures and notices around posts,
     post controls (reply, quote, report) and the short form of a date."""
-    doomed: list[HtmlElement] = []
-    stack = [root]
-    while stack:
-        el = stack.pop()
-        if el is not root and (_is_chrome(el) or _is_control(el) or _is_short_variant(el)):
-            doomed.append(el)
-            continue
-        stack.extend(child for child in el if tag_name(child))
-    if not doomed:
-        return
-    total = word_count(root)
-    for el in doomed:
-        if word_count(el) <= MAX_CHROME_SHARE * total:
-            el.drop_tree()
+    words = BlockCounts(root).words
+    total = words.get(root, 0)
+    doomed = [
+        el
+        for el in root.iterdescendants(Element)  # lxml's own loop: most elements match nothing
+        if (_is_chrome(el) or _is_control(el, words.get(el, 0)) or _is_short_variant(el))
+        and words.get(el, 0) <= MAX_CHROME_SHARE * total
+    ]
+    for el in _outermost(doomed, root):
+        el.drop_tree()
+
+
+def _outermost(elements: list[HtmlElement], root: HtmlElement) -> list[HtmlElement]:
+    """Those of *elements* (in document order) that no other of them contains.
+
+    Each ancestor is looked at once (answers are remembered), so deep trees stay linear.
+    """
+    chosen = set(elements)
+    covered: dict[HtmlElement, bool] = {root: False}
+    result = []
+    for el in elements:
+        path = []
+        node = el.getparent()
+        while node is not None and node not in covered:
+            path.append(node)
+            node = node.getparent()
+        inside = covered.get(node, False) if node is not None else False
+        for ancestor in reversed(path):
+            inside = inside or ancestor in chosen
+            covered[ancestor] = inside
+        if not inside:
+            result.append(el)
+        covered[el] = True
+    return result
 
 
 # A page is a thread when at least this many posts are marked ...
@@ -339,6 +378,8 @@ def is_forum_thread(root: HtmlElement) -> bool:
     A question-and-answer page (one with an ``Answer`` item) is not counted: there the
     article extraction finds the question and its answers.
     """
+    if not _HAS_ITEMS(root):
+        return False
     outer: list[HtmlElement] = []  # posts not inside another (a thread wraps its replies)
     count = 0
     stack: list[tuple[HtmlElement, bool]] = [(root, False)]
