@@ -1,0 +1,48 @@
+"""Choosing between readability's article and the whole-page extraction."""
+
+from __future__ import annotations
+
+from lxml.html import document_fromstring
+
+from insomnia_web.extract import extract_html
+from insomnia_web.extract.readable import readable_article
+
+_LEGAL = (
+    "We process your data to deliver content and measure its delivery, and we share this "
+    "information with our partners on the basis of consent and legitimate interest, which "
+    "you may exercise or object to for each purpose, at any time, from this panel."
+)
+_CONSENT_BANNER = (
+    "<div id='onetrust-consent-sdk'><div id='onetrust-pc-sdk'><h4>Your Privacy</h4>"
+    + "".join(f"<p>{_LEGAL}</p>" for _ in range(6))
+    + "</div></div>"
+)
+_RECIPES = ["Pasta bake", "Pork chops", "Lentil soup", "Beef stew", "Fish tacos"]
+LISTING_WITH_BANNER = (
+    "<html><body><main><h1>Dinner Recipes</h1>"
+    "<p>Popular five-star dinners for every night of the week.</p><ul>"
+    + "".join(
+        f"<li><a href='/r/{n}'>{name}</a> quick, easy</li>" for n, name in enumerate(_RECIPES)
+    )
+    + "</ul></main>"
+    + _CONSENT_BANNER
+    + "</body></html>"
+)
+
+
+def test_consent_banner_is_never_the_article() -> None:
+    """readability's article found inside a consent manager's banner is rejected."""
+    assert readable_article(document_fromstring(LISTING_WITH_BANNER)) is None
+
+
+def test_article_beside_a_consent_banner_is_kept() -> None:
+    """An article that outscores the consent banner is still readability's article."""
+    story = "".join(
+        f"<p>The council voted on the new bridge, paragraph {n}, after a long debate over "
+        "costs, traffic and the river's wildlife, and work will start in the spring.</p>"
+        for n in range(12)
+    )
+    page = f"<html><body><article><h1>Bridge</h1>{story}</article>{_CONSENT_BANNER}</body></html>"
+    result = extract_html(page)
+    assert result.method == "readability"
+    assert "paragraph 11" in result.text
