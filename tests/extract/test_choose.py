@@ -5,7 +5,9 @@ from __future__ import annotations
 from lxml.html import document_fromstring
 
 from insomnia_web.extract import extract_html
+from insomnia_web.extract.html import _choose
 from insomnia_web.extract.readable import readable_article
+from insomnia_web.extract.signals import ArticleClaim
 
 _LEGAL = (
     "We process your data to deliver content and measure its delivery, and we share this "
@@ -46,3 +48,28 @@ def test_article_beside_a_consent_banner_is_kept() -> None:
     result = extract_html(page)
     assert result.method == "readability"
     assert "paragraph 11" in result.text
+
+
+_STORY = "\n\n".join(
+    f"The council voted on the new bridge, part {n}, after a long debate over costs and traffic."
+    for n in range(10)
+)
+_THREAD = "\n\n".join(
+    f"#### Re: bridge (Score:{n % 5})\nby reader{n}\nI think the costs were fine, really, post {n}."
+    for n in range(80)
+)
+
+
+def test_article_lost_by_the_page_extraction_is_kept() -> None:
+    """An article whose sentences the page text lacks wins whatever its share of the page."""
+    text, method = _choose(_STORY, _THREAD, ArticleClaim.NONE)
+    assert method == "readability"
+    assert text == _STORY
+
+
+def test_small_article_inside_the_page_text_loses() -> None:
+    """An article the page text holds, but holding too little of it, gives way to the page."""
+    page = _STORY + "\n\n" + _THREAD
+    text, method = _choose(_STORY, page, ArticleClaim.NONE)
+    assert method == "page"
+    assert text == page
