@@ -73,3 +73,14 @@ def test_small_article_inside_the_page_text_loses() -> None:
     text, method = _choose(_STORY, page, ArticleClaim.NONE)
     assert method == "page"
     assert text == page
+
+
+def test_text_inside_a_dialog_is_never_the_article() -> None:
+    """A cookie notice opened as a dialog, whatever its class names, is not the article."""
+    notice = (
+        "<div id='sp-cc-wrapper'><form id='cos-banner' role='dialog'><div class='a-section'>"
+        + "".join(f"<p>{_LEGAL}</p>" for _ in range(6))
+        + "</div></form></div>"
+    )
+    page = LISTING_WITH_BANNER.replace(_CONSENT_BANNER, notice)
+    assert readable_article(document_fromstring(page)) is None

@@ -16,8 +16,8 @@ Pages built from many similar blocks (service pages of page-builder sections, ca
 FAQ panels) make readability pick one block and drop the others: when several candidates
 that score like the chosen one still hold text outside the article, the article is only a
 fragment and ``None`` is returned, so the caller falls back to the whole-page extraction.
-So is an article found inside a cookie or consent banner (a consent manager's legal prose
-can outscore a listing's short blurbs).
+So is an article found inside a dialog or a cookie or consent banner (a consent manager's
+legal prose can outscore a listing's short blurbs).
 """
 
 from __future__ import annotations
@@ -65,6 +65,9 @@ _UNLIKELY_RE = READABILITY_RES["unlikelyCandidatesRe"]
 # Cookie and consent managers (OneTrust, a consent platform's preference center) hold long
 # legal prose that readability can score as the article; their text is never the content.
 _CONSENT_RE = re.compile(r"(?:^|[-_ ])(?:onetrust|cookies?|consent|gdpr)(?:$|[-_ ])", re.I)
+# Banners that a consent manager opens as a dialog carry no telling name ("sp-cc-wrapper"),
+# only the role; an article is never inside a dialog.
+_DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
 _MAYBE_RE = READABILITY_RES["okMaybeItsACandidateRe"]
 _SEMANTIC_TAGS = frozenset(("main", "article", "math"))
 _CODE_TAGS = frozenset(("pre", "code"))
@@ -238,11 +241,13 @@ def _peers(candidates: Candidates, best: HtmlElement) -> list[HtmlElement]:
 
 
 def _in_consent_banner(el: HtmlElement) -> bool:
-    """True when *el* or one of its ancestors is named as a cookie or consent banner."""
+    """True when *el* or one of its ancestors is a dialog or named as a consent banner."""
     for node in (el, *el.iterancestors()):
-        if node.tag not in ("html", "body") and _CONSENT_RE.search(
-            f"{node.get('class', '')} {node.get('id', '')}"
-        ):
+        if node.tag in ("html", "body"):
+            continue
+        if node.tag == "dialog" or (node.get("role") or "").strip().lower() in _DIALOG_ROLES:
+            return True
+        if _CONSENT_RE.search(f"{node.get('class', '')} {node.get('id', '')}"):
             return True
     return False
 
@@ -321,7 +326,7 @@ def readable_article(tree: HtmlElement) -> HtmlElement | None:
     """Return readability's article element for *tree* (left unchanged), or ``None``.
 
     ``None`` also when the article is one fragment of a page of similar blocks, or the text
-    of a cookie or consent banner.
+    of a dialog or a cookie or consent banner.
     """
     doc = _TreeDocument(tree)
     try:
