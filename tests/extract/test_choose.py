@@ -51,7 +51,8 @@ def test_article_beside_a_consent_banner_is_kept() -> None:
 
 
 _STORY = "\n\n".join(
-    f"The council voted on the new bridge, part {n}, after a long debate over costs and traffic."
+    f"The council voted on the new bridge, part {n}, after a long debate over costs, traffic "
+    "and the river's wildlife, and work will start in the spring."
     for n in range(10)
 )
 _THREAD = "\n\n".join(
@@ -84,3 +85,22 @@ def test_text_inside_a_dialog_is_never_the_article() -> None:
     )
     page = LISTING_WITH_BANNER.replace(_CONSENT_BANNER, notice)
     assert readable_article(document_fromstring(page)) is None
+
+
+def test_lost_headlines_are_not_prose() -> None:
+    """A lost article made of headlines and one-line blurbs does not outweigh the page."""
+    cards = "\n\n".join(
+        f"## Home side plays visitors on game {n}\n\nHome team (32-31, eighth) vs. Visitors (19-45)"
+        for n in range(8)
+    )
+    _, method = _choose(cards, _THREAD, ArticleClaim.NONE)
+    assert method == "page"
+
+
+def test_short_lost_paragraph_is_prose() -> None:
+    """One lost paragraph of real prose is kept even though it is short."""
+    paragraph = " ".join(
+        ["Our goal with these quarterly open threads is to let readers ask us"] * 5
+    )
+    _, method = _choose(paragraph, _THREAD, ArticleClaim.GENERIC)
+    assert method == "readability"
