@@ -3,8 +3,10 @@
 ``readable`` runs readability-lxml for the main article and, independently, a boilerplate-
 pruned whole-page extraction. When readability kept too little of what the page really holds
 (a listing, a forum thread, a product page, documentation), the page extraction wins; how
-little is too little depends on whether the page declares itself an article. A product
-description that the page declares in JSON-LD but the result lacks is added to it.
+little is too little depends on whether the page declares itself an article. A prose
+article that the page extraction lost altogether (it kept another region, such as a comment
+thread) is kept whatever its share. A product description that the page declares in JSON-LD
+but the result lacks is added to it.
 """
 
 from __future__ import annotations
@@ -47,13 +49,47 @@ def _body(root: HtmlElement) -> HtmlElement:
 # little is needed when the page declares a news or blog story, more for a generic article
 # claim (CMSs put one on every page), much more when the page claims nothing.
 _ARTICLE_SHARE = {ArticleClaim.NEWS: 0.1, ArticleClaim.GENERIC: 0.15, ArticleClaim.NONE: 0.8}
+# When the page extraction lost readability's article (pruned it as chrome, or kept another
+# region such as a comment thread), the two disagree on what the page is about and the
+# article wins, whatever its share, if it is prose: at least this many words in paragraphs
+# (lines of at least PARAGRAPH_MIN_WORDS words; headlines and card blurbs are shorter) ...
+LOST_ARTICLE_MIN_PROSE = 60
+PARAGRAPH_MIN_WORDS = 20
+# ... and the page text holds less than this share of its sentence lines (this many words or
+# more).
+LOST_ARTICLE_MAX_KEPT = 0.2
+SENTENCE_MIN_WORDS = 8
+
+
+def _prose_words(text: str) -> int:
+    """Words of *text* in paragraph-length lines."""
+    counts = (_words(line) for line in text.splitlines())
+    return sum(n for n in counts if n >= PARAGRAPH_MIN_WORDS)
+
+
+def _lost_by_page(article_text: str, page_text: str) -> bool:
+    """True when the page text holds almost none of the article's sentence lines."""
+    sentences = [
+        line.strip() for line in article_text.splitlines() if _words(line) >= SENTENCE_MIN_WORDS
+    ]
+    if not sentences:
+        return False
+    page_lines = {line.strip() for line in page_text.splitlines()}
+    kept = sum(1 for line in sentences if line in page_lines)
+    return kept < LOST_ARTICLE_MAX_KEPT * len(sentences)
 
 
 def _choose(article_text: str, page_text: str, claim: ArticleClaim) -> tuple[str, str]:
-    """Pick readability's article unless it holds too little of the page's content."""
+    """Pick readability's article unless it holds too little of the page's content.
+
+    An article that the page text lost almost entirely is kept whatever its share.
+    """
     article_words = _words(article_text)
     page_words = _words(page_text)
     if article_words and article_words >= _ARTICLE_SHARE[claim] * page_words:
+        return article_text, "readability"
+    prose = _prose_words(article_text) >= LOST_ARTICLE_MIN_PROSE
+    if prose and _lost_by_page(article_text, page_text):
         return article_text, "readability"
     return page_text, "page"
 

@@ -16,12 +16,15 @@ Pages built from many similar blocks (service pages of page-builder sections, ca
 FAQ panels) make readability pick one block and drop the others: when several candidates
 that score like the chosen one still hold text outside the article, the article is only a
 fragment and ``None`` is returned, so the caller falls back to the whole-page extraction.
+So is an article found inside a dialog or a cookie or consent banner (a consent manager's
+legal prose can outscore a listing's short blurbs).
 """
 
 from __future__ import annotations
 
 import copy
 import logging
+import re
 from typing import Any
 
 from lxml.etree import tounicode
@@ -59,6 +62,12 @@ STATEMENT_MIN_WORDS = 8
 STATEMENT_MAX_LINK_SHARE = 0.3
 
 _UNLIKELY_RE = READABILITY_RES["unlikelyCandidatesRe"]
+# Cookie and consent managers (OneTrust, a consent platform's preference center) hold long
+# legal prose that readability can score as the article; their text is never the content.
+_CONSENT_RE = re.compile(r"(?:^|[-_ ])(?:onetrust|cookies?|consent|gdpr)(?:$|[-_ ])", re.I)
+# Banners that a consent manager opens as a dialog carry no telling name ("sp-cc-wrapper"),
+# only the role; an article is never inside a dialog.
+_DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
 _MAYBE_RE = READABILITY_RES["okMaybeItsACandidateRe"]
 _SEMANTIC_TAGS = frozenset(("main", "article", "math"))
 _CODE_TAGS = frozenset(("pre", "code"))
@@ -75,6 +84,7 @@ class _TreeDocument(Document):  # type: ignore[misc]
         self.article: HtmlElement | None = None
         self._sanitizing = False
         self.fragment = False  # set by get_article: the article misses similar blocks
+        self.consent = False  # set by get_article: the article is a consent banner's text
 
     def _parse(self, input: Any) -> HtmlElement:
         self.encoding = "utf-8"
@@ -143,6 +153,7 @@ class _TreeDocument(Document):  # type: ignore[misc]
         parent = best.getparent()
         siblings = list(parent) if parent is not None else []
         peers = _peers(candidates, best)
+        self.consent = _in_consent_banner(best)
         output: HtmlElement = super().get_article(candidates, best_candidate, html_partial)
         self.fragment = _missed_peers(peers, output) >= MIN_MISSED_PEERS
         if parent is not None:
@@ -229,6 +240,18 @@ def _peers(candidates: Candidates, best: HtmlElement) -> list[HtmlElement]:
     ]
 
 
+def _in_consent_banner(el: HtmlElement) -> bool:
+    """True when *el* or one of its ancestors is a dialog or named as a consent banner."""
+    for node in (el, *el.iterancestors()):
+        if node.tag in ("html", "body"):
+            continue
+        if node.tag == "dialog" or (node.get("role") or "").strip().lower() in _DIALOG_ROLES:
+            return True
+        if _CONSENT_RE.search(f"{node.get('class', '')} {node.get('id', '')}"):
+            return True
+    return False
+
+
 def _missed_peers(peers: list[HtmlElement], article: HtmlElement) -> int:
     """How many *peers* still hold text outside *article* (nested ones count once)."""
     left = {p for p in peers if not _inside(p, article) and _has_text(p)}
@@ -302,13 +325,14 @@ def _wrap_inline_runs(div: HtmlElement, has_block: dict[HtmlElement, bool]) -> N
 def readable_article(tree: HtmlElement) -> HtmlElement | None:
     """Return readability's article element for *tree* (left unchanged), or ``None``.
 
-    ``None`` also when the article is one fragment of a page of similar blocks.
+    ``None`` also when the article is one fragment of a page of similar blocks, or the text
+    of a dialog or a cookie or consent banner.
     """
     doc = _TreeDocument(tree)
     try:
         doc.summary(html_partial=True)
     except Exception:  # readability raises Unparseable and assorted internal errors
         return None
-    if doc.fragment:
+    if doc.fragment or doc.consent:
         return None
     return doc.article

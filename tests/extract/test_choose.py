@@ -1,0 +1,106 @@
+"""Choosing between readability's article and the whole-page extraction."""
+
+from __future__ import annotations
+
+from lxml.html import document_fromstring
+
+from insomnia_web.extract import extract_html
+from insomnia_web.extract.html import _choose
+from insomnia_web.extract.readable import readable_article
+from insomnia_web.extract.signals import ArticleClaim
+
+_LEGAL = (
+    "We process your data to deliver content and measure its delivery, and we share this "
+    "information with our partners on the basis of consent and legitimate interest, which "
+    "you may exercise or object to for each purpose, at any time, from this panel."
+)
+_CONSENT_BANNER = (
+    "<div id='onetrust-consent-sdk'><div id='onetrust-pc-sdk'><h4>Your Privacy</h4>"
+    + "".join(f"<p>{_LEGAL}</p>" for _ in range(6))
+    + "</div></div>"
+)
+_RECIPES = ["Pasta bake", "Pork chops", "Lentil soup", "Beef stew", "Fish tacos"]
+LISTING_WITH_BANNER = (
+    "<html><body><main><h1>Dinner Recipes</h1>"
+    "<p>Popular five-star dinners for every night of the week.</p><ul>"
+    + "".join(
+        f"<li><a href='/r/{n}'>{name}</a> quick, easy</li>" for n, name in enumerate(_RECIPES)
+    )
+    + "</ul></main>"
+    + _CONSENT_BANNER
+    + "</body></html>"
+)
+
+
+def test_consent_banner_is_never_the_article() -> None:
+    """readability's article found inside a consent manager's banner is rejected."""
+    assert readable_article(document_fromstring(LISTING_WITH_BANNER)) is None
+
+
+def test_article_beside_a_consent_banner_is_kept() -> None:
+    """An article that outscores the consent banner is still readability's article."""
+    story = "".join(
+        f"<p>The council voted on the new bridge, paragraph {n}, after a long debate over "
+        "costs, traffic and the river's wildlife, and work will start in the spring.</p>"
+        for n in range(12)
+    )
+    page = f"<html><body><article><h1>Bridge</h1>{story}</article>{_CONSENT_BANNER}</body></html>"
+    result = extract_html(page)
+    assert result.method == "readability"
+    assert "paragraph 11" in result.text
+
+
+_STORY = "\n\n".join(
+    f"The council voted on the new bridge, part {n}, after a long debate over costs, traffic "
+    "and the river's wildlife, and work will start in the spring."
+    for n in range(10)
+)
+_THREAD = "\n\n".join(
+    f"#### Re: bridge (Score:{n % 5})\nby reader{n}\nI think the costs were fine, really, post {n}."
+    for n in range(80)
+)
+
+
+def test_article_lost_by_the_page_extraction_is_kept() -> None:
+    """An article whose sentences the page text lacks wins whatever its share of the page."""
+    text, method = _choose(_STORY, _THREAD, ArticleClaim.NONE)
+    assert method == "readability"
+    assert text == _STORY
+
+
+def test_small_article_inside_the_page_text_loses() -> None:
+    """An article the page text holds, but holding too little of it, gives way to the page."""
+    page = _STORY + "\n\n" + _THREAD
+    text, method = _choose(_STORY, page, ArticleClaim.NONE)
+    assert method == "page"
+    assert text == page
+
+
+def test_text_inside_a_dialog_is_never_the_article() -> None:
+    """A cookie notice opened as a dialog, whatever its class names, is not the article."""
+    notice = (
+        "<div id='sp-cc-wrapper'><form id='cos-banner' role='dialog'><div class='a-section'>"
+        + "".join(f"<p>{_LEGAL}</p>" for _ in range(6))
+        + "</div></form></div>"
+    )
+    page = LISTING_WITH_BANNER.replace(_CONSENT_BANNER, notice)
+    assert readable_article(document_fromstring(page)) is None
+
+
+def test_lost_headlines_are_not_prose() -> None:
+    """A lost article made of headlines and one-line blurbs does not outweigh the page."""
+    cards = "\n\n".join(
+        f"## Home side plays visitors on game {n}\n\nHome team (32-31, eighth) vs. Visitors (19-45)"
+        for n in range(8)
+    )
+    _, method = _choose(cards, _THREAD, ArticleClaim.NONE)
+    assert method == "page"
+
+
+def test_short_lost_paragraph_is_prose() -> None:
+    """One lost paragraph of real prose is kept even though it is short."""
+    paragraph = " ".join(
+        ["Our goal with these quarterly open threads is to let readers ask us"] * 5
+    )
+    _, method = _choose(paragraph, _THREAD, ArticleClaim.GENERIC)
+    assert method == "readability"
