@@ -4,7 +4,8 @@ Listings, forum threads, product pages, documentation and collections spread the
 over many similar blocks; an article extractor keeps one of them. Here the page is kept
 whole and pruned instead: navigation, headers and footers, sidebars, forms, cookie and
 consent banners, share widgets, sections under "Related" headings and link lists go, and so
-do a grid of priced product cards beside a long buying guide, a button repeated on every
+do a grid of priced product cards beside a long buying guide (anywhere on the page, as
+shops put the guide below ``<main>``), a button repeated on every
 card and a listing's result count and sort controls. When the page marks its main region
 (``<main>``, ``role=main``) and that region holds the content, only it is kept; the region
 then narrows to a child that holds nearly all its words.
@@ -41,6 +42,9 @@ def prune_boilerplate(root: HtmlElement) -> HtmlElement:
     body = root.find("body")
     drop_boilerplate(root, body if body is not None else root, inside_main=False)
     drop_titled_sections(body if body is not None else root)
+    # Shops often put the card grid in <main> and the category guide below it, outside
+    # <main>: the grid must go before <main> is picked as the region, or the guide is lost.
+    drop_priced_grids(body if body is not None else root)
     counts = BlockCounts(root)
     region = _main_region(root, counts.words)
     drop_link_lists(region, counts)
