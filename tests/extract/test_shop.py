@@ -5,6 +5,7 @@ from __future__ import annotations
 from lxml.html import document_fromstring
 
 from insomnia_web.extract.boilerplate import prune_boilerplate
+from insomnia_web.extract.clean import strip_invisible
 
 _GUIDE = "".join(
     f"<p>Choosing a tent, part {i}: weigh the poles, the fabric and the floor area against "
@@ -37,3 +38,16 @@ def test_a_guide_below_main_survives_a_card_grid_inside_main() -> None:
     text = " ".join(content.text_content().split())
     assert "Choosing a tent, part 7" in text
     assert "Dome tent 3" not in text
+
+
+def test_a_framework_prefixed_hidden_class_hides() -> None:
+    """A block hidden by a prefixed utility class ("wt-display-none") goes; "overflow-hidden"
+    only clips, and stays."""
+    root = document_fromstring(
+        "<html><body><div class='wt-display-none'>Make an offer to the seller</div>"
+        "<div class='overflow-hidden'>Hand-thrown stoneware vase</div></body></html>"
+    )
+    strip_invisible(root)
+    text = root.text_content()
+    assert "Make an offer" not in text
+    assert "stoneware vase" in text
