@@ -6,6 +6,7 @@ from lxml.html import document_fromstring
 
 from insomnia_web.extract.boilerplate import prune_boilerplate
 from insomnia_web.extract.clean import strip_invisible
+from insomnia_web.extract.prune import drop_boilerplate
 
 _GUIDE = "".join(
     f"<p>Choosing a tent, part {i}: weigh the poles, the fabric and the floor area against "
@@ -51,3 +52,21 @@ def test_a_framework_prefixed_hidden_class_hides() -> None:
     text = root.text_content()
     assert "Make an offer" not in text
     assert "stoneware vase" in text
+
+
+def test_a_card_eligible_for_subscription_is_not_a_newsletter_box() -> None:
+    """A product card classed "subscription-eligible" stays; a "subscription-form" goes."""
+    cards = "".join(
+        f"<li><div class='card subscription-eligible'>Dark roast coffee {i} $19.99</div></li>"
+        for i in range(8)
+    )
+    body = document_fromstring(
+        f"<html><body><main><ul>{cards}</ul>"
+        "<div class='subscription-form'>Join our list for ten percent off</div>"
+        "</main></body></html>"
+    ).find("body")
+    assert body is not None
+    drop_boilerplate(body, body, inside_main=False)
+    text = body.text_content()
+    assert "Dark roast coffee 5" in text
+    assert "ten percent off" not in text

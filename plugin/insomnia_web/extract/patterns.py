@@ -45,13 +45,16 @@ DROP_ROLES = frozenset(
         "toolbar",
     ]
 )
+# "subscription-eligible" (and -enabled, -available, -price) marks a product card that can be
+# bought on subscription, not a newsletter box.
 # Not "modal": shops render product details (measurements, materials) into modal sheets that
 # open from a link; popups that are chrome carry role="dialog" or are named popup or overlay.
 BOILERPLATE_RE = re.compile(
     r"(?:^|[-_ ])(?:nav|navbar|navigation|menu|menubar|submenu|megamenu|footer|site-?footer|"
     r"page-?footer|masthead|site-?header|global-?header|topbar|top-?bar|header-?bar|sidebar|"
     r"side-?bar|breadcrumbs?|crumbs|cookies?|cookie-?banner|consent|gdpr|"
-    r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|subscription|"
+    r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|"
+    r"subscription(?![-_](?:eligible|enabled|available|price|product|item))|"
     r"signup|sign-?up|related|related-?posts|recommended|popular|trending|promo|advert|ads|"
     r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|overlay|skip-?link|"
     r"pagination|pager|comment-?form|comments|comment-?list|commentlist|comment-?section|"
