@@ -6,7 +6,7 @@ from lxml.html import document_fromstring
 
 from insomnia_web.extract.boilerplate import prune_boilerplate
 from insomnia_web.extract.clean import strip_invisible
-from insomnia_web.extract.prune import drop_boilerplate
+from insomnia_web.extract.prune import drop_boilerplate, drop_titled_sections
 
 _GUIDE = "".join(
     f"<p>Choosing a tent, part {i}: weigh the poles, the fabric and the floor area against "
@@ -70,3 +70,21 @@ def test_a_card_eligible_for_subscription_is_not_a_newsletter_box() -> None:
     text = body.text_content()
     assert "Dark roast coffee 5" in text
     assert "ten percent off" not in text
+
+
+def test_shop_widget_headings_end_their_sections() -> None:
+    """Sections under shop widget headings (delivery choice, other sellers, empty reviews) go."""
+    body = document_fromstring(
+        "<html><body><h1>Blender</h1><p>A 72-ounce pitcher crushes ice in seconds.</p>"
+        "<h2>How do you want your item?</h2><p>Pickup today at the store near 95829.</p>"
+        "<h2>More seller options (2)</h2><p>Starting from $178.99 with free delivery.</p>"
+        "<h2>Be the first to review this item</h2><p>No reviews yet for this unique item.</p>"
+        "</body></html>"
+    ).find("body")
+    assert body is not None
+    drop_titled_sections(body)
+    text = body.text_content()
+    assert "crushes ice" in text
+    assert "Pickup today" not in text
+    assert "Starting from" not in text
+    assert "No reviews yet" not in text

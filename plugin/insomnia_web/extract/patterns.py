@@ -118,7 +118,9 @@ EXTRA_HEADING_RE = re.compile(
     r"choose your add-?ons|(?:pairs?|goes) (?:well |beautifully )?with.*|complete the (?:look|set)|"
     r"(?:get|shop) the look|as seen on instagram|"
     r"(?:top |customer |user |product |most helpful )?reviews(?: from .*| with images)?|"
-    r"customers say|write a review|ratings? (?:and|&) reviews)[\s:.!?]*$",
+    r"customers say|write a review|ratings? (?:and|&) reviews|be the first to review.*|"
+    r"products related to this item|how do you want your item|more seller options.*|"
+    r"need help choosing.*)[\s:.!?]*$",
     re.I,
 )
 LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
