@@ -88,3 +88,21 @@ def test_shop_widget_headings_end_their_sections() -> None:
     assert "Pickup today" not in text
     assert "Starting from" not in text
     assert "No reviews yet" not in text
+
+
+def test_shop_offer_headings_end_their_sections() -> None:
+    """Sections under offer headings (shipping and returns, bundles, financing) go."""
+    body = document_fromstring(
+        "<html><body><h1>Hiking boots</h1><p>Waterproof leather uppers and a Vibram sole.</p>"
+        "<h3>Shipping and Returns</h3><p>Free returns within thirty days of delivery.</p>"
+        "<h2>Bundle &amp; save</h2><p>Add socks and laces and save fifteen percent.</p>"
+        "<h2>Get $130 in value</h2><p>Members earn a yearly dividend on purchases.</p>"
+        "</body></html>"
+    ).find("body")
+    assert body is not None
+    drop_titled_sections(body)
+    text = body.text_content()
+    assert "Vibram sole" in text
+    assert "Free returns" not in text
+    assert "socks and laces" not in text
+    assert "yearly dividend" not in text

@@ -120,7 +120,10 @@ EXTRA_HEADING_RE = re.compile(
     r"(?:top |customer |user |product |most helpful )?reviews(?: from .*| with images)?|"
     r"customers say|write a review|ratings? (?:and|&) reviews|be the first to review.*|"
     r"products related to this item|how do you want your item|more seller options.*|"
-    r"need help choosing.*)[\s:.!?]*$",
+    r"need help choosing.*|(?:others|customers|people) like you also bought.*|"
+    r"photos from reviews|how to get it|shipping (?:&|and) returns|delivery (?:&|and) pickup|"
+    r"financing options|bundle (?:&|and) save.*|"
+    r"get \$\d+ in value)[\s:.!?]*$",
     re.I,
 )
 LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
