@@ -106,3 +106,19 @@ def test_shop_offer_headings_end_their_sections() -> None:
     assert "Free returns" not in text
     assert "socks and laces" not in text
     assert "yearly dividend" not in text
+
+
+def test_financing_headings_end_their_sections() -> None:
+    """Sections offering financing ("No interest for 5 years", "Pay over time") go."""
+    body = document_fromstring(
+        "<html><body><h1>Sofas</h1><p>Deep seats, washable covers and solid oak legs.</p>"
+        "<h2>No interest for 5 years - In-store Only</h2><p>Minimum purchase required.</p>"
+        "<h3>Pay over time, interest-free.</h3><p>Monthly installments at checkout.</p>"
+        "</body></html>"
+    ).find("body")
+    assert body is not None
+    drop_titled_sections(body)
+    text = body.text_content()
+    assert "solid oak legs" in text
+    assert "Minimum purchase" not in text
+    assert "Monthly installments" not in text

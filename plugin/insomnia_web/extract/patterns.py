@@ -122,7 +122,8 @@ EXTRA_HEADING_RE = re.compile(
     r"products related to this item|how do you want your item|more seller options.*|"
     r"need help choosing.*|(?:others|customers|people) like you also bought.*|"
     r"photos from reviews|how to get it|shipping (?:&|and) returns|delivery (?:&|and) pickup|"
-    r"financing options|bundle (?:&|and) save.*|"
+    r"financing(?: options)?|no interest for .*|\d+ months? (?:special )?financing.*|"
+    r"shop without using credit.*|pay over time.*|bundle (?:&|and) save.*|"
     r"get \$\d+ in value)[\s:.!?]*$",
     re.I,
 )
