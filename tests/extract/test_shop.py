@@ -5,6 +5,7 @@ from __future__ import annotations
 from lxml.html import document_fromstring
 
 from insomnia_web.extract.boilerplate import prune_boilerplate
+from insomnia_web.extract.cards import drop_card_field_names
 from insomnia_web.extract.clean import strip_invisible
 from insomnia_web.extract.prune import drop_boilerplate, drop_titled_sections
 
@@ -122,3 +123,27 @@ def test_financing_headings_end_their_sections() -> None:
     assert "solid oak legs" in text
     assert "Minimum purchase" not in text
     assert "Monthly installments" not in text
+
+
+def test_field_names_repeated_on_linked_cards_go() -> None:
+    """A card's field names (<dt> inside its link, on every card) go; the values stay."""
+    cards = "".join(
+        f"<li><a href='/p{i}'><dl><dt>Brand Name</dt><dd>Saucony</dd>"
+        f"<dt>Product Name</dt><dd>Triumph {i}</dd></dl></a></li>"
+        for i in range(6)
+    )
+    body = document_fromstring(f"<html><body><ul>{cards}</ul></body></html>").find("body")
+    assert body is not None
+    drop_card_field_names(body)
+    text = body.text_content()
+    assert "Triumph 4" in text
+    assert "Brand Name" not in text
+
+
+def test_a_glossary_outside_links_keeps_its_terms() -> None:
+    """Terms of a definition list that is not inside a card's link stay."""
+    terms = "".join(f"<dt>Price</dt><dd>Plan {i} costs ${i}0 a month</dd>" for i in range(6))
+    body = document_fromstring(f"<html><body><dl>{terms}</dl></body></html>").find("body")
+    assert body is not None
+    drop_card_field_names(body)
+    assert "Price" in body.text_content()
