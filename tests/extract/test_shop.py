@@ -147,3 +147,32 @@ def test_a_glossary_outside_links_keeps_its_terms() -> None:
     assert body is not None
     drop_card_field_names(body)
     assert "Price" in body.text_content()
+
+
+def test_a_tooltip_goes() -> None:
+    """A role=tooltip block (shown on hover) goes; the badge it explains stays."""
+    body = document_fromstring(
+        "<html><body><main><p>Handmade stoneware mug, wheel thrown and glazed by hand.</p>"
+        "<span>Star Seller</span><div role='tooltip'>Star Sellers have an outstanding "
+        "track record for a great customer experience.</div></main></body></html>"
+    ).find("body")
+    assert body is not None
+    drop_boilerplate(body, body, inside_main=False)
+    text = body.text_content()
+    assert "Star Seller" in text
+    assert "outstanding track record" not in text
+
+
+def test_testimonial_headings_end_their_sections() -> None:
+    """A "User testimonials" section on a product page goes."""
+    body = document_fromstring(
+        "<html><body><h1>Smart feeder</h1><p>A solar roof keeps the camera charged.</p>"
+        + "<p>The camera records slow motion video and names every bird that visits.</p>" * 3
+        + "<section><h2>User testimonials</h2><h5>Such joy!</h5><p>My kids love it.</p></section>"
+        "</body></html>"
+    ).find("body")
+    assert body is not None
+    drop_titled_sections(body)
+    text = body.text_content()
+    assert "solar roof" in text
+    assert "kids love it" not in text

@@ -43,6 +43,7 @@ DROP_ROLES = frozenset(
         "menu",
         "menubar",
         "toolbar",
+        "tooltip",  # shown on hover, beside the text it explains
     ]
 )
 # "subscription-eligible" (and -enabled, -available, -price) marks a product card that can be
@@ -121,7 +122,8 @@ EXTRA_HEADING_RE = re.compile(
     r"customers say|write a review|ratings? (?:and|&) reviews|be the first to review.*|"
     r"products related to this item|how do you want your item|more seller options.*|"
     r"need help choosing.*|(?:others|customers|people) like you also bought.*|"
-    r"photos from reviews|how to get it|shipping (?:&|and) returns|delivery (?:&|and) pickup|"
+    r"photos from reviews|(?:user|customer) testimonials|how to get it|"
+    r"shipping (?:&|and) returns|delivery (?:&|and) pickup|"
     r"financing(?: options)?|no interest for .*|\d+ months? (?:special )?financing.*|"
     r"shop without using credit.*|pay over time.*|bundle (?:&|and) save.*|"
     r"get \$\d+ in value)[\s:.!?]*$",
