@@ -4,8 +4,10 @@ Listings, forum threads, product pages, documentation and collections spread the
 over many similar blocks; an article extractor keeps one of them. Here the page is kept
 whole and pruned instead: navigation, headers and footers, sidebars, forms, cookie and
 consent banners, share widgets, sections under "Related" headings and link lists go, and so
-do a grid of priced product cards beside a long buying guide, a button repeated on every
-card and a listing's result count and sort controls. When the page marks its main region
+do a grid of priced product cards beside a long buying guide (anywhere on the page, as
+shops put the guide below ``<main>``), a button repeated on every
+card, the field names repeated on every card and a listing's result count and sort
+controls. When the page marks its main region
 (``<main>``, ``role=main``) and that region holds the content, only it is kept; the region
 then narrows to a child that holds nearly all its words.
 """
@@ -14,7 +16,12 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement
 
-from .cards import drop_listing_status, drop_priced_grids, drop_repeated_buttons
+from .cards import (
+    drop_card_field_names,
+    drop_listing_status,
+    drop_priced_grids,
+    drop_repeated_buttons,
+)
 from .counts import BlockCounts
 from .patterns import LINKED_WEIGHT, MIN_MAIN_SHARE, NARROW_SHARE
 from .prune import drop_article_extras, drop_boilerplate, drop_link_lists, drop_titled_sections
@@ -41,11 +48,15 @@ def prune_boilerplate(root: HtmlElement) -> HtmlElement:
     body = root.find("body")
     drop_boilerplate(root, body if body is not None else root, inside_main=False)
     drop_titled_sections(body if body is not None else root)
+    # Shops often put the card grid in <main> and the category guide below it, outside
+    # <main>: the grid must go before <main> is picked as the region, or the guide is lost.
+    drop_priced_grids(body if body is not None else root)
     counts = BlockCounts(root)
     region = _main_region(root, counts.words)
     drop_link_lists(region, counts)
     drop_priced_grids(region)
     drop_repeated_buttons(region)
+    drop_card_field_names(region)
     drop_listing_status(region)
     return _narrow(region, BlockCounts(region))
 

@@ -5,6 +5,9 @@ price, "Add to cart") and a long written guide to the category. The grid is a sn
 stock that changes daily; the guide is the text a reader came for. When a region holds both,
 the grid goes and the guide stays.
 
+A card's field names ("Brand Name", "Price") written as a definition list inside the card's
+link and repeated on every card label the values for screen readers and go too.
+
 A listing's status line ("Showing 1-24 of 193 results"), its sort and filter controls and
 each card's relative age or reading time ("2 days ago", "5 min read") are chrome as well.
 
@@ -21,7 +24,12 @@ from lxml.html import HtmlElement
 
 from .counts import BlockCounts, tag_name
 
-__all__ = ["drop_listing_status", "drop_priced_grids", "drop_repeated_buttons"]
+__all__ = [
+    "drop_card_field_names",
+    "drop_listing_status",
+    "drop_priced_grids",
+    "drop_repeated_buttons",
+]
 
 # A price: a currency sign before the amount, or a currency after it.
 _PRICE_RE = re.compile(r"[$€£¥₹]\s?\d|\d\s?(?:€|£|zł|kr|Kč|USD|EUR|GBP)(?!\w)")
@@ -51,6 +59,8 @@ _STATUS_RE = re.compile(
     r"\d+\s?(?:mins?|minutes?|hours?|hrs?|days?|weeks?|months?|years?) (?:ago|read))\W*"
 )
 _STATUS_TAGS = ("span", "div", "p", "li", "small", "time", "h1", "h2", "h3", "h4", "h5", "h6")
+# A card's field names sit at most this many levels below the link that is the card.
+MAX_LINK_LEVELS = 3
 # The guide: at least this many words of paragraphs outside the grids and outside links.
 MIN_GUIDE_WORDS = 400
 
@@ -152,6 +162,31 @@ def drop_listing_status(region: HtmlElement) -> None:
     ]
     for el in doomed:
         el.drop_tree()
+
+
+def _near_link(el: HtmlElement) -> bool:
+    """True when a link holds *el* within a few levels (a card that is one link)."""
+    parent = el.getparent()
+    for _ in range(MAX_LINK_LEVELS):
+        if parent is None:
+            return False
+        if parent.tag == "a":
+            return True
+        parent = parent.getparent()
+    return False
+
+
+def drop_card_field_names(region: HtmlElement) -> None:
+    """Drop the field names of cards that are one link around a definition list ("Brand
+    Name", "Price"): repeated on every card, they label the values for screen readers."""
+    by_name: dict[str, list[HtmlElement]] = {}
+    for term in region.iter("dt"):
+        if not len(term) and term.text and _near_link(term):
+            by_name.setdefault(" ".join(term.text.lower().split()), []).append(term)
+    for terms in by_name.values():
+        if len(terms) >= MIN_ACTION_REPEATS:
+            for term in terms:
+                term.drop_tree()
 
 
 def drop_repeated_buttons(region: HtmlElement) -> None:

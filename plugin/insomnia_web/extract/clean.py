@@ -44,7 +44,27 @@ _HIDDEN_STYLE_RE = re.compile(
 
 # Utility classes that CSS frameworks define as ``display: none``; a responsive class beside
 # one ("hidden md:block", "d-none d-lg-flex") shows the element on a desktop screen again.
-_HIDDEN_CLASSES = frozenset(("hide", "hidden", "d-none", "is-hidden", "u-hidden", "display-none"))
+_HIDDEN_CLASSES = frozenset(
+    (
+        "hide",
+        "hidden",
+        "d-none",
+        "is-hidden",
+        "u-hidden",
+        "display-none",
+        "js-hidden",
+        "js-hide",
+        "u-d-none",
+        # The same utility under a framework's prefix: Amazon's AUI, Etsy's Web Toolkit,
+        # Magnific Popup and the OneTrust, CookieYes and Complianz consent banners.
+        "a-hidden",
+        "wt-display-none",
+        "mfp-hide",
+        "ot-hide",
+        "cky-hide",
+        "cmplz-hidden",
+    )
+)
 _SHOWN_AGAIN_RE = re.compile(r"[:@]|^d-(?:sm|md|lg|xl|xxl)-|^visible-")
 
 # Class and id words of tab panels, accordion folds and "read more" panels (role=tabpanel

@@ -43,15 +43,19 @@ DROP_ROLES = frozenset(
         "menu",
         "menubar",
         "toolbar",
+        "tooltip",  # shown on hover, beside the text it explains
     ]
 )
+# "subscription-eligible" (and -enabled, -available, -price) marks a product card that can be
+# bought on subscription, not a newsletter box.
 # Not "modal": shops render product details (measurements, materials) into modal sheets that
 # open from a link; popups that are chrome carry role="dialog" or are named popup or overlay.
 BOILERPLATE_RE = re.compile(
     r"(?:^|[-_ ])(?:nav|navbar|navigation|menu|menubar|submenu|megamenu|footer|site-?footer|"
     r"page-?footer|masthead|site-?header|global-?header|topbar|top-?bar|header-?bar|sidebar|"
     r"side-?bar|breadcrumbs?|crumbs|cookies?|cookie-?banner|consent|gdpr|"
-    r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|subscription|"
+    r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|"
+    r"subscription(?![-_](?:eligible|enabled|available|price|product|item))|"
     r"signup|sign-?up|related|related-?posts|recommended|popular|trending|promo|advert|ads|"
     r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|overlay|skip-?link|"
     r"pagination|pager|comment-?form|comments|comment-?list|commentlist|comment-?section|"
@@ -115,7 +119,14 @@ EXTRA_HEADING_RE = re.compile(
     r"choose your add-?ons|(?:pairs?|goes) (?:well |beautifully )?with.*|complete the (?:look|set)|"
     r"(?:get|shop) the look|as seen on instagram|"
     r"(?:top |customer |user |product |most helpful )?reviews(?: from .*| with images)?|"
-    r"customers say|write a review|ratings? (?:and|&) reviews)[\s:.!?]*$",
+    r"customers say|write a review|ratings? (?:and|&) reviews|be the first to review.*|"
+    r"products related to this item|how do you want your item|more seller options.*|"
+    r"need help choosing.*|(?:others|customers|people) like you also bought.*|"
+    r"photos from reviews|(?:user|customer) testimonials|how to get it|"
+    r"shipping (?:&|and) returns|delivery (?:&|and) pickup|"
+    r"financing(?: options)?|no interest for .*|\d+ months? (?:special )?financing.*|"
+    r"shop without using credit.*|pay over time.*|bundle (?:&|and) save.*|"
+    r"get \$\d+ in value)[\s:.!?]*$",
     re.I,
 )
 LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
