@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from lxml.html import HtmlElement, document_fromstring
-
 from insomnia_web.extract import extract_html
 from insomnia_web.extract.forum import (
     drop_post_chrome,
@@ -11,22 +9,14 @@ from insomnia_web.extract.forum import (
     is_forum_thread,
     keep_post_bylines,
 )
+from tests.extract.support import body_of as _body
+from tests.extract.support import words_of as _text
 
 _POST = (
     "I replaced the thermostat last winter and the boiler still cycles every ten minutes, "
     "even with the pump speed turned down to the lowest setting and the bypass valve open."
 )
 _REPLY = "Check the pressure relief valve first; mine was stuck half open for months."
-
-
-def _body(html: str) -> HtmlElement:
-    body = document_fromstring(html).find("body")
-    assert body is not None
-    return body
-
-
-def _text(el: HtmlElement) -> str:
-    return " ".join(el.text_content().split())
 
 
 def test_a_long_quote_of_an_earlier_post_is_dropped() -> None:

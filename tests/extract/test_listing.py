@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lxml.html import HtmlElement, document_fromstring
+from lxml.html import HtmlElement
 
 from insomnia_web.extract.cards import (
     drop_listing_status,
@@ -11,16 +11,12 @@ from insomnia_web.extract.cards import (
 )
 from insomnia_web.extract.counts import BlockCounts
 from insomnia_web.extract.prune import drop_boilerplate, drop_link_lists
+from tests.extract.support import body_of
+from tests.extract.support import words_of as _text
 
 
 def _body(html: str) -> HtmlElement:
-    body = document_fromstring(f"<html><body>{html}</body></html>").find("body")
-    assert body is not None
-    return body
-
-
-def _text(el: HtmlElement) -> str:
-    return " ".join(el.text_content().split())
+    return body_of(f"<html><body>{html}</body></html>")
 
 
 def test_a_rating_block_is_content() -> None:

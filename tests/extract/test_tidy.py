@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 from lxml.etree import SubElement
-from lxml.html import HtmlElement, document_fromstring
 
 from insomnia_web.extract import extract_html
 from insomnia_web.extract.tidy import drop_legal_lines, drop_repeated_blocks
+from tests.extract.support import body_of as _body
+from tests.extract.support import words_of as _text
 
 _TEXT = "A sturdy desk frame made of steel that holds three hundred pounds."
-
-
-def _body(html: str) -> HtmlElement:
-    body = document_fromstring(html).find("body")
-    assert body is not None
-    return body
-
-
-def _text(el: HtmlElement) -> str:
-    return " ".join(el.text_content().split())
 
 
 def test_a_repeated_paragraph_is_kept_once() -> None:

@@ -131,19 +131,7 @@ class _TreeDocument(Document):  # type: ignore[misc]
         for lst in node.iter("ul", "ol"):
             if _is_statement_list(lst, counts):
                 allowed[lst] = True
-        for table in node.iter("table"):
-            if not is_data_table(table):
-                continue
-            allowed[table] = True
-            words = word_count(table)
-            wrapper = table.getparent()
-            while (
-                wrapper is not None
-                and wrapper is not node
-                and words >= _TABLE_WRAPPER_SHARE * word_count(wrapper)
-            ):
-                allowed[wrapper] = True
-                wrapper = wrapper.getparent()
+        allowed.update(dict.fromkeys(_data_tables_and_wrappers(node), True))
         return allowed
 
     def get_article(
