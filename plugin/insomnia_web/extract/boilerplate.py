@@ -54,7 +54,6 @@ def prune_boilerplate(root: HtmlElement) -> HtmlElement:
     counts = BlockCounts(root)
     region = _main_region(root, counts.words)
     drop_link_lists(region, counts)
-    drop_priced_grids(region)
     drop_repeated_buttons(region)
     drop_card_field_names(region)
     drop_listing_status(region)
