@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from lxml.html import HtmlElement
 
 from .counts import class_and_id, tag_name, word_count
-from .patterns import BOILERPLATE_RE, KEEP_RE
+from .patterns import MAX_NAME_CHARS
+from .prune import names_boilerplate
 
 __all__ = ["is_hidden", "strip_invisible"]
 
@@ -102,8 +103,6 @@ _STATE_CLASSES = _HIDDEN_CLASSES | frozenset(
 _CHROME_ROLES = frozenset(("menu", "menubar", "dialog", "alertdialog", "navigation", "listbox"))
 # Attributes by which a tab or toggle button names the panel it shows (``#id`` for the last two).
 _TARGET_ATTRS = ("aria-controls", "data-target", "data-bs-target")
-# Longer class/id strings are generated noise, not names.
-_MAX_FEATURES = 400
 
 
 def is_hidden(el: HtmlElement) -> bool:
@@ -208,12 +207,7 @@ def _is_chrome(el: HtmlElement) -> bool:
 
     Buttons show these too, but they are not page text.
     """
-    if _role(el) in _CHROME_ROLES or tag_name(el) == "nav":
-        return True
-    features = class_and_id(el)
-    if not features or len(features) > _MAX_FEATURES:
-        return False
-    return bool(BOILERPLATE_RE.search(features)) and not KEEP_RE.search(features)
+    return _role(el) in _CHROME_ROLES or tag_name(el) == "nav" or names_boilerplate(el)
 
 
 def _is_revealed_panel(el: HtmlElement, targets: set[str]) -> bool:
@@ -226,7 +220,7 @@ def _is_revealed_panel(el: HtmlElement, targets: set[str]) -> bool:
     if previous is not None and tag_name(previous) in _FOLD_TITLE_TAGS:
         return True
     features = class_and_id(el)
-    return len(features) <= _MAX_FEATURES and bool(_PANEL_RE.search(features))
+    return len(features) <= MAX_NAME_CHARS and bool(_PANEL_RE.search(features))
 
 
 def _switched_panes(hidden: list[HtmlElement]) -> set[HtmlElement]:

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from lxml.etree import Element, XPath, iterwalk
 from lxml.html import HtmlElement
 
-from .counts import BlockCounts, tag_name, word_count
+from .counts import BlockCounts, class_and_id, tag_name, word_count
 
 __all__ = ["drop_forum_chrome", "drop_repeated_quotes"]
 
@@ -166,11 +166,15 @@ def _props(el: HtmlElement) -> set[str]:
     return set((el.get("itemprop") or "").lower().split())
 
 
-def _is_post_item(el: HtmlElement) -> bool:
+def _item_kind(el: HtmlElement) -> str:
+    """The schema.org type of a microdata item ("comment"), or ``""`` for other elements."""
     if el.get("itemscope") is None:
-        return False
-    kind = (el.get("itemtype") or "").rstrip("/").rpartition("/")[2].lower()
-    return kind in _POST_TYPES
+        return ""
+    return (el.get("itemtype") or "").rstrip("/").rpartition("/")[2].lower()
+
+
+def _is_post_item(el: HtmlElement) -> bool:
+    return _item_kind(el) in _POST_TYPES
 
 
 def _short_text(el: HtmlElement, max_words: int = MAX_NAME_WORDS) -> str | None:
@@ -278,9 +282,8 @@ MAX_CHROME_SHARE = 0.5
 
 
 def _is_chrome(el: HtmlElement) -> bool:
-    attrib = el.attrib
-    names = f"{attrib.get('class', '')} {attrib.get('id', '')}"
-    return len(names) > 1 and _CHROME_CLASS_RE.search(names.lower()) is not None
+    names = class_and_id(el)
+    return bool(names) and _CHROME_CLASS_RE.search(names.lower()) is not None
 
 
 # The whole text of a post's action link or label: reply, quote, report, share controls,
@@ -385,8 +388,8 @@ def is_forum_thread(root: HtmlElement) -> bool:
     stack: list[tuple[HtmlElement, bool]] = [(root, False)]
     while stack:
         el, inside = stack.pop()
-        if el.get("itemscope") is not None:
-            kind = (el.get("itemtype") or "").rstrip("/").rpartition("/")[2].lower()
+        kind = _item_kind(el)
+        if kind:
             if kind == "answer":
                 return False
             if kind in _POST_TYPES:

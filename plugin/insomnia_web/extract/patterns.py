@@ -23,6 +23,7 @@ __all__ = [
     "LINK_LISTS_CONTENT_SHARE",
     "MAX_LINK_BLOCK_SHARE",
     "MAX_LINK_DENSITY",
+    "MAX_NAME_CHARS",
     "MAX_SHARE_BY_CLASS",
     "MAX_SHARE_BY_TAG",
     "MAX_WORDS_PER_LINK",
@@ -83,6 +84,8 @@ ARTICLE_EXTRA_RE = re.compile(
     r"(?:$|[-_ ])",
     re.I,
 )
+# A class/id string longer than this is generated noise (utility classes), not names.
+MAX_NAME_CHARS = 400
 # A block dropped for its tag or role may still hold this share of the page; one dropped
 # for its class, id or form tag only this much (a class name can mislead: "page-with-sidebar").
 MAX_SHARE_BY_TAG = 0.85

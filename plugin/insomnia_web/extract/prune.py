@@ -21,12 +21,19 @@ from .patterns import (
     LINK_LISTS_CONTENT_SHARE,
     MAX_LINK_BLOCK_SHARE,
     MAX_LINK_DENSITY,
+    MAX_NAME_CHARS,
     MAX_SHARE_BY_CLASS,
     MAX_SHARE_BY_TAG,
     MAX_WORDS_PER_LINK,
 )
 
-__all__ = ["drop_article_extras", "drop_boilerplate", "drop_link_lists", "drop_titled_sections"]
+__all__ = [
+    "drop_article_extras",
+    "drop_boilerplate",
+    "drop_link_lists",
+    "drop_titled_sections",
+    "names_boilerplate",
+]
 
 
 def _boilerplate_kind(el: HtmlElement, tag: str, inside_main: bool) -> int:
@@ -40,15 +47,17 @@ def _boilerplate_kind(el: HtmlElement, tag: str, inside_main: bool) -> int:
     role = (el.get("role") or "").strip().lower()
     if role in DROP_ROLES:
         return 1
+    return 2 if names_boilerplate(el) else 0
+
+
+def names_boilerplate(el: HtmlElement) -> bool:
+    """True when *el*'s class and id name chrome ("site-footer") and not content ("post")."""
     features = class_and_id(el)
-    if not features or len(features) > 400:
-        return 0
-    return 2 if _names_boilerplate(features) else 0
+    return bool(features) and len(features) <= MAX_NAME_CHARS and _names_boilerplate(features)
 
 
 @functools.lru_cache(maxsize=4096)
 def _names_boilerplate(features: str) -> bool:
-    """True when a class/id string names chrome ("site-footer") and not content ("post")."""
     return bool(BOILERPLATE_RE.search(features)) and not KEEP_RE.search(features)
 
 
@@ -185,7 +194,7 @@ def drop_article_extras(article: HtmlElement) -> None:
                 continue
             features = class_and_id(child)
             if tag == "figcaption" or (
-                features and len(features) <= 400 and _names_article_extra(features)
+                features and len(features) <= MAX_NAME_CHARS and _names_article_extra(features)
             ):
                 doomed.append(child)
                 continue

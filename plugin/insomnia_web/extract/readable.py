@@ -32,7 +32,7 @@ from lxml.html import HtmlElement, fragment_fromstring
 from readability import Document
 from readability.readability import REGEXES as READABILITY_RES
 
-from .counts import BlockCounts, is_data_table, word_count
+from .counts import BlockCounts, class_and_id, is_data_table, word_count
 
 __all__ = ["readable_article"]
 
@@ -106,9 +106,9 @@ class _TreeDocument(Document):  # type: ignore[misc]
             if el.tag in _CODE_TAGS or el.getparent() in in_code:
                 in_code.add(el)
         for el in elements[1:]:
-            features = f"{el.get('class', '')} {el.get('id', '')}"
+            features = class_and_id(el)
             if (
-                len(features) >= 2
+                features
                 and _UNLIKELY_RE.search(features)
                 and not _MAYBE_RE.search(features)
                 and el.tag not in ("html", "body")
@@ -235,7 +235,7 @@ def _in_consent_banner(el: HtmlElement) -> bool:
             continue
         if node.tag == "dialog" or (node.get("role") or "").strip().lower() in _DIALOG_ROLES:
             return True
-        if _CONSENT_RE.search(f"{node.get('class', '')} {node.get('id', '')}"):
+        if _CONSENT_RE.search(class_and_id(node)):
             return True
     return False
 
