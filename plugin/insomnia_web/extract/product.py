@@ -20,6 +20,8 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
+from .signals import ld_json_texts, og_type
+
 __all__ = ["ProductInfo", "add_missing_description", "read_product"]
 
 _PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "IndividualProduct", "ProductModel"))
@@ -67,10 +69,8 @@ class ProductInfo:
 
 
 def _declares_product_in_markup(root: HtmlElement) -> bool:
-    for meta in root.iter("meta"):
-        key = (meta.get("property") or meta.get("name") or "").strip().lower()
-        if key == "og:type" and (meta.get("content") or "").strip().lower().startswith("product"):
-            return True  # "product", "product.item", "product.group"
+    if og_type(root).startswith("product"):
+        return True  # "product", "product.item", "product.group"
     return any(
         "schema.org/Product" in el.get("itemtype", "") for el in root.iterfind(".//*[@itemtype]")
     )
@@ -84,11 +84,9 @@ def read_product(root: HtmlElement) -> ProductInfo:
     """
     found = False
     best = ""
-    for script in root.iter("script"):
-        if (script.get("type") or "").strip().lower() != "application/ld+json":
-            continue
+    for source in ld_json_texts(root):
         try:
-            data = json.loads(script.text or "")
+            data = json.loads(source)
         except (ValueError, RecursionError):
             continue
         for obj in _json_objects(data):

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterator
 
 from lxml.html import HtmlElement
 
-__all__ = ["ArticleClaim", "article_claim"]
+__all__ = ["ArticleClaim", "article_claim", "ld_json_texts", "og_type"]
 
 _LD_TYPE_RE = re.compile(r'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
 # Types that news sites and blogs use for a story; CMSs put the generic ones on any page.
@@ -32,11 +33,26 @@ class ArticleClaim(enum.IntEnum):
     NEWS = 2  # a news or blog story type in JSON-LD
 
 
-def _ld_types(root: HtmlElement) -> set[str]:
-    types: set[str] = set()
+def ld_json_texts(root: HtmlElement) -> Iterator[str]:
+    """The text of each JSON-LD ``<script>`` of the page (before scripts are removed)."""
     for script in root.iter("script"):
         if (script.get("type") or "").strip().lower() == "application/ld+json":
-            types.update(_LD_TYPE_RE.findall(script.text or ""))
+            yield script.text or ""
+
+
+def og_type(root: HtmlElement) -> str:
+    """The page's Open Graph type (``og:type``), lowercased, or ``""``."""
+    for meta in root.iter("meta"):
+        key = (meta.get("property") or meta.get("name") or "").strip().lower()
+        if key == "og:type":
+            return (meta.get("content") or "").strip().lower()
+    return ""
+
+
+def _ld_types(root: HtmlElement) -> set[str]:
+    types: set[str] = set()
+    for text in ld_json_texts(root):
+        types.update(_LD_TYPE_RE.findall(text))
     return types
 
 
@@ -47,8 +63,4 @@ def article_claim(root: HtmlElement) -> ArticleClaim:
         return ArticleClaim.NEWS
     if types & _GENERIC_TYPES or root.find('.//*[@itemprop="articleBody"]') is not None:
         return ArticleClaim.GENERIC
-    for meta in root.iter("meta"):
-        key = (meta.get("property") or meta.get("name") or "").strip().lower()
-        if key == "og:type" and (meta.get("content") or "").strip().lower() == "article":
-            return ArticleClaim.GENERIC
-    return ArticleClaim.NONE
+    return ArticleClaim.GENERIC if og_type(root) == "article" else ArticleClaim.NONE
