@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from insomnia_web.extract import extract_html
 
 DESCRIPTION = (
@@ -149,44 +151,40 @@ def test_customer_review_sections_are_dropped() -> None:
         assert "soles still grip" not in text
 
 
-def test_shop_widgets_are_dropped_by_their_names() -> None:
-    """Payment, delivery, loyalty and size-guide widgets beside the product are shop chrome."""
-    widgets = (
-        "<div class='product-usps'><p>Free returns within 30 days</p></div>"
-        "<div class='klarna-placement'><p>Pay in 3 interest-free instalments</p></div>"
-        "<div class='delivery-info'><p>Express delivery in 3 working days</p></div>"
-        "<div class='loyalty-banner'><p>Earn 176 points with this order</p></div>"
-        "<div class='size-guide'><p>Find your size in our chart</p></div>"
-    )
+@pytest.mark.parametrize(
+    ("widgets", "chrome"),
+    [
+        pytest.param(
+            "<div class='product-usps'><p>Free returns within 30 days</p></div>"
+            "<div class='klarna-placement'><p>Pay in 3 interest-free instalments</p></div>"
+            "<div class='delivery-info'><p>Express delivery in 3 working days</p></div>"
+            "<div class='loyalty-banner'><p>Earn 176 points with this order</p></div>"
+            "<div class='size-guide'><p>Find your size in our chart</p></div>",
+            ("Free returns", "interest-free", "Express delivery", "176 points", "chart"),
+            id="payment-delivery-loyalty-size",
+        ),
+        pytest.param(
+            "<div class='price-alert'><p>Tell me when the price drops</p></div>"
+            "<div class='stock-status'><p>Only 3 left in the warehouse</p></div>"
+            "<div class='gift-wrap'><p>Add gift wrapping for 2 dollars</p></div>"
+            "<div class='ask-a-question'><p>Have a question about this item</p></div>",
+            ("price drops", "3 left", "gift wrapping", "question about"),
+            id="price-stock-gift-questions",
+        ),
+        pytest.param(
+            "<div class='variant-picker'><p>Choose a colour: forest, slate</p></div>"
+            "<div class='swatches'><p>Forest green swatch</p></div>"
+            "<div class='quantity'><p>Quantity one</p></div>"
+            "<div class='add-to-cart'><p>Add to bag and check out</p></div>",
+            ("Choose a colour", "swatch", "Quantity one", "Add to bag"),
+            id="variant-quantity-cart",
+        ),
+    ],
+)
+def test_shop_widgets_are_dropped_by_their_names(widgets: str, chrome: tuple[str, ...]) -> None:
+    """Payment, delivery, loyalty, size-guide, price-alert, stock, gift and question widgets,
+    variant pickers and cart controls beside the product are shop chrome."""
     text = extract_html(_page(widgets)).text
     assert "rock plate under the forefoot" in text
-    for chrome in ("Free returns", "interest-free", "Express delivery", "176 points", "chart"):
-        assert chrome not in text
-
-
-def test_price_alert_stock_and_gift_widgets_are_dropped() -> None:
-    """Price alerts, stock messages, gift-wrap offers and question forms are shop chrome."""
-    widgets = (
-        "<div class='price-alert'><p>Tell me when the price drops</p></div>"
-        "<div class='stock-status'><p>Only 3 left in the warehouse</p></div>"
-        "<div class='gift-wrap'><p>Add gift wrapping for 2 dollars</p></div>"
-        "<div class='ask-a-question'><p>Have a question about this item</p></div>"
-    )
-    text = extract_html(_page(widgets)).text
-    assert "rock plate under the forefoot" in text
-    for chrome in ("price drops", "3 left", "gift wrapping", "question about"):
-        assert chrome not in text
-
-
-def test_variant_pickers_and_cart_blocks_are_dropped() -> None:
-    """Colour swatches, quantity steppers and add-to-cart blocks are controls, not text."""
-    controls = (
-        "<div class='variant-picker'><p>Choose a colour: forest, slate</p></div>"
-        "<div class='swatches'><p>Forest green swatch</p></div>"
-        "<div class='quantity'><p>Quantity one</p></div>"
-        "<div class='add-to-cart'><p>Add to bag and check out</p></div>"
-    )
-    text = extract_html(_page(controls)).text
-    assert "rock plate under the forefoot" in text
-    for chrome in ("Choose a colour", "swatch", "Quantity one", "Add to bag"):
-        assert chrome not in text
+    for phrase in chrome:
+        assert phrase not in text

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from lxml.html import document_fromstring
 
 from insomnia_web.extract.boilerplate import prune_boilerplate
 from insomnia_web.extract.cards import drop_card_field_names
 from insomnia_web.extract.clean import strip_invisible
 from insomnia_web.extract.prune import drop_boilerplate, drop_titled_sections
+from tests.extract.support import body_of
 
 _GUIDE = "".join(
     f"<p>Choosing a tent, part {i}: weigh the poles, the fabric and the floor area against "
@@ -73,56 +75,55 @@ def test_a_card_eligible_for_subscription_is_not_a_newsletter_box() -> None:
     assert "ten percent off" not in text
 
 
-def test_shop_widget_headings_end_their_sections() -> None:
-    """Sections under shop widget headings (delivery choice, other sellers, empty reviews) go."""
-    body = document_fromstring(
-        "<html><body><h1>Blender</h1><p>A 72-ounce pitcher crushes ice in seconds.</p>"
-        "<h2>How do you want your item?</h2><p>Pickup today at the store near 95829.</p>"
-        "<h2>More seller options (2)</h2><p>Starting from $178.99 with free delivery.</p>"
-        "<h2>Be the first to review this item</h2><p>No reviews yet for this unique item.</p>"
-        "</body></html>"
-    ).find("body")
-    assert body is not None
+@pytest.mark.parametrize(
+    ("page", "kept", "gone"),
+    [
+        pytest.param(
+            "<h1>Blender</h1><p>A 72-ounce pitcher crushes ice in seconds.</p>"
+            "<h2>How do you want your item?</h2><p>Pickup today at the store near 95829.</p>"
+            "<h2>More seller options (2)</h2><p>Starting from $178.99 with free delivery.</p>"
+            "<h2>Be the first to review this item</h2><p>No reviews yet for this unique item.</p>",
+            "crushes ice",
+            ("Pickup today", "Starting from", "No reviews yet"),
+            id="delivery-sellers-empty-reviews",
+        ),
+        pytest.param(
+            "<h1>Hiking boots</h1><p>Waterproof leather uppers and a Vibram sole.</p>"
+            "<h3>Shipping and Returns</h3><p>Free returns within thirty days of delivery.</p>"
+            "<h2>Bundle &amp; save</h2><p>Add socks and laces and save fifteen percent.</p>"
+            "<h2>Get $130 in value</h2><p>Members earn a yearly dividend on purchases.</p>",
+            "Vibram sole",
+            ("Free returns", "socks and laces", "yearly dividend"),
+            id="shipping-bundles-value",
+        ),
+        pytest.param(
+            "<h1>Sofas</h1><p>Deep seats, washable covers and solid oak legs.</p>"
+            "<h2>No interest for 5 years - In-store Only</h2><p>Minimum purchase required.</p>"
+            "<h3>Pay over time, interest-free.</h3><p>Monthly installments at checkout.</p>",
+            "solid oak legs",
+            ("Minimum purchase", "Monthly installments"),
+            id="financing",
+        ),
+        pytest.param(
+            "<h1>Smart feeder</h1><p>A solar roof keeps the camera charged.</p>"
+            + "<p>The camera records slow motion video and names every bird that visits.</p>" * 3
+            + "<section><h2>User testimonials</h2><h5>Such joy!</h5><p>My kids love it.</p>"
+            "</section>",
+            "solar roof",
+            ("kids love it",),
+            id="testimonials",
+        ),
+    ],
+)
+def test_shop_headings_end_their_sections(page: str, kept: str, gone: tuple[str, ...]) -> None:
+    """Sections under shop headings (delivery choice, other sellers, empty reviews, shipping
+    and returns, bundles, financing, testimonials) go; the product's text stays."""
+    body = body_of(f"<html><body>{page}</body></html>")
     drop_titled_sections(body)
     text = body.text_content()
-    assert "crushes ice" in text
-    assert "Pickup today" not in text
-    assert "Starting from" not in text
-    assert "No reviews yet" not in text
-
-
-def test_shop_offer_headings_end_their_sections() -> None:
-    """Sections under offer headings (shipping and returns, bundles, financing) go."""
-    body = document_fromstring(
-        "<html><body><h1>Hiking boots</h1><p>Waterproof leather uppers and a Vibram sole.</p>"
-        "<h3>Shipping and Returns</h3><p>Free returns within thirty days of delivery.</p>"
-        "<h2>Bundle &amp; save</h2><p>Add socks and laces and save fifteen percent.</p>"
-        "<h2>Get $130 in value</h2><p>Members earn a yearly dividend on purchases.</p>"
-        "</body></html>"
-    ).find("body")
-    assert body is not None
-    drop_titled_sections(body)
-    text = body.text_content()
-    assert "Vibram sole" in text
-    assert "Free returns" not in text
-    assert "socks and laces" not in text
-    assert "yearly dividend" not in text
-
-
-def test_financing_headings_end_their_sections() -> None:
-    """Sections offering financing ("No interest for 5 years", "Pay over time") go."""
-    body = document_fromstring(
-        "<html><body><h1>Sofas</h1><p>Deep seats, washable covers and solid oak legs.</p>"
-        "<h2>No interest for 5 years - In-store Only</h2><p>Minimum purchase required.</p>"
-        "<h3>Pay over time, interest-free.</h3><p>Monthly installments at checkout.</p>"
-        "</body></html>"
-    ).find("body")
-    assert body is not None
-    drop_titled_sections(body)
-    text = body.text_content()
-    assert "solid oak legs" in text
-    assert "Minimum purchase" not in text
-    assert "Monthly installments" not in text
+    assert kept in text
+    for phrase in gone:
+        assert phrase not in text
 
 
 def test_field_names_repeated_on_linked_cards_go() -> None:
@@ -161,18 +162,3 @@ def test_a_tooltip_goes() -> None:
     text = body.text_content()
     assert "Star Seller" in text
     assert "outstanding track record" not in text
-
-
-def test_testimonial_headings_end_their_sections() -> None:
-    """A "User testimonials" section on a product page goes."""
-    body = document_fromstring(
-        "<html><body><h1>Smart feeder</h1><p>A solar roof keeps the camera charged.</p>"
-        + "<p>The camera records slow motion video and names every bird that visits.</p>" * 3
-        + "<section><h2>User testimonials</h2><h5>Such joy!</h5><p>My kids love it.</p></section>"
-        "</body></html>"
-    ).find("body")
-    assert body is not None
-    drop_titled_sections(body)
-    text = body.text_content()
-    assert "solar roof" in text
-    assert "kids love it" not in text
