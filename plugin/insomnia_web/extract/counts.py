@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 __all__ = ["BlockCounts", "class_and_id", "is_data_table", "tag_name", "word_count"]
@@ -20,6 +21,9 @@ table of laureates, releases or packages links every name)."""
 # element, and a page uses few distinct tags (the cap bounds a page made of made-up ones).
 _NAMES: dict[object, str] = {}
 _MAX_NAMES = 4096
+
+# ``iter`` filter: elements only, no comments or processing instructions.
+_ELEMENTS = etree.Element
 
 
 def tag_name(el: HtmlElement) -> str:
@@ -66,29 +70,35 @@ def is_data_table(table: HtmlElement) -> bool:
 
 
 class BlockCounts:
-    """Words, words inside links and number of links under each element (one pass)."""
+    """Words, words inside links and number of links under each element (one pass).
+
+    Every element has an entry in :attr:`words`; :attr:`link_words` and :attr:`links` hold
+    only elements with a link inside, so read them with ``.get(el, 0)``. Comments and
+    processing instructions are not counted (the parser and the cleaner remove them).
+    """
 
     def __init__(self, root: HtmlElement) -> None:
-        self.words: dict[HtmlElement, int] = {}
-        self.link_words: dict[HtmlElement, int] = {}
-        self.links: dict[HtmlElement, int] = {}
-        for el in reversed(list(root.iter())):
-            if not isinstance(el.tag, str):
-                continue
-            total = len(el.text.split()) if el.text else 0
-            linked = 0
-            links = 0
-            for child in el:
-                if not isinstance(child.tag, str):
-                    continue
-                total += self.words.get(child, 0)
-                linked += self.link_words.get(child, 0)
-                links += self.links.get(child, 0)
-                if child.tail:
-                    total += len(child.tail.split())
+        words: dict[HtmlElement, int] = {}
+        link_words: dict[HtmlElement, int] = {}
+        links: dict[HtmlElement, int] = {}
+        # Children come before parents: each element's counts are final when it is reached,
+        # and are added to its parent's running totals (its tail's words belong to the parent).
+        for el in reversed(list(root.iter(_ELEMENTS))):
+            text = el.text
+            total = words.get(el, 0) + (len(text.split()) if text else 0)
+            words[el] = total
             if el.tag == "a":
-                linked = total
-                links += 1
-            self.words[el] = total
-            self.link_words[el] = linked
-            self.links[el] = links
+                link_words[el] = total
+                links[el] = links.get(el, 0) + 1
+            if el is root:
+                break
+            parent = el.getparent()
+            tail = el.tail
+            words[parent] = words.get(parent, 0) + total + (len(tail.split()) if tail else 0)
+            found = links.get(el)
+            if found:
+                links[parent] = links.get(parent, 0) + found
+                link_words[parent] = link_words.get(parent, 0) + link_words[el]
+        self.words = words
+        self.link_words = link_words
+        self.links = links
