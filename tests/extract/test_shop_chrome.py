@@ -68,3 +68,21 @@ def test_schema_org_review_items_are_recognised() -> None:
     text = words_of(body)
     assert "Buyer 2" not in text
     assert "Vibram sole" in text
+
+
+def test_a_deep_product_page_with_reviews_stays_linear() -> None:
+    """A review list under 5k nested review blocks goes, the title stays (one climb)."""
+    depth = 5_000
+    items = "".join(f"<li class='review'>Buyer {i} liked it</li>" for i in range(3))
+    html = (
+        f"<html>{PRODUCT_HEAD}<body>{DESCRIPTION}"
+        + "<div class='reviews'>" * depth
+        + f"<ul>{items}</ul>"
+        + "</div>" * depth
+        + "</body></html>"
+    )
+    body = body_of(html)
+    drop_review_lists(body)
+    text = words_of(body)
+    assert "Vibram sole" in text
+    assert "Buyer 1" not in text

@@ -52,15 +52,21 @@ def _review_lists(root: HtmlElement) -> list[HtmlElement]:
     return [parent for parent, count in items.items() if count >= MIN_REVIEWS]
 
 
-def _review_widget(review_list: HtmlElement) -> HtmlElement:
+def _title_holders(root: HtmlElement) -> set[HtmlElement]:
+    """The page's first ``<h1>`` and its ancestors: blocks that hold the product's title."""
+    title = next(root.iter("h1"), None)
+    return set() if title is None else {title, *title.iterancestors()}
+
+
+def _review_widget(review_list: HtmlElement, title_holders: set[HtmlElement]) -> HtmlElement:
     """The outermost ancestor of *review_list* named after reviews, or the list itself.
 
-    The climb stops below a page container and below a block that holds the page's ``<h1>``
+    The climb stops below a page container and below a block that holds the page's title
     (a wrapper of the product and its reviews together).
     """
     widget = review_list
     for ancestor in review_list.iterancestors():
-        if tag_name(ancestor) in _STOP_TAGS or ancestor.find(".//h1") is not None:
+        if tag_name(ancestor) in _STOP_TAGS or ancestor in title_holders:
             break
         if _REVIEWS_NAME_RE.search(class_and_id(ancestor)):
             widget = ancestor
@@ -69,7 +75,11 @@ def _review_widget(review_list: HtmlElement) -> HtmlElement:
 
 def drop_review_lists(root: HtmlElement) -> None:
     """Drop lists of customer reviews, with the review widget around each."""
-    for widget in [_review_widget(found) for found in _review_lists(root)]:
+    lists = _review_lists(root)
+    if not lists:
+        return
+    title_holders = _title_holders(root)
+    for widget in [_review_widget(found, title_holders) for found in lists]:
         if widget.getparent() is not None:
             widget.drop_tree()
 
