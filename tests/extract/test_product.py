@@ -188,3 +188,21 @@ def test_shop_widgets_are_dropped_by_their_names(widgets: str, chrome: tuple[str
     assert "rock plate under the forefoot" in text
     for phrase in chrome:
         assert phrase not in text
+
+
+BLURBS = (
+    "A graceful volume about the natural world and the memory of what it once held. "
+    "MacKinnon makes a passionate case for rewilding the places we live in today. "
+    "Highly recommended. "
+)
+
+
+def test_a_paragraph_repeating_its_sentences_keeps_one_copy_on_a_product_page() -> None:
+    """Sentences a product page's paragraph repeats (even with other dashes) go."""
+    copy = BLURBS.replace("the memory", "-- the memory")
+    body = f"<h1>The Once and Future World</h1><p>{BLURBS}{copy}</p>"
+    for kind, copies in (("website", 2), ("product", 1)):
+        head = f"<meta property='og:type' content='{kind}'>"
+        text = extract_html(_shop(head, body)).text
+        assert text.count("passionate case for rewilding") == copies
+        assert text.count("Highly recommended.") == 2  # too short to call a copy

@@ -162,3 +162,16 @@ def test_a_tooltip_goes() -> None:
     text = body.text_content()
     assert "Star Seller" in text
     assert "outstanding track record" not in text
+
+
+def test_a_cross_sell_heading_ending_in_an_ellipsis_ends_its_section() -> None:
+    """ "You may also like…" (a typographic ellipsis, as WooCommerce prints it) is a heading."""
+    body = body_of(
+        "<html><body><h1>Sandals</h1><p>A five millimetre Vibram sole.</p>"
+        "<section><h2>You may also like…</h2><p>Trail socks in merino wool.</p></section>"
+        "</body></html>"
+    )
+    drop_titled_sections(body)
+    text = body.text_content()
+    assert "Vibram sole" in text
+    assert "merino" not in text

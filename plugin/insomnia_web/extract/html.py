@@ -5,8 +5,9 @@ pruned whole-page extraction. When readability kept too little of what the page 
 (a listing, a forum thread, a product page, documentation), the page extraction wins; how
 little is too little depends on whether the page declares itself an article. A prose
 article that the page extraction lost altogether (it kept another region, such as a comment
-thread) is kept whatever its share. A product description that the page declares in JSON-LD
-but the result lacks is added to it.
+thread) is kept whatever its share. On a product page, shop chrome (customer reviews) goes
+before either extraction runs; after it, a sentence that a paragraph repeats goes, and a
+product description that the page declares in JSON-LD but the result lacks is added.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from .clean import strip_invisible
 from .forum import drop_forum_chrome, is_forum_thread
 from .model import Extracted
 from .parse import parse_html
-from .product import add_missing_description, read_product
+from .product import finish_product_text, read_product
 from .readable import readable_article
 from .serialize import serialize
+from .shop import drop_shop_chrome
 from .signals import ArticleClaim, article_claim
 from .tidy import drop_legal_lines, drop_repeated_blocks
 from .title import page_title
@@ -121,6 +123,8 @@ def extract_html(
     strip_invisible(root)
     if mode == "full":
         return Extracted(title=title, text=serialize(_body(root)), method="full")
+    if product.is_product:
+        drop_shop_chrome(root)
     thread = is_forum_thread(root)  # every post of a thread is content: page extraction only
     drop_forum_chrome(root)
     article_text = ""
@@ -133,5 +137,5 @@ def extract_html(
             article_text = serialize(article)
     page_text = serialize(_tidy(prune_boilerplate(root)))
     text, method = _choose(article_text, page_text, claim)
-    text = add_missing_description(text, product.description)
+    text = finish_product_text(text, product)
     return Extracted(title=title, text=text, method=method)

@@ -129,7 +129,7 @@ EXTRA_HEADING_RE = re.compile(
     r"shipping (?:&|and) returns|delivery (?:&|and) pickup|"
     r"financing(?: options)?|no interest for .*|\d+ months? (?:special )?financing.*|"
     r"shop without using credit.*|pay over time.*|bundle (?:&|and) save.*|"
-    r"get \$\d+ in value)[\s:.!?]*$",
+    r"get \$\d+ in value)[\s:.!?…]*$",
     re.I,
 )
 LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))

@@ -6,6 +6,10 @@ A page is a product page when its schema.org data (JSON-LD or microdata) describ
 inside a drawer, a dialog or a widget that a script fills in, which the extraction cannot see.
 When the extracted text holds little of the declared description, the description is put back
 after the page's title.
+
+Shops also fill one field with the same text several times over (a marketplace listing whose
+"Reviews" field holds the publisher's blurbs three times, joined by commas): a sentence that
+repeats, nearly word for word, an earlier sentence of the same paragraph is a copy and goes.
 """
 
 from __future__ import annotations
@@ -22,7 +26,13 @@ from lxml.html import HtmlElement
 
 from .signals import ld_json_texts, og_type
 
-__all__ = ["ProductInfo", "add_missing_description", "read_product"]
+__all__ = [
+    "ProductInfo",
+    "add_missing_description",
+    "drop_repeated_sentences",
+    "finish_product_text",
+    "read_product",
+]
 
 _PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "IndividualProduct", "ProductModel"))
 _WORD_RE = re.compile(r"\w+")
@@ -33,6 +43,11 @@ _BREAK_RE = re.compile(r"<\s*(?:br|/p|/li|/div|/h[1-6])\b[^>]*>", re.I)
 MIN_DESCRIPTION_WORDS = 15
 # The description is added when the extracted text holds less than this share of its words.
 MAX_COVERED_SHARE = 0.5
+# A sentence of at least this many words repeats an earlier one of its paragraph when this
+# share of its word triples appeared before (copies differ in dashes, quotes and mojibake).
+MIN_SENTENCE_WORDS = 8
+MIN_REPEATED_SHARE = 0.8
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 
 
 def _json_objects(data: Any) -> Iterator[dict[str, Any]]:
@@ -115,3 +130,42 @@ def add_missing_description(text: str, description: str | None) -> str:
     if text.startswith("# "):
         title, _, rest = text.partition("\n")
     return "\n\n".join(part for part in (title, description, rest.strip()) if part)
+
+
+def _repeats(words: list[str], seen: set[tuple[str, str, str]]) -> bool:
+    """True when most of *words*' triples are in *seen*; else they are added to it."""
+    triples = set(zip(words, words[1:], words[2:], strict=False))
+    if len(triples & seen) >= MIN_REPEATED_SHARE * len(triples):
+        return True
+    seen |= triples
+    return False
+
+
+def _drop_repeats_in_line(line: str) -> str:
+    """*line* without the sentences that repeat an earlier sentence of it."""
+    sentences = _SENTENCE_END_RE.split(line)
+    if len(sentences) < 2:
+        return line
+    seen: set[tuple[str, str, str]] = set()
+    kept = [
+        sentence
+        for sentence in sentences
+        if len(words := _WORD_RE.findall(sentence.lower())) < MIN_SENTENCE_WORDS
+        or not _repeats(words, seen)
+    ]
+    return line if len(kept) == len(sentences) else " ".join(kept)
+
+
+def drop_repeated_sentences(text: str) -> str:
+    """*text* without sentences that repeat, nearly word for word, one of their paragraph."""
+    return "\n".join(_drop_repeats_in_line(line) for line in text.split("\n"))
+
+
+def finish_product_text(text: str, product: ProductInfo) -> str:
+    """The extracted *text* of a page, finished for the product it declares (if any).
+
+    Repeated sentences go from a product page; a declared description the text lacks is added.
+    """
+    if product.is_product:
+        text = drop_repeated_sentences(text)
+    return add_missing_description(text, product.description)

@@ -1,0 +1,88 @@
+"""Shop chrome on product pages: customer review lists go, the product stays."""
+
+from __future__ import annotations
+
+from insomnia_web.extract import extract_html
+from insomnia_web.extract.shop import drop_review_lists
+from tests.extract.support import body_of, words_of
+
+PRODUCT_HEAD = "<head><meta property='og:type' content='product'></head>"
+DESCRIPTION = (
+    "<h1>Trail Sandal</h1>"
+    "<p>A minimalist sandal on a five millimetre Vibram sole, with an elastic cord that "
+    "holds the foot without a buckle and dries in minutes after a river crossing.</p>"
+)
+
+
+def _reviews(count: int, item: str = "class='review even thread-even'") -> str:
+    items = "".join(
+        f"<li {item}><p>Reviewer {i} says the sole grips well on wet rock, the cord stays "
+        "soft after a summer of walking, and the sandal packs flat in a bag.</p></li>"
+        for i in range(count)
+    )
+    return (
+        "<div id='reviews' class='woocommerce-Reviews'>"
+        f"<h2>{count} reviews for Trail Sandal</h2><ol class='commentlist'>{items}</ol>"
+        "<p>Add a review of your own</p></div>"
+    )
+
+
+def _page(head: str, reviews: str) -> str:
+    return f"<html>{head}<body><main>{DESCRIPTION}{reviews}</main></body></html>"
+
+
+def test_customer_reviews_on_a_product_page_go() -> None:
+    """A list of customer reviews, its heading and review form leave a product page."""
+    text = extract_html(_page(PRODUCT_HEAD, _reviews(12))).text
+    assert "elastic cord that holds the foot" in text
+    assert "Reviewer 3" not in text
+    assert "reviews for Trail Sandal" not in text
+    assert "Add a review" not in text
+
+
+def test_reviews_stay_on_a_page_that_sells_nothing() -> None:
+    """A page that declares no product (a review site) keeps its reviews."""
+    for head, kept in ((PRODUCT_HEAD, False), ("", True)):
+        reviews = _reviews(12, item="itemprop='review'").replace("woocommerce-Reviews", "")
+        text = extract_html(_page(head, reviews)).text
+        assert ("Reviewer 3" in text) is kept
+
+
+def test_two_review_blocks_are_not_a_list() -> None:
+    """Fewer than three items marked as reviews (an editor's verdict) stay."""
+    body = body_of(_page(PRODUCT_HEAD, _reviews(2)))
+    drop_review_lists(body)
+    assert "Reviewer 1" in words_of(body)
+
+
+def test_schema_org_review_items_are_recognised() -> None:
+    """Items marked itemprop=review form a list too; the wrapper holding the title stays."""
+    items = "".join(
+        f"<div itemprop='review'><p>Buyer {i} found the strap soft.</p></div>" for i in range(4)
+    )
+    body = body_of(
+        f"<html><body><div class='product-reviews-wrap'>{DESCRIPTION}"
+        f"<div class='list'>{items}</div></div></body></html>"
+    )
+    drop_review_lists(body)
+    text = words_of(body)
+    assert "Buyer 2" not in text
+    assert "Vibram sole" in text
+
+
+def test_a_deep_product_page_with_reviews_stays_linear() -> None:
+    """A review list under 5k nested review blocks goes, the title stays (one climb)."""
+    depth = 5_000
+    items = "".join(f"<li class='review'>Buyer {i} liked it</li>" for i in range(3))
+    html = (
+        f"<html>{PRODUCT_HEAD}<body>{DESCRIPTION}"
+        + "<div class='reviews'>" * depth
+        + f"<ul>{items}</ul>"
+        + "</div>" * depth
+        + "</body></html>"
+    )
+    body = body_of(html)
+    drop_review_lists(body)
+    text = words_of(body)
+    assert "Vibram sole" in text
+    assert "Buyer 1" not in text
