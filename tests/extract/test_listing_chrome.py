@@ -1,0 +1,60 @@
+"""Listing chrome: counters, advertising marks and fulfilment badges on cards go."""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement
+
+from insomnia_web.extract.counts import BlockCounts
+from insomnia_web.extract.listing import drop_card_labels
+from tests.extract.support import body_of
+from tests.extract.support import words_of as _text
+
+
+def _body(html: str) -> HtmlElement:
+    return body_of(f"<html><body>{html}</body></html>")
+
+
+def _pruned(html: str) -> str:
+    body = _body(html)
+    drop_card_labels(body, BlockCounts(body))
+    return _text(body)
+
+
+def test_card_counters_and_badges_go() -> None:
+    """A card's comment and reaction counts, its ad mark and its shipping badge go."""
+    cards = "".join(
+        f"<article><h2><a href='/p{i}'>Why caching matters {i}</a></h2>"
+        f"<a href='/p{i}#c'><span><img src=r.svg alt=''></span>{i + 2} reactions</a>"
+        f"<a href='/p{i}#c'>{i} comments</a><span>Sponsored</span>"
+        "<div><span>Available for shipping or pickup</span></div><p>Ships from Bulgaria</p>"
+        "</article>"
+        for i in range(3)
+    )
+    text = _pruned(f"<main>{cards}</main>")
+    for label in ("reactions", "comments", "Sponsored", "shipping", "Ships from"):
+        assert label not in text
+    assert "Why caching matters 2" in text
+
+
+def test_labels_inside_sentences_and_tables_stay() -> None:
+    """A counter inside a sentence, a title and a data table's cells are content and stay."""
+    html = (
+        "<main><p>The thread drew 300 comments in a day.</p><h2>100 Likes</h2><p>A poem.</p>"
+        "<p><span>Sponsored</span> content is marked on every page of the site.</p>"
+        "<table><tr><th>Post</th><th>Replies</th></tr><tr><td>Intro</td><td>4 replies</td>"
+        "</tr></table></main>"
+    )
+    text = _pruned(html)
+    assert "300 comments" in text
+    assert "4 replies" in text
+    assert "Sponsored content" in text
+    assert "100 Likes" in text
+
+
+def test_a_deep_chain_around_a_label_is_walked_in_linear_time() -> None:
+    """A label under many wrappers is found without reading its text at every level."""
+    depth = 50_000
+    html = "<div>" * depth + "<span>12 comments</span>" + "</div>" * depth
+    body = _body(f"<main><h1>Posts</h1>{html}</main>")
+    drop_card_labels(body, BlockCounts(body))
+    assert "comments" not in _text(body)
