@@ -10,7 +10,11 @@ from insomnia_web.extract.cards import (
     drop_repeated_buttons,
 )
 from insomnia_web.extract.counts import BlockCounts
-from insomnia_web.extract.prune import drop_boilerplate, drop_link_lists
+from insomnia_web.extract.prune import (
+    drop_boilerplate,
+    drop_language_switchers,
+    drop_link_lists,
+)
 from tests.extract.support import body_of
 from tests.extract.support import words_of as _text
 
@@ -151,3 +155,24 @@ def test_a_listing_status_line_goes() -> None:
     for status in ("Showing", "results", "Sort by", "22 products", "min read", "days ago"):
         assert status not in _text(body)
     assert "Sort & Store boxes" in _text(body)
+
+
+def test_a_language_switcher_goes() -> None:
+    """Links to the page in five languages go; a list of links all marked English stays."""
+    languages = "".join(
+        f"<li><a href='https://{code}.example.org/wiki/Lists' hreflang='{code}'>{name}</a></li>"
+        for code, name in (
+            ("af", "Afrikaans"),
+            ("an", "Aragonés"),
+            ("de", "Deutsch"),
+            ("es", "Español"),
+            ("fr", "Français"),
+        )
+    )
+    guides = "".join(
+        f"<li><a href='/guide/{i}' hreflang='en'>Guide to lists {i}</a></li>" for i in range(6)
+    )
+    body = _body(f"<main><h1>Lists</h1><ul>{languages}</ul><ul>{guides}</ul></main>")
+    drop_language_switchers(body)
+    assert "Aragonés" not in _text(body)
+    assert "Guide to lists 5" in _text(body)

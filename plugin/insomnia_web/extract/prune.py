@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+from lxml.etree import XPath
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, class_and_id, tag_name, word_count
@@ -30,10 +31,16 @@ from .patterns import (
 __all__ = [
     "drop_article_extras",
     "drop_boilerplate",
+    "drop_language_switchers",
     "drop_link_lists",
     "drop_titled_sections",
     "names_boilerplate",
 ]
+
+
+# Language switchers: a list whose links lead to this many distinct languages.
+MIN_SWITCHER_LANGUAGES = 5
+_HREFLANG_LINKS = XPath(".//a[@hreflang]")
 
 
 def _boilerplate_kind(el: HtmlElement, tag: str, inside_main: bool) -> int:
@@ -67,13 +74,41 @@ def _names_article_extra(features: str) -> bool:
     return bool(ARTICLE_EXTRA_RE.search(features)) and not KEEP_RE.search(features)
 
 
+def _link_box(link: HtmlElement) -> HtmlElement | None:
+    """The list that holds *link*: its parent, or the list around its list item."""
+    parent = link.getparent()
+    if parent is not None and tag_name(parent) == "li":
+        parent = parent.getparent()
+    return parent
+
+
+def drop_language_switchers(root: HtmlElement) -> None:
+    """Drop lists of links to the page in other languages (each marked with ``hreflang``).
+
+    Wikis and multilingual sites list every translation of the page by the language's own
+    name ("Afrikaans", "Aragonés", ...); the list names languages, not content. A list is
+    one when its links lead to at least MIN_SWITCHER_LANGUAGES distinct languages (a site
+    that marks all its links ``hreflang="en"`` has one).
+    """
+    by_box: dict[HtmlElement, set[str]] = {}
+    for link in _HREFLANG_LINKS(root):
+        box = _link_box(link)
+        if box is not None and box is not root:
+            by_box.setdefault(box, set()).add(str(link.get("hreflang", "")).strip().lower())
+    for box, languages in by_box.items():
+        if len(languages) >= MIN_SWITCHER_LANGUAGES and box.getparent() is not None:
+            box.drop_tree()
+
+
 def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> None:
     """Drop boilerplate blocks under *root*, except those holding most of *top*'s words.
 
     A ``<footer>`` stays only inside a story (an ``<article>``, or *root* itself when
     *inside_main* is true), where it holds the story's tags or author; one that sits in the
     main region outside any story is the page's footer, placed there by the template.
+    Language switchers go first (:func:`drop_language_switchers`).
     """
+    drop_language_switchers(root)
     total = word_count(top)
     doomed: list[HtmlElement] = []
     # Walk top-down, skipping subtrees already doomed. Each element carries whether it is
