@@ -14,6 +14,7 @@ from insomnia_web.extract.prune import (
     drop_boilerplate,
     drop_language_switchers,
     drop_link_lists,
+    drop_titled_sections,
 )
 from tests.extract.support import body_of
 from tests.extract.support import words_of as _text
@@ -176,3 +177,20 @@ def test_a_language_switcher_goes() -> None:
     drop_language_switchers(body)
     assert "Aragonés" not in _text(body)
     assert "Guide to lists 5" in _text(body)
+
+
+def test_sponsored_and_upcoming_event_sections_go() -> None:
+    """Sections titled "Sponsored content" and "Upcoming events" beside a list of stories go."""
+    stories = "".join(
+        f"<article><h3><a href='/s{i}'>Startup {i} raises a round</a></h3>"
+        f"<p>The company will hire engineers in {i + 3} cities next year.</p></article>"
+        for i in range(8)
+    )
+    body = _body(
+        f"<main>{stories}<div><h3>Sponsored content</h3><p>Cloud security webinar</p></div>"
+        "<section><h2>Upcoming events</h2><p>Founder summit, Boston, June 9</p></section></main>"
+    )
+    drop_titled_sections(body)
+    assert "webinar" not in _text(body)
+    assert "Founder summit" not in _text(body)
+    assert "Startup 7 raises a round" in _text(body)

@@ -112,6 +112,7 @@ EXTRA_HEADING_RE = re.compile(
     r"read (?:more|next)|up next|latest (?:news|posts|articles|stories)|"
     r"recent (?:posts|news|articles|stories|events.*|activity)|"
     r"featured (?:products|items|stories|posts|articles)|"
+    r"sponsored (?:content|stories|posts|articles|links)|upcoming events|"
     r"share(?: this)?(?: \w+)?|follow us|sign up.*|subscribe.*|(?:our )?newsletter|"
     r"(?:leave a|post a) (?:reply|comment)|comments?|\d+ comments?|"
     r"join the (?:discussion|conversation)|"
