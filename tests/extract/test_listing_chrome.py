@@ -58,3 +58,20 @@ def test_a_deep_chain_around_a_label_is_walked_in_linear_time() -> None:
     body = _body(f"<main><h1>Posts</h1>{html}</main>")
     drop_card_labels(body, BlockCounts(body))
     assert "comments" not in _text(body)
+
+
+def test_card_photo_captions_and_credits_go() -> None:
+    """A card's photo caption and credit go; the card's title and summary stay."""
+    cards = "".join(
+        f"<article><a href='/s{i}'><img src='p{i}.jpg' alt=''></a>"
+        f"<div class='credit-caption'><div class='caption'><p>Scientists hold a tusk {i}."
+        f"<b class='credit'>Rob Stein/NPR</b></p></div></div>"
+        f"<h2><a href='/s{i}'>Reviving the mammoth {i}</a></h2>"
+        f"<p class='teaser'>Gene editing brings an extinct giant closer.</p></article>"
+        for i in range(3)
+    )
+    text = _pruned(f"<main>{cards}</main>")
+    assert "tusk" not in text
+    assert "Rob Stein" not in text
+    assert "Reviving the mammoth 2" in text
+    assert "Gene editing" in text

@@ -34,6 +34,9 @@ _BADGE = (
     r"instant savings"
 )
 _LABEL_RE = re.compile(rf"\W*(?:{_COUNTER}|{_BADGE})\W*", re.I)
+# A photo's caption or credit on a card ("caption", "image-credit", "credit-caption"): in a
+# listing it describes the picture, not the story.
+_CAPTION_CLASS_RE = re.compile(r"(?:^|\s)(?:[a-z0-9]+[-_]+)*(?:caption|credit)s?(?:$|\s)", re.I)
 # Never searched: a data table's cells are data and a heading is a title, not labels.
 _SKIP_TAGS = frozenset(
     ("td", "th", "tr", "table", "tbody", "thead", "tfoot", "h1", "h2", "h3", "h4", "h5", "h6")
@@ -64,7 +67,8 @@ def _in_sentence(el: HtmlElement, tag: str) -> bool:
 
 
 def drop_card_labels(region: HtmlElement, counts: BlockCounts) -> None:
-    """Drop the elements under *region* whose whole text is a card's counter or badge.
+    """Drop the elements under *region* whose whole text is a card's counter or badge, and
+    the captions and credits of its pictures.
 
     *counts* may predate earlier pruning: a word count can only have shrunk since, so an
     element counted short still is. The walk tests only short elements and skips a wrapper
@@ -80,6 +84,9 @@ def drop_card_labels(region: HtmlElement, counts: BlockCounts) -> None:
             continue
         words = counts.words.get(el, 0)
         if not words:
+            continue
+        if el is not region and _CAPTION_CLASS_RE.search(el.get("class", "")):
+            doomed.append(el)
             continue
         if words > MAX_LABEL_WORDS or el is region:
             stack.extend(el)
