@@ -194,3 +194,20 @@ def test_sponsored_and_upcoming_event_sections_go() -> None:
     assert "webinar" not in _text(body)
     assert "Founder summit" not in _text(body)
     assert "Startup 7 raises a round" in _text(body)
+
+
+def test_screen_reader_labels_on_cards_go() -> None:
+    """Field names written for screen readers only (show-for-sr, screen-reader) go."""
+    cards = "".join(
+        f"<article><h3><a href='/c{i}'>Data science course {i}</a></h3>"
+        "<div><div class='field__label show-for-sr'>Registration Deadline</div>"
+        "<div class='field__item'>Available now</div></div>"
+        "<span class='screen-reader'>Sale Price</span><span>USD 55.25</span></article>"
+        for i in range(4)
+    )
+    body = _body(f"<main>{cards}</main>")
+    drop_boilerplate(body, body, inside_main=False)
+    assert "Registration Deadline" not in _text(body)
+    assert "Sale Price" not in _text(body)
+    assert "Data science course 3" in _text(body)
+    assert "USD 55.25" in _text(body)
