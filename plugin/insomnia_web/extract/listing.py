@@ -23,7 +23,7 @@ MAX_LABEL_WORDS = 6
 # Counters of a card: a number and what it counts (engagement, episodes, answers).
 _COUNTER = (
     r"\d[\d,.]*\s?[km]?\+? (?:comments?|reactions?|likes?|views?|shares?|repl(?:y|ies)|"
-    r"votes?|upvotes?|claps?|episodes?|answers?)"
+    r"votes?|upvotes?|claps?|episodes?|answers?|ratings?)"
 )
 # Advertising marks and fulfilment badges; stock levels ("low stock", "sold out") stay:
 # shops and readers treat them as part of the offer.
