@@ -211,3 +211,17 @@ def test_screen_reader_labels_on_cards_go() -> None:
     assert "Sale Price" not in _text(body)
     assert "Data science course 3" in _text(body)
     assert "USD 55.25" in _text(body)
+
+
+def test_a_card_title_wrapped_in_one_linked_heading_stays() -> None:
+    """A short card title (a block around one linked heading) stays; a headed menu goes."""
+    text = "A thriller set on a Caribbean island where buccaneers uncover a hidden past."
+    cards = "".join(
+        f"<li><div class=title><a href='/t{i}'><h3>Scream {i}</h3></a></div><p>{text}</p></li>"
+        for i in range(6)
+    )
+    menu = "<div><h4>Movies</h4>" + "".join(f"<a href='/m{i}'>Genre {i}</a>" for i in range(5))
+    body = _body(f"<main>{menu}</div><ul>{cards}</ul></main>")
+    drop_link_lists(body, BlockCounts(body))
+    assert "Scream 5" in _text(body)
+    assert "Genre 3" not in _text(body)

@@ -41,6 +41,7 @@ __all__ = [
 # Language switchers: a list whose links lead to this many distinct languages.
 MIN_SWITCHER_LANGUAGES = 5
 _HREFLANG_LINKS = XPath(".//a[@hreflang]")
+_HEADING_INSIDE = XPath("boolean(.//h1|.//h2|.//h3|.//h4|.//h5|.//h6)")
 
 
 def _boilerplate_kind(el: HtmlElement, tag: str, inside_main: bool) -> int:
@@ -213,8 +214,10 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
 
 
 def _is_linked_span(el: HtmlElement, links: int) -> bool:
-    """True for a ``<span>`` around one link: part of a line (a card's title), not a menu."""
-    return links == 1 and tag_name(el) == "span"
+    """True for a ``<span>`` around one link: part of a line (a card's title), not a menu;
+    and for any block around one link that holds a heading (a card's linked title,
+    "Scream 7"). A menu holds several links, headed or not."""
+    return links == 1 and (tag_name(el) == "span" or _HEADING_INSIDE(el))
 
 
 def drop_article_extras(article: HtmlElement) -> None:
