@@ -225,3 +225,19 @@ def test_a_card_title_wrapped_in_one_linked_heading_stays() -> None:
     drop_link_lists(body, BlockCounts(body))
     assert "Scream 5" in _text(body)
     assert "Genre 3" not in _text(body)
+
+
+def test_a_card_name_linked_twice_to_one_place_stays() -> None:
+    """A ranked row's logo and name, both linked to the product, stay; a pair of links to
+    two places, named a title or not, is still a menu."""
+    text = "Rankings weigh the reviews, the features and the price of every product listed."
+    rows = "".join(
+        f"<div class=row><div>{i}.</div><div class=entry><a href='/p/{i}'><img src=l.png></a>"
+        f"<div><a href='/p/{i}' class='product-title'>Tool{i}</a></div></div><p>{text}</p></div>"
+        for i in range(6)
+    )
+    menu = "<div class=title><a href='/a'>About</a> <a href='/b'>Blog</a></div>"
+    body = _body(f"<main>{menu}{rows}</main>")
+    drop_link_lists(body, BlockCounts(body))
+    assert "Tool5" in _text(body)
+    assert "Blog" not in _text(body)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 
 from lxml.etree import XPath
 from lxml.html import HtmlElement
@@ -41,6 +42,10 @@ __all__ = [
 # Language switchers: a list whose links lead to this many distinct languages.
 MIN_SWITCHER_LANGUAGES = 5
 _HREFLANG_LINKS = XPath(".//a[@hreflang]")
+# A card's title block: its links (a picture and the name) all lead to the item, and it
+# holds a heading or is named a title; a block with more links than this is not one card.
+MAX_CARD_LINKS = 3
+_TITLE_NAME_RE = re.compile(r"(?:^|[-_ ])(?:title|headline|heading|name)(?:$|[-_ ])", re.I)
 _HEADING_INSIDE = XPath("boolean(.//h1|.//h2|.//h3|.//h4|.//h5|.//h6)")
 
 
@@ -198,11 +203,17 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
                 continue
             total = counts.words.get(child, 0)
             links = counts.links.get(child, 0)
-            if total and links and tag in LINK_BLOCK_TAGS and not _is_linked_span(child, links):
+            if total and links and tag in LINK_BLOCK_TAGS:
                 density = counts.link_words.get(child, 0) / total
                 small = total <= MAX_LINK_BLOCK_SHARE * region_words
                 short_links = total / links <= MAX_WORDS_PER_LINK
-                if density > MAX_LINK_DENSITY and short_links and small:
+                # One item's linked title is content (tested last: it reads the block).
+                if (
+                    density > MAX_LINK_DENSITY
+                    and short_links
+                    and small
+                    and not _is_linked_span(child, links)
+                ):
                     lists.append(child)
                     continue
             stack.append(child)
@@ -215,9 +226,18 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
 
 def _is_linked_span(el: HtmlElement, links: int) -> bool:
     """True for a ``<span>`` around one link: part of a line (a card's title), not a menu;
-    and for any block around one link that holds a heading (a card's linked title,
-    "Scream 7"). A menu holds several links, headed or not."""
-    return links == 1 and (tag_name(el) == "span" or _HEADING_INSIDE(el))
+    and for any block whose links all lead to one place (a card's logo and name) when it
+    holds a heading or names a title ("Scream 7", "product-title"). A menu's links lead to
+    several places, headed or not."""
+    if links == 1 and tag_name(el) == "span":
+        return True
+    anchors = list(el.iter("a")) if links <= MAX_CARD_LINKS else []
+    if not anchors or len({a.get("href") for a in anchors}) != 1:
+        return False
+    if _HEADING_INSIDE(el):
+        return True
+    names = " ".join(class_and_id(node) for node in (el, *anchors))
+    return bool(_TITLE_NAME_RE.search(names))
 
 
 def drop_article_extras(article: HtmlElement) -> None:
