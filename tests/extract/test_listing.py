@@ -241,3 +241,19 @@ def test_a_card_name_linked_twice_to_one_place_stays() -> None:
     drop_link_lists(body, BlockCounts(body))
     assert "Tool5" in _text(body)
     assert "Blog" not in _text(body)
+
+
+def test_a_block_marked_nocontent_goes() -> None:
+    """A block the site marks as not content (class nocontent, robots-nocontent) goes."""
+    stories = "".join(
+        f"<li><a href='/n{i}'>Cloud outage report number {i}</a></li>" for i in range(6)
+    )
+    body = _body(
+        f"<main><ul>{stories}</ul><div class='widget nocontent'><h3>Webinars</h3>"
+        "<p>Register for the live session</p></div>"
+        "<span class='robots-nocontent'>Advertisement below</span></main>"
+    )
+    drop_boilerplate(body, body, inside_main=False)
+    assert "Register" not in _text(body)
+    assert "Advertisement" not in _text(body)
+    assert "Cloud outage report number 5" in _text(body)
