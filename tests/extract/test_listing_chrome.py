@@ -21,17 +21,19 @@ def _pruned(html: str) -> str:
 
 
 def test_card_counters_and_badges_go() -> None:
-    """A card's comment and reaction counts, its ad mark and its shipping badge go."""
+    """A card's counts, its ad mark and its shipping, merit and hiring badges go."""
     cards = "".join(
         f"<article><h2><a href='/p{i}'>Why caching matters {i}</a></h2>"
         f"<a href='/p{i}#c'><span><img src=r.svg alt=''></span>{i + 2} reactions</a>"
         f"<a href='/p{i}#c'>{i} comments</a><span>Sponsored</span><p>{i + 7} Ratings</p>"
         "<div><span>Available for shipping or pickup</span></div><p>Ships from Bulgaria</p>"
+        "<ul><li>Top Rated</li></ul><span>Actively hiring</span>"
         "</article>"
         for i in range(3)
     )
     text = _pruned(f"<main>{cards}</main>")
-    for label in ("reactions", "comments", "Ratings", "Sponsored", "shipping", "Ships from"):
+    labels = ("reactions", "comments", "Ratings", "Sponsored", "shipping", "Ships from")
+    for label in (*labels, "Top Rated", "hiring"):
         assert label not in text
     assert "Why caching matters 2" in text
 

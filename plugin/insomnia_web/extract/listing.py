@@ -1,11 +1,17 @@
 """Listing chrome: the labels that every card of a listing repeats around its title.
 
-Blog indexes, news fronts, search results and shop grids print, on each card, counters
-("27 comments", "44 reactions", "1,069 episodes"), an advertising mark ("Sponsored",
-"Ad") and a fulfilment badge ("Available for shipping", "Free shipping", "Ships from
-Bulgaria"); a block still waiting for its script says "Loading...". None of them tells the
-reader anything about the item, and each sits alone in its own small element. Such an
-element goes when its whole text is one of these labels.
+Blog indexes, news fronts, search results, job boards and shop grids print, on each card,
+counters ("27 comments", "44 reactions", "839 ratings"), an advertising mark ("Sponsored",
+"Ad"), a fulfilment badge ("Available for shipping", "Free shipping", "Ships from
+Bulgaria") or a merit or hiring badge ("Top rated", "Actively hiring", "Easy apply"); a
+block still waiting for its script says "Loading...". None of them tells the reader
+anything about the item, and each sits alone in its own small element. Such an element
+goes when its whole text is one of these labels.
+
+A card's photo caption and credit (classed ``caption``, ``credit``, ``image-credit``...)
+describe the picture, not the item, and go too. This runs on the page extraction only:
+there the page is a listing or a set of blocks, and an article's own figures are kept by
+the article extraction.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ _BADGE = (
     r"sponsored|promoted|advertisement|ad|loading|"
     r"free (?:shipping|returns)|ships? from [\w ]{2,30}|"
     r"available for (?:shipping|delivery|pickup)(?: (?:or|and|&) (?:shipping|delivery|pickup))?|"
-    r"instant savings"
+    r"instant savings|top rated|(?:actively|urgently) hiring|(?:easy|fast|quick) apply"
 )
 _LABEL_RE = re.compile(rf"\W*(?:{_COUNTER}|{_BADGE})\W*", re.I)
 # A photo's caption or credit on a card ("caption", "image-credit", "credit-caption"): in a
