@@ -10,7 +10,12 @@ from insomnia_web.extract.cards import (
     drop_repeated_buttons,
 )
 from insomnia_web.extract.counts import BlockCounts
-from insomnia_web.extract.prune import drop_boilerplate, drop_link_lists
+from insomnia_web.extract.prune import (
+    drop_boilerplate,
+    drop_language_switchers,
+    drop_link_lists,
+    drop_titled_sections,
+)
 from tests.extract.support import body_of
 from tests.extract.support import words_of as _text
 
@@ -151,3 +156,104 @@ def test_a_listing_status_line_goes() -> None:
     for status in ("Showing", "results", "Sort by", "22 products", "min read", "days ago"):
         assert status not in _text(body)
     assert "Sort & Store boxes" in _text(body)
+
+
+def test_a_language_switcher_goes() -> None:
+    """Links to the page in five languages go; a list of links all marked English stays."""
+    languages = "".join(
+        f"<li><a href='https://{code}.example.org/wiki/Lists' hreflang='{code}'>{name}</a></li>"
+        for code, name in (
+            ("af", "Afrikaans"),
+            ("an", "Aragonés"),
+            ("de", "Deutsch"),
+            ("es", "Español"),
+            ("fr", "Français"),
+        )
+    )
+    guides = "".join(
+        f"<li><a href='/guide/{i}' hreflang='en'>Guide to lists {i}</a></li>" for i in range(6)
+    )
+    body = _body(f"<main><h1>Lists</h1><ul>{languages}</ul><ul>{guides}</ul></main>")
+    drop_language_switchers(body)
+    assert "Aragonés" not in _text(body)
+    assert "Guide to lists 5" in _text(body)
+
+
+def test_sponsored_and_upcoming_event_sections_go() -> None:
+    """Sections titled "Sponsored content" and "Upcoming events" beside a list of stories go."""
+    stories = "".join(
+        f"<article><h3><a href='/s{i}'>Startup {i} raises a round</a></h3>"
+        f"<p>The company will hire engineers in {i + 3} cities next year.</p></article>"
+        for i in range(8)
+    )
+    body = _body(
+        f"<main>{stories}<div><h3>Sponsored content</h3><p>Cloud security webinar</p></div>"
+        "<section><h2>Upcoming events</h2><p>Founder summit, Boston, June 9</p></section></main>"
+    )
+    drop_titled_sections(body)
+    assert "webinar" not in _text(body)
+    assert "Founder summit" not in _text(body)
+    assert "Startup 7 raises a round" in _text(body)
+
+
+def test_screen_reader_labels_on_cards_go() -> None:
+    """Field names written for screen readers only (show-for-sr, screen-reader) go."""
+    cards = "".join(
+        f"<article><h3><a href='/c{i}'>Data science course {i}</a></h3>"
+        "<div><div class='field__label show-for-sr'>Registration Deadline</div>"
+        "<div class='field__item'>Available now</div></div>"
+        "<span class='screen-reader'>Sale Price</span><span>USD 55.25</span></article>"
+        for i in range(4)
+    )
+    body = _body(f"<main>{cards}</main>")
+    drop_boilerplate(body, body, inside_main=False)
+    assert "Registration Deadline" not in _text(body)
+    assert "Sale Price" not in _text(body)
+    assert "Data science course 3" in _text(body)
+    assert "USD 55.25" in _text(body)
+
+
+def test_a_card_title_wrapped_in_one_linked_heading_stays() -> None:
+    """A short card title (a block around one linked heading) stays; a headed menu goes."""
+    text = "A thriller set on a Caribbean island where buccaneers uncover a hidden past."
+    cards = "".join(
+        f"<li><div class=title><a href='/t{i}'><h3>Scream {i}</h3></a></div><p>{text}</p></li>"
+        for i in range(6)
+    )
+    menu = "<div><h4>Movies</h4>" + "".join(f"<a href='/m{i}'>Genre {i}</a>" for i in range(5))
+    body = _body(f"<main>{menu}</div><ul>{cards}</ul></main>")
+    drop_link_lists(body, BlockCounts(body))
+    assert "Scream 5" in _text(body)
+    assert "Genre 3" not in _text(body)
+
+
+def test_a_card_name_linked_twice_to_one_place_stays() -> None:
+    """A ranked row's logo and name, both linked to the product, stay; a pair of links to
+    two places, named a title or not, is still a menu."""
+    text = "Rankings weigh the reviews, the features and the price of every product listed."
+    rows = "".join(
+        f"<div class=row><div>{i}.</div><div class=entry><a href='/p/{i}'><img src=l.png></a>"
+        f"<div><a href='/p/{i}' class='product-title'>Tool{i}</a></div></div><p>{text}</p></div>"
+        for i in range(6)
+    )
+    menu = "<div class=title><a href='/a'>About</a> <a href='/b'>Blog</a></div>"
+    body = _body(f"<main>{menu}{rows}</main>")
+    drop_link_lists(body, BlockCounts(body))
+    assert "Tool5" in _text(body)
+    assert "Blog" not in _text(body)
+
+
+def test_a_block_marked_nocontent_goes() -> None:
+    """A block the site marks as not content (class nocontent, robots-nocontent) goes."""
+    stories = "".join(
+        f"<li><a href='/n{i}'>Cloud outage report number {i}</a></li>" for i in range(6)
+    )
+    body = _body(
+        f"<main><ul>{stories}</ul><div class='widget nocontent'><h3>Webinars</h3>"
+        "<p>Register for the live session</p></div>"
+        "<span class='robots-nocontent'>Advertisement below</span></main>"
+    )
+    drop_boilerplate(body, body, inside_main=False)
+    assert "Register" not in _text(body)
+    assert "Advertisement" not in _text(body)
+    assert "Cloud outage report number 5" in _text(body)

@@ -23,6 +23,7 @@ from .cards import (
     drop_repeated_buttons,
 )
 from .counts import BlockCounts
+from .listing import drop_card_labels
 from .patterns import LINKED_WEIGHT, MIN_MAIN_SHARE, NARROW_SHARE
 from .prune import drop_article_extras, drop_boilerplate, drop_link_lists, drop_titled_sections
 
@@ -54,6 +55,7 @@ def prune_boilerplate(root: HtmlElement) -> HtmlElement:
     counts = BlockCounts(root)
     region = _main_region(root, counts.words)
     drop_link_lists(region, counts)
+    drop_card_labels(region, counts)
     drop_repeated_buttons(region)
     drop_card_field_names(region)
     drop_listing_status(region)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import re
 
+from lxml.etree import XPath
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, class_and_id, tag_name, word_count
@@ -30,10 +32,21 @@ from .patterns import (
 __all__ = [
     "drop_article_extras",
     "drop_boilerplate",
+    "drop_language_switchers",
     "drop_link_lists",
     "drop_titled_sections",
     "names_boilerplate",
 ]
+
+
+# Language switchers: a list whose links lead to this many distinct languages.
+MIN_SWITCHER_LANGUAGES = 5
+_HREFLANG_LINKS = XPath(".//a[@hreflang]")
+# A card's title block: its links (a picture and the name) all lead to the item, and it
+# holds a heading or is named a title; a block with more links than this is not one card.
+MAX_CARD_LINKS = 3
+_TITLE_NAME_RE = re.compile(r"(?:^|[-_ ])(?:title|headline|heading|name)(?:$|[-_ ])", re.I)
+_HEADING_INSIDE = XPath("boolean(.//h1|.//h2|.//h3|.//h4|.//h5|.//h6)")
 
 
 def _boilerplate_kind(el: HtmlElement, tag: str, inside_main: bool) -> int:
@@ -67,13 +80,41 @@ def _names_article_extra(features: str) -> bool:
     return bool(ARTICLE_EXTRA_RE.search(features)) and not KEEP_RE.search(features)
 
 
+def _link_box(link: HtmlElement) -> HtmlElement | None:
+    """The list that holds *link*: its parent, or the list around its list item."""
+    parent = link.getparent()
+    if parent is not None and tag_name(parent) == "li":
+        parent = parent.getparent()
+    return parent
+
+
+def drop_language_switchers(root: HtmlElement) -> None:
+    """Drop lists of links to the page in other languages (each marked with ``hreflang``).
+
+    Wikis and multilingual sites list every translation of the page by the language's own
+    name ("Afrikaans", "Aragonés", ...); the list names languages, not content. A list is
+    one when its links lead to at least MIN_SWITCHER_LANGUAGES distinct languages (a site
+    that marks all its links ``hreflang="en"`` has one).
+    """
+    by_box: dict[HtmlElement, set[str]] = {}
+    for link in _HREFLANG_LINKS(root):
+        box = _link_box(link)
+        if box is not None and box is not root:
+            by_box.setdefault(box, set()).add(str(link.get("hreflang", "")).strip().lower())
+    for box, languages in by_box.items():
+        if len(languages) >= MIN_SWITCHER_LANGUAGES and box.getparent() is not None:
+            box.drop_tree()
+
+
 def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> None:
     """Drop boilerplate blocks under *root*, except those holding most of *top*'s words.
 
     A ``<footer>`` stays only inside a story (an ``<article>``, or *root* itself when
     *inside_main* is true), where it holds the story's tags or author; one that sits in the
     main region outside any story is the page's footer, placed there by the template.
+    Language switchers go first (:func:`drop_language_switchers`).
     """
+    drop_language_switchers(root)
     total = word_count(top)
     doomed: list[HtmlElement] = []
     # Walk top-down, skipping subtrees already doomed. Each element carries whether it is
@@ -162,11 +203,17 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
                 continue
             total = counts.words.get(child, 0)
             links = counts.links.get(child, 0)
-            if total and links and tag in LINK_BLOCK_TAGS and not _is_linked_span(child, links):
+            if total and links and tag in LINK_BLOCK_TAGS:
                 density = counts.link_words.get(child, 0) / total
                 small = total <= MAX_LINK_BLOCK_SHARE * region_words
                 short_links = total / links <= MAX_WORDS_PER_LINK
-                if density > MAX_LINK_DENSITY and short_links and small:
+                # One item's linked title is content (tested last: it reads the block).
+                if (
+                    density > MAX_LINK_DENSITY
+                    and short_links
+                    and small
+                    and not _is_linked_span(child, links)
+                ):
                     lists.append(child)
                     continue
             stack.append(child)
@@ -178,8 +225,19 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
 
 
 def _is_linked_span(el: HtmlElement, links: int) -> bool:
-    """True for a ``<span>`` around one link: part of a line (a card's title), not a menu."""
-    return links == 1 and tag_name(el) == "span"
+    """True for a ``<span>`` around one link: part of a line (a card's title), not a menu;
+    and for any block whose links all lead to one place (a card's logo and name) when it
+    holds a heading or names a title ("Scream 7", "product-title"). A menu's links lead to
+    several places, headed or not."""
+    if links == 1 and tag_name(el) == "span":
+        return True
+    anchors = list(el.iter("a")) if links <= MAX_CARD_LINKS else []
+    if not anchors or len({a.get("href") for a in anchors}) != 1:
+        return False
+    if _HEADING_INSIDE(el):
+        return True
+    names = " ".join(class_and_id(node) for node in (el, *anchors))
+    return bool(_TITLE_NAME_RE.search(names))
 
 
 def drop_article_extras(article: HtmlElement) -> None:

@@ -1,0 +1,110 @@
+"""Listing chrome: the labels that every card of a listing repeats around its title.
+
+Blog indexes, news fronts, search results, job boards and shop grids print, on each card,
+counters ("27 comments", "44 reactions", "839 ratings"), an advertising mark ("Sponsored",
+"Ad"), a fulfilment badge ("Available for shipping", "Free shipping", "Ships from
+Bulgaria") or a merit or hiring badge ("Top rated", "Actively hiring", "Easy apply"); a
+block still waiting for its script says "Loading...". None of them tells the reader
+anything about the item, and each sits alone in its own small element. Such an element
+goes when its whole text is one of these labels.
+
+A card's photo caption and credit (classed ``caption``, ``credit``, ``image-credit``...)
+describe the picture, not the item, and go too. This runs on the page extraction only:
+there the page is a listing or a set of blocks, and an article's own figures are kept by
+the article extraction.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+from .counts import BlockCounts, tag_name
+
+__all__ = ["drop_card_labels"]
+
+# A label is short: elements with more words are searched, never tested whole.
+MAX_LABEL_WORDS = 6
+# Counters of a card: a number and what it counts (engagement, episodes, answers).
+_COUNTER = (
+    r"\d[\d,.]*\s?[km]?\+? (?:comments?|reactions?|likes?|views?|shares?|repl(?:y|ies)|"
+    r"votes?|upvotes?|claps?|episodes?|answers?|ratings?)"
+)
+# Advertising marks and fulfilment badges; stock levels ("low stock", "sold out") stay:
+# shops and readers treat them as part of the offer.
+_BADGE = (
+    r"sponsored|promoted|advertisement|ad|loading|"
+    r"free (?:shipping|returns)|ships? from [\w ]{2,30}|"
+    r"available for (?:shipping|delivery|pickup)(?: (?:or|and|&) (?:shipping|delivery|pickup))?|"
+    r"instant savings|top rated|(?:actively|urgently) hiring|(?:easy|fast|quick) apply"
+)
+_LABEL_RE = re.compile(rf"\W*(?:{_COUNTER}|{_BADGE})\W*", re.I)
+# A photo's caption or credit on a card ("caption", "image-credit", "credit-caption"): in a
+# listing it describes the picture, not the story.
+_CAPTION_CLASS_RE = re.compile(r"(?:^|\s)(?:[a-z0-9]+[-_]+)*(?:caption|credit)s?(?:$|\s)", re.I)
+# Never searched: a data table's cells are data and a heading is a title, not labels.
+_SKIP_TAGS = frozenset(
+    ("td", "th", "tr", "table", "tbody", "thead", "tfoot", "h1", "h2", "h3", "h4", "h5", "h6")
+)
+# Inline tags: one of them with text beside it is part of a sentence, not a label.
+_INLINE_TAGS = frozenset(("a", "span", "b", "strong", "em", "i", "small", "time", "abbr"))
+
+
+def _sole_carrier(el: HtmlElement, words: int, counts: BlockCounts) -> HtmlElement | None:
+    """The child holding all of *el*'s words, if one does (then both have the same text)."""
+    for child in el:
+        if tag_name(child) and counts.words.get(child, 0) == words:
+            return child
+    return None
+
+
+def _in_sentence(el: HtmlElement, tag: str) -> bool:
+    """True for an inline element with text right before or after it in its line."""
+    if tag not in _INLINE_TAGS:
+        return False
+    if el.tail and el.tail.strip():
+        return True
+    before = el.getprevious()
+    if before is None:
+        parent = el.getparent()
+        return parent is not None and bool(parent.text and parent.text.strip())
+    return bool(before.tail and before.tail.strip())
+
+
+def drop_card_labels(region: HtmlElement, counts: BlockCounts) -> None:
+    """Drop the elements under *region* whose whole text is a card's counter or badge, and
+    the captions and credits of its pictures.
+
+    *counts* may predate earlier pruning: a word count can only have shrunk since, so an
+    element counted short still is. The walk tests only short elements and skips a wrapper
+    whose text one child holds whole, so each element's text is read a bounded number of
+    times and deep nesting stays linear.
+    """
+    doomed: list[HtmlElement] = []
+    stack = [region]
+    while stack:
+        el = stack.pop()
+        tag = tag_name(el)
+        if not tag or tag in _SKIP_TAGS:
+            continue
+        words = counts.words.get(el, 0)
+        if not words:
+            continue
+        if el is not region and _CAPTION_CLASS_RE.search(el.get("class", "")):
+            doomed.append(el)
+            continue
+        if words > MAX_LABEL_WORDS or el is region:
+            stack.extend(el)
+            continue
+        carrier = _sole_carrier(el, words, counts)
+        if carrier is not None:
+            stack.append(carrier)
+            continue
+        if not _in_sentence(el, tag) and _LABEL_RE.fullmatch(" ".join(el.text_content().split())):
+            doomed.append(el)
+            continue
+        stack.extend(el)
+    for el in doomed:
+        if el.getparent() is not None:
+            el.drop_tree()

@@ -1,0 +1,79 @@
+"""Listing chrome: counters, advertising marks and fulfilment badges on cards go."""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement
+
+from insomnia_web.extract.counts import BlockCounts
+from insomnia_web.extract.listing import drop_card_labels
+from tests.extract.support import body_of
+from tests.extract.support import words_of as _text
+
+
+def _body(html: str) -> HtmlElement:
+    return body_of(f"<html><body>{html}</body></html>")
+
+
+def _pruned(html: str) -> str:
+    body = _body(html)
+    drop_card_labels(body, BlockCounts(body))
+    return _text(body)
+
+
+def test_card_counters_and_badges_go() -> None:
+    """A card's counts, its ad mark and its shipping, merit and hiring badges go."""
+    cards = "".join(
+        f"<article><h2><a href='/p{i}'>Why caching matters {i}</a></h2>"
+        f"<a href='/p{i}#c'><span><img src=r.svg alt=''></span>{i + 2} reactions</a>"
+        f"<a href='/p{i}#c'>{i} comments</a><span>Sponsored</span><p>{i + 7} Ratings</p>"
+        "<div><span>Available for shipping or pickup</span></div><p>Ships from Bulgaria</p>"
+        "<ul><li>Top Rated</li></ul><span>Actively hiring</span>"
+        "</article>"
+        for i in range(3)
+    )
+    text = _pruned(f"<main>{cards}</main>")
+    labels = ("reactions", "comments", "Ratings", "Sponsored", "shipping", "Ships from")
+    for label in (*labels, "Top Rated", "hiring"):
+        assert label not in text
+    assert "Why caching matters 2" in text
+
+
+def test_labels_inside_sentences_and_tables_stay() -> None:
+    """A counter inside a sentence, a title and a data table's cells are content and stay."""
+    html = (
+        "<main><p>The thread drew 300 comments in a day.</p><h2>100 Likes</h2><p>A poem.</p>"
+        "<p><span>Sponsored</span> content is marked on every page of the site.</p>"
+        "<table><tr><th>Post</th><th>Replies</th></tr><tr><td>Intro</td><td>4 replies</td>"
+        "</tr></table></main>"
+    )
+    text = _pruned(html)
+    assert "300 comments" in text
+    assert "4 replies" in text
+    assert "Sponsored content" in text
+    assert "100 Likes" in text
+
+
+def test_a_deep_chain_around_a_label_is_walked_in_linear_time() -> None:
+    """A label under many wrappers is found without reading its text at every level."""
+    depth = 50_000
+    html = "<div>" * depth + "<span>12 comments</span>" + "</div>" * depth
+    body = _body(f"<main><h1>Posts</h1>{html}</main>")
+    drop_card_labels(body, BlockCounts(body))
+    assert "comments" not in _text(body)
+
+
+def test_card_photo_captions_and_credits_go() -> None:
+    """A card's photo caption and credit go; the card's title and summary stay."""
+    cards = "".join(
+        f"<article><a href='/s{i}'><img src='p{i}.jpg' alt=''></a>"
+        f"<div class='credit-caption'><div class='caption'><p>Scientists hold a tusk {i}."
+        f"<b class='credit'>Rob Stein/NPR</b></p></div></div>"
+        f"<h2><a href='/s{i}'>Reviving the mammoth {i}</a></h2>"
+        f"<p class='teaser'>Gene editing brings an extinct giant closer.</p></article>"
+        for i in range(3)
+    )
+    text = _pruned(f"<main>{cards}</main>")
+    assert "tusk" not in text
+    assert "Rob Stein" not in text
+    assert "Reviving the mammoth 2" in text
+    assert "Gene editing" in text
