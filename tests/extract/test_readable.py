@@ -99,3 +99,29 @@ def test_blocks_scoring_below_zero_are_not_peers() -> None:
     candidates[blocks[0]]["content_score"] = 10.0
     candidates[blocks[1]]["content_score"] = 6.0
     assert _peers(candidates, blocks[0]) == [blocks[1]]
+
+
+def _article_text(inner: str) -> str:
+    body = "".join(f"<p>{_sentences(topic)}</p>" for topic in SERVICES)
+    article = readable_article(_tree(_story(f"{body}{inner}{body}")))
+    assert article is not None
+    return " ".join(" ".join(article.itertext()).split())
+
+
+def test_heading_with_a_header_classed_anchor_survives() -> None:
+    """A heading whose anchor link is classed "header" keeps its text in the article."""
+    text = _article_text("<h3><a class='header' href='#traits'>Defining a Trait</a></h3>")
+    assert "Defining a Trait" in text
+
+
+def test_heading_with_a_negative_class_survives_cleaning() -> None:
+    """A heading whose utility class reads as chrome ("scroll-mt-8") is not cleaned away."""
+    text = _article_text("<h3 class='group scroll-mt-8'>Basic Product Data</h3>")
+    assert "Basic Product Data" in text
+
+
+def test_sidebar_block_is_still_dropped() -> None:
+    """A block named as chrome inside the story still goes, heading and all."""
+    text = _article_text("<div class='sidebar'><h3>Popular now</h3><p>Ten cheap flights</p></div>")
+    assert "Popular now" not in text
+    assert "Ten cheap flights" not in text

@@ -10,7 +10,8 @@ out a table beside its best candidate, so tables that look like data (rows of ce
 header cells, few links, no nested tables) are protected from its cleaning and from its
 "unlikely candidate" pass (a class like "sticky-header" says nothing about a table), and
 one that sat right after kept content is put back in place. Lists of sentences (steps,
-tips) are protected from its cleaning too.
+tips) are protected from its cleaning too, and so are headings, whatever their classes say
+(a "header" class on a heading's anchor link, a "scroll-mt-8" utility class).
 
 Pages built from many similar blocks (service pages of page-builder sections, card grids,
 FAQ panels) make readability pick one block and drop the others: when several candidates
@@ -70,7 +71,9 @@ _CONSENT_RE = re.compile(r"(?:^|[-_ ])(?:onetrust|cookies?|consent|gdpr)(?:$|[-_
 _DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
 _MAYBE_RE = READABILITY_RES["okMaybeItsACandidateRe"]
 _SEMANTIC_TAGS = frozenset(("main", "article", "math"))
-_CODE_TAGS = frozenset(("pre", "code"))
+# The unlikely pass never drops these or anything inside them: code and headings (a "header"
+# class on a heading or its anchor link names the heading itself).
+_KEPT_SUBTREE_TAGS = frozenset(("pre", "code")) | _HEADINGS
 
 Candidates = dict[HtmlElement, dict[str, Any]]
 
@@ -101,18 +104,15 @@ class _TreeDocument(Document):  # type: ignore[misc]
         for el in reversed(elements):
             if el.tag in _SEMANTIC_TAGS or any(child in holds_semantic for child in el):
                 holds_semantic.add(el)
-        in_code: set[HtmlElement] = set()
+        kept: set[HtmlElement] = set()
         for el in elements:
-            if el.tag in _CODE_TAGS or el.getparent() in in_code:
-                in_code.add(el)
+            if el.tag in _KEPT_SUBTREE_TAGS or el.getparent() in kept:
+                kept.add(el)
         for el in elements[1:]:
-            features = class_and_id(el)
             if (
-                features
-                and _UNLIKELY_RE.search(features)
-                and not _MAYBE_RE.search(features)
+                _named_unlikely(el)
                 and el.tag not in ("html", "body")
-                and el not in in_code
+                and el not in kept
                 and el not in holds_semantic
                 and el not in protected
             ):
@@ -154,6 +154,14 @@ class _TreeDocument(Document):  # type: ignore[misc]
             return 0.0
         return float(super().get_link_density(elem))
 
+    def class_weight(self, elem: HtmlElement) -> float:
+        # A heading's class names its style ("scroll-mt-8", "header-anchor"), not chrome:
+        # readability's cleaning drops a heading with a negative weight, so it gets none.
+        weight = float(super().class_weight(elem))
+        if self._sanitizing and elem.tag in _HEADINGS:
+            return max(weight, 0.0)
+        return weight
+
     def get_clean_html(self) -> str:
         self.article = self.html
         return str(tounicode(self.html, method="html"))
@@ -181,6 +189,12 @@ class _TreeDocument(Document):  # type: ignore[misc]
             if el.tag != "div":
                 continue
             _wrap_inline_runs(el, has_block)
+
+
+def _named_unlikely(el: HtmlElement) -> bool:
+    """readability's test: *el*'s class or id names chrome and nothing that names content."""
+    features = class_and_id(el)
+    return bool(_UNLIKELY_RE.search(features)) and not _MAYBE_RE.search(features)
 
 
 def _data_tables_and_wrappers(root: HtmlElement) -> set[HtmlElement]:
