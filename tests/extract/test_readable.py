@@ -125,3 +125,26 @@ def test_sidebar_block_is_still_dropped() -> None:
     text = _article_text("<div class='sidebar'><h3>Popular now</h3><p>Ten cheap flights</p></div>")
     assert "Popular now" not in text
     assert "Ten cheap flights" not in text
+
+
+def test_embedded_post_survives() -> None:
+    """A quoted post classed after its source ("twitter-tweet") stays in the article."""
+    quote = "Delhi has turned into a gas chamber due to smoke from crop burning nearby."
+    text = _article_text(f"<blockquote class='twitter-tweet'><p>{quote}</p></blockquote>")
+    assert quote in text
+
+
+def test_section_named_after_its_heading_survives() -> None:
+    """A section whose id spells its heading is not dropped for a word in that id."""
+    advice = "Your patch will get comments from reviewers; answer each of them politely."
+    section = (
+        "<section id='respond-to-review-comments'><h2>Respond to review comments</h2>"
+        f"<p>{advice}</p></section>"
+    )
+    assert advice in _article_text(section)
+
+
+def test_comment_section_is_still_dropped() -> None:
+    """A comment thread whose one-word id repeats its heading ("Comments") still goes."""
+    section = "<section id='comments'><h2>Comments</h2><p>Great post, thanks a lot!</p></section>"
+    assert "Great post" not in _article_text(section)
