@@ -148,3 +148,18 @@ def test_comment_section_is_still_dropped() -> None:
     """A comment thread whose one-word id repeats its heading ("Comments") still goes."""
     section = "<section id='comments'><h2>Comments</h2><p>Great post, thanks a lot!</p></section>"
     assert "Great post" not in _article_text(section)
+
+
+def test_linked_header_of_an_entry_survives_cleaning() -> None:
+    """The linked <header> of each <article> entry (its title) stays with its blurb."""
+    entries = "".join(
+        f"<article><header><a href='/news/{n}'>Kernel {n}.0 released with faster I/O</a>"
+        f"</header><p>{_sentences(topic)}</p></article>"
+        for n, topic in enumerate(SERVICES * 2)
+    )
+    html = f"<html><body><div class='news-list'>{entries}</div></body></html>"
+    article = readable_article(_tree(html))
+    assert article is not None
+    text = " ".join(article.itertext())
+    assert "Kernel 0.0 released with faster I/O" in text
+    assert "Kernel 7.0 released with faster I/O" in text

@@ -11,7 +11,8 @@ header cells, few links, no nested tables) are protected from its cleaning and f
 "unlikely candidate" pass (a class like "sticky-header" says nothing about a table), and
 one that sat right after kept content is put back in place. Lists of sentences (steps,
 tips) are protected from its cleaning too, and so are headings, whatever their classes say
-(a "header" class on a heading's anchor link, a "scroll-mt-8" utility class). Quotations
+(a "header" class on a heading's anchor link, a "scroll-mt-8" utility class) or however
+much of them is a link, and the linked ``<header>`` of an ``<article>`` entry. Quotations
 (an embedded post classed "twitter-tweet") and sections whose id only spells their heading
 ("respond-to-review-comments") are not taken for chrome by their names.
 
@@ -159,8 +160,9 @@ class _TreeDocument(Document):  # type: ignore[misc]
         return output
 
     def get_link_density(self, elem: HtmlElement) -> float:
-        # Keep linked headings (titles of cards and posts); readability drops them.
-        if self._sanitizing and elem.tag in _HEADINGS:
+        # Keep linked headings (titles of cards and posts); readability drops them. The
+        # <header> of an <article> is its title too.
+        if self._sanitizing and (elem.tag in _HEADINGS or _is_entry_header(elem)):
             return 0.0
         return float(super().get_link_density(elem))
 
@@ -208,6 +210,12 @@ class _TreeDocument(Document):  # type: ignore[misc]
             if el.tag != "div":
                 continue
             _wrap_inline_runs(el, has_block)
+
+
+def _is_entry_header(el: HtmlElement) -> bool:
+    """True for the ``<header>`` of an ``<article>`` (a story's or a card's title)."""
+    parent = el.getparent()
+    return el.tag == "header" and parent is not None and parent.tag == "article"
 
 
 def _named_unlikely(el: HtmlElement) -> bool:
