@@ -99,3 +99,67 @@ def test_blocks_scoring_below_zero_are_not_peers() -> None:
     candidates[blocks[0]]["content_score"] = 10.0
     candidates[blocks[1]]["content_score"] = 6.0
     assert _peers(candidates, blocks[0]) == [blocks[1]]
+
+
+def _article_text(inner: str) -> str:
+    body = "".join(f"<p>{_sentences(topic)}</p>" for topic in SERVICES)
+    article = readable_article(_tree(_story(f"{body}{inner}{body}")))
+    assert article is not None
+    return " ".join(" ".join(article.itertext()).split())
+
+
+def test_heading_with_a_header_classed_anchor_survives() -> None:
+    """A heading whose anchor link is classed "header" keeps its text in the article."""
+    text = _article_text("<h3><a class='header' href='#traits'>Defining a Trait</a></h3>")
+    assert "Defining a Trait" in text
+
+
+def test_heading_with_a_negative_class_survives_cleaning() -> None:
+    """A heading whose utility class reads as chrome ("scroll-mt-8") is not cleaned away."""
+    text = _article_text("<h3 class='group scroll-mt-8'>Basic Product Data</h3>")
+    assert "Basic Product Data" in text
+
+
+def test_sidebar_block_is_still_dropped() -> None:
+    """A block named as chrome inside the story still goes, heading and all."""
+    text = _article_text("<div class='sidebar'><h3>Popular now</h3><p>Ten cheap flights</p></div>")
+    assert "Popular now" not in text
+    assert "Ten cheap flights" not in text
+
+
+def test_embedded_post_survives() -> None:
+    """A quoted post classed after its source ("twitter-tweet") stays in the article."""
+    quote = "Delhi has turned into a gas chamber due to smoke from crop burning nearby."
+    text = _article_text(f"<blockquote class='twitter-tweet'><p>{quote}</p></blockquote>")
+    assert quote in text
+
+
+def test_section_named_after_its_heading_survives() -> None:
+    """A section whose id spells its heading is not dropped for a word in that id."""
+    advice = "Your patch will get comments from reviewers; answer each of them politely."
+    section = (
+        "<section id='respond-to-review-comments'><h2>Respond to review comments</h2>"
+        f"<p>{advice}</p></section>"
+    )
+    assert advice in _article_text(section)
+
+
+def test_comment_section_is_still_dropped() -> None:
+    """A comment thread whose one-word id repeats its heading ("Comments") still goes."""
+    section = "<section id='comments'><h2>Comments</h2><p>Great post, thanks a lot!</p></section>"
+    assert "Great post" not in _article_text(section)
+
+
+def test_linked_header_of_an_entry_survives_cleaning() -> None:
+    """The linked <header> of each <article> entry (its title) stays with its blurb."""
+    entries = "".join(
+        f"<article><header><a href='/news/{n}'>Kernel {n}.0 released with faster I/O</a>"
+        f"</header><p>{_sentences(topic)}</p></article>"
+        for n, topic in enumerate(SERVICES * 2)
+    )
+    html = f"<html><body><div class='news-list'>{entries}</div></body></html>"
+    article = readable_article(_tree(html))
+    assert article is not None
+    text = " ".join(article.itertext())
+    assert "Kernel 0.0 released with faster I/O" in text
+    assert "Kernel 7.0 released with faster I/O" in text

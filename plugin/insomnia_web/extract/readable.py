@@ -10,7 +10,11 @@ out a table beside its best candidate, so tables that look like data (rows of ce
 header cells, few links, no nested tables) are protected from its cleaning and from its
 "unlikely candidate" pass (a class like "sticky-header" says nothing about a table), and
 one that sat right after kept content is put back in place. Lists of sentences (steps,
-tips) are protected from its cleaning too.
+tips) are protected from its cleaning too, and so are headings, whatever their classes say
+(a "header" class on a heading's anchor link, a "scroll-mt-8" utility class) or however
+much of them is a link, and the linked ``<header>`` of an ``<article>`` entry. Quotations
+(an embedded post classed "twitter-tweet") and sections whose id only spells their heading
+("respond-to-review-comments") are not taken for chrome by their names.
 
 Pages built from many similar blocks (service pages of page-builder sections, card grids,
 FAQ panels) make readability pick one block and drop the others: when several candidates
@@ -62,6 +66,7 @@ STATEMENT_MIN_WORDS = 8
 STATEMENT_MAX_LINK_SHARE = 0.3
 
 _UNLIKELY_RE = READABILITY_RES["unlikelyCandidatesRe"]
+_SLUG_WORD_RE = re.compile(r"[^\W_]+")
 # Cookie and consent managers (OneTrust, a consent platform's preference center) hold long
 # legal prose that readability can score as the article; their text is never the content.
 _CONSENT_RE = re.compile(r"(?:^|[-_ ])(?:onetrust|cookies?|consent|gdpr)(?:$|[-_ ])", re.I)
@@ -70,7 +75,16 @@ _CONSENT_RE = re.compile(r"(?:^|[-_ ])(?:onetrust|cookies?|consent|gdpr)(?:$|[-_
 _DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
 _MAYBE_RE = READABILITY_RES["okMaybeItsACandidateRe"]
 _SEMANTIC_TAGS = frozenset(("main", "article", "math"))
-_CODE_TAGS = frozenset(("pre", "code"))
+# The unlikely pass never drops these or anything inside them: code, headings (a "header"
+# class on a heading or its anchor link names the heading itself) and quotations (an embedded
+# post is classed after its source: "twitter-tweet", "instagram-media").
+_KEPT_SUBTREE_TAGS = frozenset(("pre", "code", "blockquote")) | _HEADINGS
+# A section's id is often its heading's text ("respond-to-review-comments"): the heading is
+# looked for among this many first children ...
+_SLUG_HEADING_CHILDREN = 3
+# ... and the id must have this many words (a section titled "Comments" with the id
+# "comments" is the comment thread).
+MIN_SLUG_WORDS = 2
 
 Candidates = dict[HtmlElement, dict[str, Any]]
 
@@ -101,18 +115,15 @@ class _TreeDocument(Document):  # type: ignore[misc]
         for el in reversed(elements):
             if el.tag in _SEMANTIC_TAGS or any(child in holds_semantic for child in el):
                 holds_semantic.add(el)
-        in_code: set[HtmlElement] = set()
+        kept: set[HtmlElement] = set()
         for el in elements:
-            if el.tag in _CODE_TAGS or el.getparent() in in_code:
-                in_code.add(el)
+            if el.tag in _KEPT_SUBTREE_TAGS or el.getparent() in kept:
+                kept.add(el)
         for el in elements[1:]:
-            features = class_and_id(el)
             if (
-                features
-                and _UNLIKELY_RE.search(features)
-                and not _MAYBE_RE.search(features)
+                _named_unlikely(el)
                 and el.tag not in ("html", "body")
-                and el not in in_code
+                and el not in kept
                 and el not in holds_semantic
                 and el not in protected
             ):
@@ -149,10 +160,28 @@ class _TreeDocument(Document):  # type: ignore[misc]
         return output
 
     def get_link_density(self, elem: HtmlElement) -> float:
-        # Keep linked headings (titles of cards and posts); readability drops them.
-        if self._sanitizing and elem.tag in _HEADINGS:
+        # Keep linked headings (titles of cards and posts); readability drops them. The
+        # <header> of an <article> is its title too.
+        if self._sanitizing and (elem.tag in _HEADINGS or _is_entry_header(elem)):
             return 0.0
         return float(super().get_link_density(elem))
+
+    def class_weight(self, elem: HtmlElement) -> float:
+        # A heading's class names its style ("scroll-mt-8", "header-anchor"), not chrome:
+        # readability's cleaning drops a heading with a negative weight, so it gets none. An id
+        # that spells the element's heading is no name either: it is weighed without it.
+        element_id = elem.get("id")
+        if element_id and _is_heading_slug(elem, element_id):
+            del elem.attrib["id"]
+            try:
+                weight = float(super().class_weight(elem))
+            finally:
+                elem.set("id", element_id)
+        else:
+            weight = float(super().class_weight(elem))
+        if self._sanitizing and elem.tag in _HEADINGS:
+            return max(weight, 0.0)
+        return weight
 
     def get_clean_html(self) -> str:
         self.article = self.html
@@ -181,6 +210,38 @@ class _TreeDocument(Document):  # type: ignore[misc]
             if el.tag != "div":
                 continue
             _wrap_inline_runs(el, has_block)
+
+
+def _is_entry_header(el: HtmlElement) -> bool:
+    """True for the ``<header>`` of an ``<article>`` (a story's or a card's title)."""
+    parent = el.getparent()
+    return el.tag == "header" and parent is not None and parent.tag == "article"
+
+
+def _named_unlikely(el: HtmlElement) -> bool:
+    """readability's test: *el*'s class or id names chrome and nothing that names content.
+
+    An id that only spells the element's heading ("respond-to-review-comments") is not a name.
+    """
+    features = class_and_id(el)
+    if not _UNLIKELY_RE.search(features) or _MAYBE_RE.search(features):
+        return False
+    element_id = el.get("id", "")
+    if element_id and _is_heading_slug(el, element_id):
+        features = el.get("class", "")
+        return bool(_UNLIKELY_RE.search(features)) and not _MAYBE_RE.search(features)
+    return True
+
+
+def _is_heading_slug(el: HtmlElement, element_id: str) -> bool:
+    """True when *element_id* spells the words of a heading among *el*'s first children."""
+    id_words = _SLUG_WORD_RE.findall(element_id.lower())
+    if len(id_words) < MIN_SLUG_WORDS:
+        return False
+    for child in el[:_SLUG_HEADING_CHILDREN]:
+        if child.tag in _HEADINGS:
+            return id_words == _SLUG_WORD_RE.findall(child.text_content().lower())
+    return False
 
 
 def _data_tables_and_wrappers(root: HtmlElement) -> set[HtmlElement]:
