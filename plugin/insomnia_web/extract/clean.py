@@ -2,7 +2,7 @@
 
 Hidden elements go, except panels a click or a script reveals (tabs, accordion folds, "read
 more", switched panes) and a hidden block holding most of the page (a script-revealed server
-rendering).
+rendering). The button that opens a fold is its title (an FAQ question), and becomes text.
 """
 
 from __future__ import annotations
@@ -103,6 +103,10 @@ _STATE_CLASSES = _HIDDEN_CLASSES | frozenset(
 _CHROME_ROLES = frozenset(("menu", "menubar", "dialog", "alertdialog", "navigation", "listbox"))
 # Attributes by which a tab or toggle button names the panel it shows (``#id`` for the last two).
 _TARGET_ATTRS = ("aria-controls", "data-target", "data-bs-target")
+# A button that opens or closes a fold (it has ``aria-expanded``) and says at least this many
+# words is the fold's title: accordion and FAQ widgets put each question in such a button,
+# which pruning drops with the page's other buttons. Shorter ones are controls ("Show more").
+FOLD_TITLE_MIN_WORDS = 3
 
 
 def is_hidden(el: HtmlElement) -> bool:
@@ -149,6 +153,7 @@ def strip_invisible(root: HtmlElement) -> None:
     doomed: list[HtmlElement] = []
     hidden: list[HtmlElement] = []
     noscripts: list[HtmlElement] = []
+    toggles: list[HtmlElement] = []
     targets: set[str] = set()
     for el in root.iter():
         tag = tag_name(el)
@@ -160,7 +165,10 @@ def strip_invisible(root: HtmlElement) -> None:
             noscripts.append(el)
         elif tag != "html" and tag != "body" and is_hidden(el):
             hidden.append(el)
+        elif tag == "button" and "aria-expanded" in el.attrib:
+            toggles.append(el)
     _drop(doomed)
+    _keep_fold_titles(toggles)
     if not hidden and not noscripts:
         return
     total = word_count(root)
@@ -176,6 +184,19 @@ def strip_invisible(root: HtmlElement) -> None:
             el.tag = "div"
         else:
             _drop((el,))
+
+
+def _keep_fold_titles(toggles: list[HtmlElement]) -> None:
+    """Turn fold-opening buttons that hold a title into plain text (a ``<span>``).
+
+    A button that opens a menu or a popup (``aria-haspopup``, a chrome name) stays a button.
+    """
+    for button in toggles:
+        popup = (button.get("aria-haspopup") or "false").strip().lower()
+        if popup != "false" or _is_chrome(button):
+            continue
+        if len(" ".join(button.itertext()).split()) >= FOLD_TITLE_MIN_WORDS:
+            button.tag = "span"
 
 
 def _collect_targets(el: HtmlElement, targets: set[str]) -> None:
