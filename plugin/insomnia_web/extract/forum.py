@@ -297,11 +297,13 @@ _CONTROL_RE = re.compile(
 )
 # A control or statistic is a few words at most.
 MAX_CONTROL_WORDS = 10
-_CONTROL_TAGS = frozenset(("a", "span", "li", "p", "div", "dd"))
+_CONTROL_TAGS = frozenset(("a", "span", "li", "p", "div", "dd", "dl"))
 # A poster's statistics beside each post: "Posts: 710", "Join Date: Mar 2016",
-# "Registered: 2016-07-02", "29,553 posts", "518 helpful votes".
+# "Registered: 2016-07-02", "29,553 posts", "518 helpful votes", and XenForo's label and
+# value pairs (a <dl> each: "Likes Received: 103", "Trophy Points: 113").
 _PROFILE_RE = re.compile(
-    r"^(?:(?:posts|messages|join(?:ed| date)|registered|reputation|reaction score|points)"
+    r"^(?:(?:posts|messages|join(?:ed| date)|registered|reputation|reaction score|points|"
+    r"likes received|best answers|trophy points)"
     r"\s*:\s*[\w ,./-]{1,20}|[\d,.]+k? (?:posts|messages|helpful votes))$",
     re.I,
 )
