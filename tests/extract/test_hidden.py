@@ -162,3 +162,15 @@ def test_fold_title_button_is_kept_as_text() -> None:
     assert "How often should burr set 1 be replaced?" in text
     assert "Show more" not in text
     assert "account menu" not in text
+
+
+def test_tooltip_bubble_is_dropped_and_its_term_kept() -> None:
+    """A glossary tooltip's bubble goes; the term it explains stays in its sentence."""
+    html = _page(
+        "<p>Track your <span class='Term_component__a1'><dfn>keyword</dfn>"
+        "<span class='Term_tooltipBubble__b2'><strong>Keyword</strong><br>A keyword is what "
+        "users type into a search engine.</span></span> rankings every week.</p>"
+    )
+    text = extract_html(html, mode="full").text
+    assert "Track your keyword rankings every week." in text
+    assert "what users type" not in text

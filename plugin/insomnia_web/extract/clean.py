@@ -1,8 +1,10 @@
-"""Remove what is never page text: scripts, styles, templates and hidden chrome.
+"""Remove what is never page text: scripts, styles, templates, hidden chrome and tooltips.
 
 Hidden elements go, except panels a click or a script reveals (tabs, accordion folds, "read
 more", switched panes) and a hidden block holding most of the page (a script-revealed server
 rendering). The button that opens a fold is its title (an FAQ question), and becomes text.
+A tooltip's bubble (a glossary definition shown on hover) goes: inside a sentence, it would
+split the sentence around text the reader only sees when pointing at the term.
 """
 
 from __future__ import annotations
@@ -103,6 +105,11 @@ _STATE_CLASSES = _HIDDEN_CLASSES | frozenset(
 _CHROME_ROLES = frozenset(("menu", "menubar", "dialog", "alertdialog", "navigation", "listbox"))
 # Attributes by which a tab or toggle button names the panel it shows (``#id`` for the last two).
 _TARGET_ATTRS = ("aria-controls", "data-target", "data-bs-target")
+# Class words of a tooltip's bubble ("tooltiptext", "tooltip-content", CSS modules'
+# "Term_tooltipBubble__x1"); its trigger ("tooltip-trigger", "has-tooltip") stays.
+_TOOLTIP_TEXT_RE = re.compile(
+    r"tooltip[-_]*(?:text|content|bubble|body|inner|popup|box|msg|message)", re.I
+)
 # A button that opens or closes a fold (it has ``aria-expanded``) and says at least this many
 # words is the fold's title: accordion and FAQ widgets put each question in such a button,
 # which pruning drops with the page's other buttons. Shorter ones are controls ("Show more").
@@ -157,7 +164,7 @@ def strip_invisible(root: HtmlElement) -> None:
     targets: set[str] = set()
     for el in root.iter():
         tag = tag_name(el)
-        if not tag or tag in _INVISIBLE_TAGS:
+        if not tag or tag in _INVISIBLE_TAGS or _is_tooltip_text(el):
             doomed.append(el)
             continue
         _collect_targets(el, targets)
@@ -184,6 +191,12 @@ def strip_invisible(root: HtmlElement) -> None:
             el.tag = "div"
         else:
             _drop((el,))
+
+
+def _is_tooltip_text(el: HtmlElement) -> bool:
+    """True when *el*'s class names a tooltip's bubble, shown only while pointing at a term."""
+    classes = el.get("class")
+    return bool(classes) and "tooltip" in classes.lower() and bool(_TOOLTIP_TEXT_RE.search(classes))
 
 
 def _keep_fold_titles(toggles: list[HtmlElement]) -> None:
