@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from lxml.etree import XPath
 from lxml.html import HtmlElement
 
 from .counts import class_and_id, tag_name, word_count
@@ -110,6 +111,8 @@ _TARGET_ATTRS = ("aria-controls", "data-target", "data-bs-target")
 _TOOLTIP_TEXT_RE = re.compile(
     r"tooltip[-_]*(?:text|content|bubble|body|inner|popup|box|msg|message)", re.I
 )
+# A quick scan in C ("tooltip", "Tooltip") before the pattern: most pages name no tooltip.
+_HAS_TOOLTIP = XPath("//*[contains(@class, 'ooltip')]")
 # A button that opens or closes a fold (it has ``aria-expanded``) and says at least this many
 # words is the fold's title: accordion and FAQ widgets put each question in such a button,
 # which pruning drops with the page's other buttons. Shorter ones are controls ("Show more").
@@ -164,7 +167,7 @@ def strip_invisible(root: HtmlElement) -> None:
     targets: set[str] = set()
     for el in root.iter():
         tag = tag_name(el)
-        if not tag or tag in _INVISIBLE_TAGS or _is_tooltip_text(el):
+        if not tag or tag in _INVISIBLE_TAGS:
             doomed.append(el)
             continue
         _collect_targets(el, targets)
@@ -174,6 +177,7 @@ def strip_invisible(root: HtmlElement) -> None:
             hidden.append(el)
         elif tag == "button" and "aria-expanded" in el.attrib:
             toggles.append(el)
+    doomed.extend(_tooltip_texts(root))
     _drop(doomed)
     _keep_fold_titles(toggles)
     if not hidden and not noscripts:
@@ -193,10 +197,9 @@ def strip_invisible(root: HtmlElement) -> None:
             _drop((el,))
 
 
-def _is_tooltip_text(el: HtmlElement) -> bool:
-    """True when *el*'s class names a tooltip's bubble, shown only while pointing at a term."""
-    classes = el.get("class")
-    return bool(classes) and "tooltip" in classes.lower() and bool(_TOOLTIP_TEXT_RE.search(classes))
+def _tooltip_texts(root: HtmlElement) -> list[HtmlElement]:
+    """Elements whose class names a tooltip's bubble, shown only while pointing at a term."""
+    return [el for el in _HAS_TOOLTIP(root) if _TOOLTIP_TEXT_RE.search(el.get("class", ""))]
 
 
 def _keep_fold_titles(toggles: list[HtmlElement]) -> None:
