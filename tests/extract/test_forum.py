@@ -243,6 +243,17 @@ def test_label_and_value_statistics_in_their_own_list_are_dropped() -> None:
     assert _text(body) == _POST
 
 
+def test_ad_slot_label_between_posts_is_dropped() -> None:
+    """The label of an ad slot between posts goes; a sentence about advertisements stays."""
+    body = _body(
+        "<div class=samCodeUnit><span>Advertisement - Members don't see this ad</span></div>"
+        f"<p>{_POST}</p><p><span>Advertisement</span></p>"
+        "<p>Advertisement spending rose last year.</p>"
+    )
+    drop_post_chrome(body)
+    assert _text(body) == f"{_POST}Advertisement spending rose last year."
+
+
 def test_thread_header_and_register_invitation_are_dropped() -> None:
     """The thread's starter and start date, and "You must log in or register", go."""
     body = _body(

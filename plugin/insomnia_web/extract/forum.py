@@ -288,11 +288,13 @@ def _is_chrome(el: HtmlElement) -> bool:
 
 # The whole text of a post's action link or label: reply, quote, report, share controls,
 # the "Code: Select all" bar above a code box, a thread's starter and start date, and the
-# invitation to register below it.
+# invitation to register below it; and the label of an ad slot that boards place between
+# posts ("Advertisement - Members don't see this ad").
 _CONTROL_RE = re.compile(
     r"^(?:reply(?: with quote)?|quote|multi-?quote|report(?: post| inappropriate content)?|"
     r"share(?: post)?|permalink|(?:code: )?select all|(?:thread starter|start date)(?: .{1,40})?|"
-    r"you must (?:log in|sign in|be logged in) or register to reply here\.?)$",
+    r"you must (?:log in|sign in|be logged in) or register to reply here\.?|"
+    r"advertisement(?: - .{1,40}| gone after registration)?)$",
     re.I,
 )
 # A control or statistic is a few words at most.
