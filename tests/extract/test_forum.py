@@ -231,6 +231,29 @@ def test_poster_statistics_go_and_numbers_in_prose_stay() -> None:
     assert "50 posts about it" in text
 
 
+def test_label_and_value_statistics_in_their_own_list_are_dropped() -> None:
+    """XenForo's poster statistics, one ``<dl>`` per label and value, go."""
+    body = _body(
+        "<dl><dt>Likes Received:</dt><dd><a href='/m/4'>103</a></dd></dl>"
+        "<dl><dt>Trophy Points:</dt><dd>113</dd></dl>"
+        "<dl><dt>Best Answers:</dt><dd>1</dd></dl>"
+        f"<p>{_POST}</p>"
+    )
+    drop_post_chrome(body)
+    assert _text(body) == _POST
+
+
+def test_ad_slot_label_between_posts_is_dropped() -> None:
+    """The label of an ad slot between posts goes; a sentence about advertisements stays."""
+    body = _body(
+        "<div class=samCodeUnit><span>Advertisement - Members don't see this ad</span></div>"
+        f"<p>{_POST}</p><p><span>Advertisement</span></p>"
+        "<p>Advertisement spending rose last year.</p>"
+    )
+    drop_post_chrome(body)
+    assert _text(body) == f"{_POST}Advertisement spending rose last year."
+
+
 def test_thread_header_and_register_invitation_are_dropped() -> None:
     """The thread's starter and start date, and "You must log in or register", go."""
     body = _body(

@@ -142,3 +142,35 @@ def test_hidden_fold_with_form_fields_stays_dropped() -> None:
     assert "valid postal code" in extract_html(html, mode="full").text  # shown: kept
     hidden = html.replace("class='collapse'", "class='collapse' hidden")
     assert "valid postal code" not in extract_html(hidden, mode="full").text
+
+
+def test_fold_title_button_is_kept_as_text() -> None:
+    """An FAQ question in a fold-opening button stays in the readable text; short toggles
+    ("Show more") and menu buttons do not."""
+    faq = "".join(
+        f"<div class='faq-item'><button aria-expanded='false' aria-controls='a{i}'>"
+        f"How often should burr set {i} be replaced?</button>"
+        f"<div id='a{i}' hidden><p>Replace burr set {i} after about five hundred kilograms "
+        f"of coffee beans have passed through it.</p></div></div>"
+        for i in range(3)
+    )
+    html = _page(
+        faq + "<button aria-expanded='false'>Show more</button>"
+        "<button aria-expanded='false' aria-haspopup='menu'>Open the account menu</button>"
+    )
+    text = extract_html(html).text
+    assert "How often should burr set 1 be replaced?" in text
+    assert "Show more" not in text
+    assert "account menu" not in text
+
+
+def test_tooltip_bubble_is_dropped_and_its_term_kept() -> None:
+    """A glossary tooltip's bubble goes; the term it explains stays in its sentence."""
+    html = _page(
+        "<p>Track your <span class='Term_component__a1'><dfn>keyword</dfn>"
+        "<span class='Term_tooltipBubble__b2'><strong>Keyword</strong><br>A keyword is what "
+        "users type into a search engine.</span></span> rankings every week.</p>"
+    )
+    text = extract_html(html, mode="full").text
+    assert "Track your keyword rankings every week." in text
+    assert "what users type" not in text

@@ -1,8 +1,10 @@
-"""Remove what is never page text: scripts, styles, templates and hidden chrome.
+"""Remove what is never page text: scripts, styles, templates, hidden chrome and tooltips.
 
 Hidden elements go, except panels a click or a script reveals (tabs, accordion folds, "read
 more", switched panes) and a hidden block holding most of the page (a script-revealed server
-rendering).
+rendering). The button that opens a fold is its title (an FAQ question), and becomes text.
+A tooltip's bubble (a glossary definition shown on hover) goes: inside a sentence, it would
+split the sentence around text the reader only sees when pointing at the term.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from lxml.etree import XPath
 from lxml.html import HtmlElement
 
 from .counts import class_and_id, tag_name, word_count
@@ -103,6 +106,17 @@ _STATE_CLASSES = _HIDDEN_CLASSES | frozenset(
 _CHROME_ROLES = frozenset(("menu", "menubar", "dialog", "alertdialog", "navigation", "listbox"))
 # Attributes by which a tab or toggle button names the panel it shows (``#id`` for the last two).
 _TARGET_ATTRS = ("aria-controls", "data-target", "data-bs-target")
+# Class words of a tooltip's bubble ("tooltiptext", "tooltip-content", CSS modules'
+# "Term_tooltipBubble__x1"); its trigger ("tooltip-trigger", "has-tooltip") stays.
+_TOOLTIP_TEXT_RE = re.compile(
+    r"tooltip[-_]*(?:text|content|bubble|body|inner|popup|box|msg|message)", re.I
+)
+# A quick scan in C ("tooltip", "Tooltip") before the pattern: most pages name no tooltip.
+_HAS_TOOLTIP = XPath("//*[contains(@class, 'ooltip')]")
+# A button that opens or closes a fold (it has ``aria-expanded``) and says at least this many
+# words is the fold's title: accordion and FAQ widgets put each question in such a button,
+# which pruning drops with the page's other buttons. Shorter ones are controls ("Show more").
+FOLD_TITLE_MIN_WORDS = 3
 
 
 def is_hidden(el: HtmlElement) -> bool:
@@ -149,6 +163,7 @@ def strip_invisible(root: HtmlElement) -> None:
     doomed: list[HtmlElement] = []
     hidden: list[HtmlElement] = []
     noscripts: list[HtmlElement] = []
+    toggles: list[HtmlElement] = []
     targets: set[str] = set()
     for el in root.iter():
         tag = tag_name(el)
@@ -160,7 +175,11 @@ def strip_invisible(root: HtmlElement) -> None:
             noscripts.append(el)
         elif tag != "html" and tag != "body" and is_hidden(el):
             hidden.append(el)
+        elif tag == "button" and "aria-expanded" in el.attrib:
+            toggles.append(el)
+    doomed.extend(_tooltip_texts(root))
     _drop(doomed)
+    _keep_fold_titles(toggles)
     if not hidden and not noscripts:
         return
     total = word_count(root)
@@ -176,6 +195,24 @@ def strip_invisible(root: HtmlElement) -> None:
             el.tag = "div"
         else:
             _drop((el,))
+
+
+def _tooltip_texts(root: HtmlElement) -> list[HtmlElement]:
+    """Elements whose class names a tooltip's bubble, shown only while pointing at a term."""
+    return [el for el in _HAS_TOOLTIP(root) if _TOOLTIP_TEXT_RE.search(el.get("class", ""))]
+
+
+def _keep_fold_titles(toggles: list[HtmlElement]) -> None:
+    """Turn fold-opening buttons that hold a title into plain text (a ``<span>``).
+
+    A button that opens a menu or a popup (``aria-haspopup``, a chrome name) stays a button.
+    """
+    for button in toggles:
+        popup = (button.get("aria-haspopup") or "false").strip().lower()
+        if popup != "false" or _is_chrome(button):
+            continue
+        if len(" ".join(button.itertext()).split()) >= FOLD_TITLE_MIN_WORDS:
+            button.tag = "span"
 
 
 def _collect_targets(el: HtmlElement, targets: set[str]) -> None:

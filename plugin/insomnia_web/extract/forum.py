@@ -288,20 +288,24 @@ def _is_chrome(el: HtmlElement) -> bool:
 
 # The whole text of a post's action link or label: reply, quote, report, share controls,
 # the "Code: Select all" bar above a code box, a thread's starter and start date, and the
-# invitation to register below it.
+# invitation to register below it; and the label of an ad slot that boards place between
+# posts ("Advertisement - Members don't see this ad").
 _CONTROL_RE = re.compile(
     r"^(?:reply(?: with quote)?|quote|multi-?quote|report(?: post| inappropriate content)?|"
     r"share(?: post)?|permalink|(?:code: )?select all|(?:thread starter|start date)(?: .{1,40})?|"
-    r"you must (?:log in|sign in|be logged in) or register to reply here\.?)$",
+    r"you must (?:log in|sign in|be logged in) or register to reply here\.?|"
+    r"advertisement(?: - .{1,40}| gone after registration)?)$",
     re.I,
 )
 # A control or statistic is a few words at most.
 MAX_CONTROL_WORDS = 10
-_CONTROL_TAGS = frozenset(("a", "span", "li", "p", "div", "dd"))
+_CONTROL_TAGS = frozenset(("a", "span", "li", "p", "div", "dd", "dl"))
 # A poster's statistics beside each post: "Posts: 710", "Join Date: Mar 2016",
-# "Registered: 2016-07-02", "29,553 posts", "518 helpful votes".
+# "Registered: 2016-07-02", "29,553 posts", "518 helpful votes", and XenForo's label and
+# value pairs (a <dl> each: "Likes Received: 103", "Trophy Points: 113").
 _PROFILE_RE = re.compile(
-    r"^(?:(?:posts|messages|join(?:ed| date)|registered|reputation|reaction score|points)"
+    r"^(?:(?:posts|messages|join(?:ed| date)|registered|reputation|reaction score|points|"
+    r"likes received|best answers|trophy points)"
     r"\s*:\s*[\w ,./-]{1,20}|[\d,.]+k? (?:posts|messages|helpful votes))$",
     re.I,
 )

@@ -131,7 +131,11 @@ EXTRA_HEADING_RE = re.compile(
     r"shipping (?:&|and) returns|delivery (?:&|and) pickup|"
     r"financing(?: options)?|no interest for .*|\d+ months? (?:special )?financing.*|"
     r"shop without using credit.*|pay over time.*|bundle (?:&|and) save.*|"
-    r"get \$\d+ in value)[\s:.!?…]*$",
+    r"get \$\d+ in value|"
+    # Service pages end their offer with case studies, insight teasers and a contact prompt.
+    r"latest insights|you may (?:also )?be interested in.*|"
+    r"how can we help(?: you)?|featured (?:insights|resources|client stories|case studies).*|"
+    r"(?:client |customer )?success(?:es| stories).*|.* success stories.*)[\s:.!?…]*$",
     re.I,
 )
 LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
