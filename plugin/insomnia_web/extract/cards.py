@@ -11,6 +11,11 @@ link and repeated on every card label the values for screen readers and go too.
 A listing's status line ("Showing 1-24 of 193 results"), its sort and filter controls and
 each card's relative age or reading time ("2 days ago", "5 min read") are chrome as well.
 
+Shopify's default theme family (Dawn and the many themes built on it) prints every card's
+price twice, as a regular price and as a sale price, and lets its stylesheet show one: the
+sale block only when the price is marked on sale, the regular block otherwise. The hidden
+one goes.
+
 Listings repeat the same call to action on every card ("View company profile", "Listen to
 this podcast", "Quick view", "Compare"), as a link or a plain label; it says nothing about
 the card and goes.
@@ -26,6 +31,7 @@ from .counts import BlockCounts, tag_name
 
 __all__ = [
     "drop_card_field_names",
+    "drop_hidden_price_variants",
     "drop_listing_status",
     "drop_priced_grids",
     "drop_repeated_buttons",
@@ -61,6 +67,11 @@ _STATUS_RE = re.compile(
 _STATUS_TAGS = ("span", "div", "p", "li", "small", "time", "h1", "h2", "h3", "h4", "h5", "h6")
 # A card's field names sit at most this many levels below the link that is the card.
 MAX_LINK_LEVELS = 3
+# Price blocks shown by the stylesheet of Shopify's default themes: the container is marked
+# ``price--on-sale`` when the sale block shows, and the regular block shows otherwise. The
+# container sits at most this many levels above the blocks.
+_PRICE_VARIANT_XPATH = './/*[contains(@class, "price__sale") or contains(@class, "price__regular")]'
+MAX_PRICE_LEVELS = 3
 # The guide: at least this many words of paragraphs outside the grids and outside links.
 MIN_GUIDE_WORDS = 400
 
@@ -140,6 +151,34 @@ def drop_priced_grids(region: HtmlElement) -> None:
         return
     for grid in grids:
         grid.drop_tree()
+
+
+def _price_container(el: HtmlElement) -> HtmlElement | None:
+    """The block classed ``price`` that holds the price variant *el*, a few levels up."""
+    parent = el.getparent()
+    for _ in range(MAX_PRICE_LEVELS):
+        if parent is None:
+            return None
+        if "price" in (parent.get("class") or "").split():
+            return parent
+        parent = parent.getparent()
+    return None
+
+
+def drop_hidden_price_variants(region: HtmlElement) -> None:
+    """Drop the price block that the theme's stylesheet hides: the sale price of a card that
+    is not on sale, the regular price of one that is."""
+    doomed = []
+    for el in region.xpath(_PRICE_VARIANT_XPATH):
+        classes = (el.get("class") or "").split()
+        container = _price_container(el)
+        if container is None:
+            continue
+        on_sale = "price--on-sale" in (container.get("class") or "").split()
+        if ("price__regular" in classes and on_sale) or ("price__sale" in classes and not on_sale):
+            doomed.append(el)
+    for el in doomed:
+        el.drop_tree()
 
 
 def _button_label(el: HtmlElement) -> str:
