@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement
 
-from insomnia_web.extract.cards import drop_hidden_price_variants
+from insomnia_web.extract.cards import (
+    drop_hidden_price_variants,
+    drop_listing_status,
+    drop_repeated_buttons,
+)
 from tests.extract.support import body_of, words_of
 
 
@@ -45,3 +49,25 @@ def test_price_blocks_outside_a_price_container_stay() -> None:
     body = _body("<div><p class=price__sale>Sale ends Sunday</p></div>")
     drop_hidden_price_variants(body)
     assert words_of(body) == "Sale ends Sunday"
+
+
+def test_a_heading_repeated_as_a_button_on_every_card_goes() -> None:
+    """A hover label written as a heading ("View Details") on every card goes; names stay."""
+    cards = "".join(
+        f"<div class=card><div class=overlay><h4>View Details</h4></div><h2>Loafer {i}</h2></div>"
+        for i in range(6)
+    )
+    body = _body(f"<main>{cards}</main>")
+    drop_repeated_buttons(body)
+    assert "View Details" not in words_of(body)
+    assert "Loafer 5" in words_of(body)
+
+
+def test_a_status_line_in_inline_parts_goes() -> None:
+    """A result count split into inline parts ("1-24 <span>items of</span> 33") goes."""
+    body = _body(
+        "<main><p>1-24 <span class=muted>items of</span> 33</p>"
+        "<p>Black <b>oxford</b> shoes</p></main>"
+    )
+    drop_listing_status(body)
+    assert words_of(body) == "Black oxford shoes"

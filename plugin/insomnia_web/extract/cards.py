@@ -17,8 +17,8 @@ sale block only when the price is marked on sale, the regular block otherwise. T
 one goes.
 
 Listings repeat the same call to action on every card ("View company profile", "Listen to
-this podcast", "Quick view", "Compare"), as a link or a plain label; it says nothing about
-the card and goes.
+this podcast", "Quick view", "Compare"), as a link, a plain label or a heading shown on
+hover; it says nothing about the card and goes.
 """
 
 from __future__ import annotations
@@ -64,6 +64,10 @@ _STATUS_RE = re.compile(
     r"page \d+ of \d+|"
     r"\d+\s?(?:mins?|minutes?|hours?|hrs?|days?|weeks?|months?|years?) (?:ago|read))\W*"
 )
+# A status line is one line of text, or a few inline parts of one ("1-24 <span>items of</span>
+# 33").
+MAX_STATUS_PARTS = 4
+_INLINE_TAGS = frozenset(("span", "b", "strong", "em", "i", "small"))
 _STATUS_TAGS = ("span", "div", "p", "li", "small", "time", "h1", "h2", "h3", "h4", "h5", "h6")
 # A card's field names sit at most this many levels below the link that is the card.
 MAX_LINK_LEVELS = 3
@@ -195,12 +199,24 @@ def drop_listing_status(region: HtmlElement) -> None:
     """Drop the listing's result count, its sort, filter and "Load more" controls, and
     the cards' "2 days ago" and "5 min read" lines."""
     doomed = [
-        el
-        for el in region.iter(*_STATUS_TAGS)
-        if not len(el) and el.text and _STATUS_RE.fullmatch(" ".join(el.text.lower().split()))
+        el for el in region.iter(*_STATUS_TAGS) if _STATUS_RE.fullmatch(_status_text(el).lower())
     ]
     for el in doomed:
-        el.drop_tree()
+        if el.getparent() is not None:
+            el.drop_tree()
+
+
+def _status_text(el: HtmlElement) -> str:
+    """The text of *el* when it is one line: no children, or a few inline ones without
+    children of their own ("1-24 <span>items of</span> 33"); otherwise ``""``."""
+    if not len(el):
+        return " ".join(el.text.split()) if el.text else ""
+    if len(el) > MAX_STATUS_PARTS:
+        return ""
+    for child in el:
+        if len(child) or (tag_name(child) and tag_name(child) not in _INLINE_TAGS):
+            return ""
+    return " ".join(el.text_content().split())
 
 
 def _near_link(el: HtmlElement) -> bool:
@@ -231,7 +247,7 @@ def drop_card_field_names(region: HtmlElement) -> None:
 def drop_repeated_buttons(region: HtmlElement) -> None:
     """Drop short calls to action repeated on many cards ("View profile", "Quick view")."""
     by_label: dict[str, list[HtmlElement]] = {}
-    for el in region.iter("a", "span", "div", "p", "li"):
+    for el in region.iter("a", "span", "div", "p", "li", "h2", "h3", "h4", "h5", "h6"):
         label = _button_label(el)
         if label:
             by_label.setdefault(label, []).append(el)
