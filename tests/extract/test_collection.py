@@ -7,6 +7,7 @@ from lxml.html import HtmlElement
 from insomnia_web.extract.cards import (
     drop_hidden_price_variants,
     drop_listing_status,
+    drop_nearby_repeats,
     drop_repeated_buttons,
 )
 from tests.extract.support import body_of, words_of
@@ -71,3 +72,40 @@ def test_a_status_line_in_inline_parts_goes() -> None:
     )
     drop_listing_status(body)
     assert words_of(body) == "Black oxford shoes"
+
+
+def _card(name: str, price: str) -> str:
+    return (
+        f"<li class=card><img src='/{name}.jpg'><a href='/p/{name}' class=media>{name}</a>"
+        f"<h3><a href='/p/{name}'>{name}</a></h3><h3><a href='/p/{name}'>{name}</a></h3>"
+        f"<span class=price>{price}</span></li>"
+    )
+
+
+def test_a_card_name_printed_again_in_the_card_is_read_once() -> None:
+    """A product card's name printed on its picture link and twice as its title is kept once."""
+    body = _body(f"<main><ul>{_card('Dark Roast', '$19.99')}{_card('Light Roast', '$14.99')}</ul>")
+    drop_nearby_repeats(body)
+    assert words_of(body).count("Dark Roast") == 1
+    assert words_of(body).count("Light Roast") == 1
+
+
+def test_a_repeat_outside_a_product_card_stays() -> None:
+    """A name repeated in a post header (no price, no picture) stays: only cards repeat."""
+    body = _body(
+        "<main><div class=post><a href='/u/jon'>JonB</a><a href='/u/jon'>JonB</a>"
+        "<p>Qt 6.4 works for me on Ubuntu 24.04.</p></div></main>"
+    )
+    drop_nearby_repeats(body)
+    assert words_of(body).count("JonB") == 2
+
+
+def test_a_section_with_one_price_among_many_pictures_is_not_a_card() -> None:
+    """Repeated job titles in a gallery of profiles with one price on the page stay."""
+    profiles = "".join(
+        f"<div><img src='/p{i}.jpg'><h4>Person {i}</h4><p>Designer</p><p>Designer</p></div>"
+        for i in range(14)
+    )
+    body = _body(f"<main><p>Plans from $60 an hour</p>{profiles}</main>")
+    drop_nearby_repeats(body)
+    assert words_of(body).count("Designer") == 28

@@ -6,10 +6,11 @@ whole and pruned instead: navigation, headers and footers, sidebars, forms, cook
 consent banners, share widgets, sections under "Related" headings and link lists go, and so
 do a grid of priced product cards beside a long buying guide (anywhere on the page, as
 shops put the guide below ``<main>``), a button repeated on every card, the field names
-repeated on every card, the price block a shop theme's stylesheet hides (on pages and
-articles alike) and a listing's result count and sort controls. When the page marks its
-main region (``<main>``, ``role=main``) and that region holds the content, only it is kept;
-the region then narrows to a child that holds nearly all its words.
+repeated on every card, a card's name printed again within the card, the price block a
+shop theme's stylesheet hides (on pages and articles alike) and a listing's result count
+and sort controls. When the page marks its main region (``<main>``, ``role=main``) and that
+region holds the content, only it is kept; the region then narrows to a child that holds
+nearly all its words.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from __future__ import annotations
 from lxml.html import HtmlElement
 
 from .cards import (
+    CardCounts,
     drop_card_field_names,
     drop_hidden_price_variants,
     drop_listing_status,
+    drop_nearby_repeats,
     drop_priced_grids,
     drop_repeated_buttons,
 )
@@ -48,17 +51,20 @@ def prune_boilerplate(root: HtmlElement) -> HtmlElement:
     """Remove boilerplate from *root* in place and return the element holding the content."""
     body = root.find("body")
     drop_boilerplate(root, body if body is not None else root, inside_main=False)
-    drop_hidden_price_variants(root)
     drop_titled_sections(body if body is not None else root)
     # Shops often put the card grid in <main> and the category guide below it, outside
     # <main>: the grid must go before <main> is picked as the region, or the guide is lost.
-    drop_priced_grids(body if body is not None else root)
+    top = body if body is not None else root
+    cards = CardCounts(top)  # counted once: the cards that later steps leave whole stay right
+    drop_hidden_price_variants(top, cards)
+    drop_priced_grids(top, cards)
     counts = BlockCounts(root)
     region = _main_region(root, counts.words)
     drop_link_lists(region, counts)
     drop_repeated_buttons(region)
     drop_card_field_names(region)
     drop_listing_status(region)
+    drop_nearby_repeats(region, cards)
     return _narrow(region, BlockCounts(region))
 
 

@@ -16,6 +16,10 @@ price twice, as a regular price and as a sale price, and lets its stylesheet sho
 sale block only when the price is marked on sale, the regular block otherwise. The hidden
 one goes.
 
+A product card often prints its name or its labels twice or three times (on the picture's
+link, as a heading shown on hover, as the title; once per screen size): a short text
+repeating one of the few just before it in the same card is read once.
+
 Listings repeat the same call to action on every card ("View company profile", "Listen to
 this podcast", "Quick view", "Compare"), as a link, a plain label or a heading shown on
 hover; it says nothing about the card and goes.
@@ -30,9 +34,11 @@ from lxml.html import HtmlElement
 from .counts import BlockCounts, tag_name
 
 __all__ = [
+    "CardCounts",
     "drop_card_field_names",
     "drop_hidden_price_variants",
     "drop_listing_status",
+    "drop_nearby_repeats",
     "drop_priced_grids",
     "drop_repeated_buttons",
 ]
@@ -76,6 +82,16 @@ MAX_LINK_LEVELS = 3
 # container sits at most this many levels above the blocks.
 _PRICE_VARIANT_XPATH = './/*[contains(@class, "price__sale") or contains(@class, "price__regular")]'
 MAX_PRICE_LEVELS = 3
+# A short text (at most this many words, with a letter: "7.9" is a rating repeated on
+# purpose) that repeats one of the last few texts before it is a card's repeated name ...
+MAX_REPEAT_WORDS = 12
+# ... inside the same product card. The last few texts are this many.
+REPEAT_WINDOW = 3
+# A product card shows at most this many pictures (a photo, one shown on hover, swatches).
+MAX_CARD_IMAGES = 12
+_LETTER_RE = re.compile(r"[^\W\d_]")
+# Data tables and code repeat values on purpose.
+_VERBATIM_TAGS = frozenset(("table", "pre", "code", "textarea"))
 # The guide: at least this many words of paragraphs outside the grids and outside links.
 MIN_GUIDE_WORDS = 400
 
@@ -89,26 +105,47 @@ def _own_prices(el: HtmlElement) -> int:
     return found
 
 
-class _CardCounts:
-    """Prices and images under each element of a region (one bottom-up pass)."""
+class CardCounts:
+    """Prices and images under each element of a region (one bottom-up pass), and the price
+    blocks of shop themes (classed ``price__...``) met on the way.
+
+    Only elements holding a price or a picture are listed; a region without any price text
+    (most articles, threads and manuals) is not walked at all.
+    """
 
     def __init__(self, region: HtmlElement) -> None:
         self.prices: dict[HtmlElement, int] = {}
         self.images: dict[HtmlElement, int] = {}
+        self.price_variants: list[HtmlElement] = []
+        if not _PRICE_RE.search(region.text_content()):
+            return
+        prices = self.prices
+        images = self.images
         for el in reversed(list(region.iter())):
             tag = tag_name(el)
             if not tag:
                 continue
-            self.prices[el] = _own_prices(el) + sum(self.prices.get(c, 0) for c in el)
-            own_image = 1 if tag in ("img", "picture") else 0
-            self.images[el] = own_image + sum(self.images.get(c, 0) for c in el)
+            parent = el.getparent()
+            price = prices.get(el, 0) + _own_prices(el)
+            if price:
+                prices[el] = price
+                if parent is not None:
+                    prices[parent] = prices.get(parent, 0) + price
+            image = images.get(el, 0) + (1 if tag in ("img", "picture") else 0)
+            if image:
+                images[el] = image
+                if parent is not None:
+                    images[parent] = images.get(parent, 0) + image
+            classes = el.get("class")
+            if classes and "price__" in classes:
+                self.price_variants.append(el)
 
     def is_card(self, el: HtmlElement) -> bool:
         """True when *el* shows a price or two and a picture: a product card."""
         return 0 < self.prices.get(el, 0) <= MAX_CARD_PRICES and self.images.get(el, 0) > 0
 
 
-def _is_grid(el: HtmlElement, cards: _CardCounts, counts: BlockCounts) -> bool:
+def _is_grid(el: HtmlElement, cards: CardCounts, counts: BlockCounts) -> bool:
     """True when most of *el*'s children are short product cards.
 
     A bulleted list of prices or a price filter has no pictures; table rows are data (a
@@ -124,7 +161,7 @@ def _is_grid(el: HtmlElement, cards: _CardCounts, counts: BlockCounts) -> bool:
     return words <= MAX_CARD_WORDS * len(found)
 
 
-def _find_grids(region: HtmlElement, cards: _CardCounts) -> tuple[list[HtmlElement], int]:
+def _find_grids(region: HtmlElement, cards: CardCounts) -> tuple[list[HtmlElement], int]:
     """The outermost card grids under *region*, and the paragraph words outside them."""
     grids: list[HtmlElement] = []
     guide_words = 0
@@ -145,9 +182,13 @@ def _find_grids(region: HtmlElement, cards: _CardCounts) -> tuple[list[HtmlEleme
     return grids, guide_words
 
 
-def drop_priced_grids(region: HtmlElement) -> None:
-    """Drop the grids of priced product cards from *region* when it also holds a guide."""
-    cards = _CardCounts(region)
+def drop_priced_grids(region: HtmlElement, cards: CardCounts | None = None) -> None:
+    """Drop the grids of priced product cards from *region* when it also holds a guide.
+
+    *cards* are *region*'s counts when the caller has them already.
+    """
+    if cards is None:
+        cards = CardCounts(region)
     if cards.prices.get(region, 0) < MIN_GRID_CARDS:
         return
     grids, guide_words = _find_grids(region, cards)
@@ -169,11 +210,15 @@ def _price_container(el: HtmlElement) -> HtmlElement | None:
     return None
 
 
-def drop_hidden_price_variants(region: HtmlElement) -> None:
+def drop_hidden_price_variants(region: HtmlElement, cards: CardCounts | None = None) -> None:
     """Drop the price block that the theme's stylesheet hides: the sale price of a card that
-    is not on sale, the regular price of one that is."""
+    is not on sale, the regular price of one that is.
+
+    *cards* are *region*'s counts when the caller has them already (they list the blocks).
+    """
     doomed = []
-    for el in region.xpath(_PRICE_VARIANT_XPATH):
+    found = region.xpath(_PRICE_VARIANT_XPATH) if cards is None else cards.price_variants
+    for el in found:
         classes = (el.get("class") or "").split()
         container = _price_container(el)
         if container is None:
@@ -181,6 +226,67 @@ def drop_hidden_price_variants(region: HtmlElement) -> None:
         on_sale = "price--on-sale" in (container.get("class") or "").split()
         if ("price__regular" in classes and on_sale) or ("price__sale" in classes and not on_sale):
             doomed.append(el)
+    for el in doomed:
+        if el.getparent() is not None:
+            el.drop_tree()
+
+
+def _is_small_card(el: HtmlElement, cards: CardCounts) -> bool:
+    """True when *el* is one product card: a price or two and a few pictures, not a page
+    section that happens to show one price among its many pictures."""
+    return cards.is_card(el) and cards.images.get(el, 0) <= MAX_CARD_IMAGES
+
+
+def _innermost_cards(region: HtmlElement, cards: CardCounts) -> list[HtmlElement]:
+    """The product cards under *region* that hold no smaller card, in document order.
+
+    Only blocks holding a price and a picture are searched: no card hides anywhere else.
+    """
+    found: list[HtmlElement] = []
+    stack = [region]
+    while stack:
+        el = stack.pop()
+        inner = [child for child in el if cards.prices.get(child, 0) and cards.images.get(child, 0)]
+        if _is_small_card(el, cards) and not any(cards.is_card(child) for child in inner):
+            found.append(el)
+            continue
+        stack.extend(reversed(inner))
+    return found
+
+
+def _repeats_in(card: HtmlElement) -> list[HtmlElement]:
+    """Short texts of *card* that repeat one of the last few texts before them."""
+    recent: list[str] = []
+    found: list[HtmlElement] = []
+    stack = [card]
+    while stack:
+        el = stack.pop()
+        tag = tag_name(el)
+        if not tag or tag in _VERBATIM_TAGS:
+            continue
+        if len(el):
+            stack.extend(reversed(el))
+            continue
+        words = " ".join(el.text.lower().split()) if el.text else ""
+        if not words:
+            continue
+        short = words.count(" ") < MAX_REPEAT_WORDS and _LETTER_RE.search(words)
+        if short and words in recent:
+            found.append(el)
+            continue
+        recent = [*recent[1 - REPEAT_WINDOW :], words]
+    return found
+
+
+def drop_nearby_repeats(region: HtmlElement, cards: CardCounts | None = None) -> None:
+    """Drop a short text that a product card prints again a moment later (its name on its
+    picture link, its hover heading and its title; a label once per screen size).
+
+    *cards* are the counts of *region* or of an element holding it, when the caller has them.
+    """
+    if cards is None:
+        cards = CardCounts(region)
+    doomed = [el for card in _innermost_cards(region, cards) for el in _repeats_in(card)]
     for el in doomed:
         el.drop_tree()
 
