@@ -5,6 +5,7 @@ from __future__ import annotations
 from lxml.html import HtmlElement
 
 from insomnia_web.extract.cards import (
+    drop_card_badges,
     drop_hidden_price_variants,
     drop_listing_status,
     drop_nearby_repeats,
@@ -109,3 +110,20 @@ def test_a_section_with_one_price_among_many_pictures_is_not_a_card() -> None:
     body = _body(f"<main><p>Plans from $60 an hour</p>{profiles}</main>")
     drop_nearby_repeats(body)
     assert words_of(body).count("Designer") == 28
+
+
+def test_a_card_badge_goes_and_sold_out_stays() -> None:
+    """A card's "Top Rated" and "New arrival" stickers go; "Sold out" and the name stay."""
+    cards = "".join(
+        f"<li><img src='/b{i}.jpg'><span>Top Rated</span><span>New arrival</span>"
+        f"<a href='/p/{i}'>Trail boot {i}</a><span>$9{i}.00</span><span>Sold out</span></li>"
+        for i in range(4)
+    )
+    body = _body(f"<main><ul>{cards}</ul><p>New</p></main>")
+    drop_card_badges(body)
+    text = words_of(body)
+    assert "Top Rated" not in text
+    assert "New arrival" not in text
+    assert text.count("Sold out") == 4
+    assert "Trail boot 3" in text
+    assert text.endswith("New")

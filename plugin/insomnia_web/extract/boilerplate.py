@@ -6,11 +6,11 @@ whole and pruned instead: navigation, headers and footers, sidebars, forms, cook
 consent banners, share widgets, sections under "Related" headings and link lists go, and so
 do a grid of priced product cards beside a long buying guide (anywhere on the page, as
 shops put the guide below ``<main>``), a button repeated on every card, the field names
-repeated on every card, a card's name printed again within the card, the price block a
-shop theme's stylesheet hides (on pages and articles alike) and a listing's result count
-and sort controls. When the page marks its main region (``<main>``, ``role=main``) and that
-region holds the content, only it is kept; the region then narrows to a child that holds
-nearly all its words.
+repeated on every card, a card's name printed again within the card, a card's
+merchandising badges, the price block a shop theme's stylesheet hides (on pages and
+articles alike) and a listing's result count and sort controls. When the page marks its
+main region (``<main>``, ``role=main``) and that region holds the content, only it is kept;
+the region then narrows to a child that holds nearly all its words.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from lxml.html import HtmlElement
 
 from .cards import (
     CardCounts,
+    drop_card_badges,
     drop_card_field_names,
     drop_hidden_price_variants,
     drop_listing_status,
@@ -65,6 +66,7 @@ def prune_boilerplate(root: HtmlElement) -> HtmlElement:
     drop_card_field_names(region)
     drop_listing_status(region)
     drop_nearby_repeats(region, cards)
+    drop_card_badges(region, cards)
     return _narrow(region, BlockCounts(region))
 
 

@@ -20,6 +20,10 @@ A product card often prints its name or its labels twice or three times (on the 
 link, as a heading shown on hover, as the title; once per screen size): a short text
 repeating one of the few just before it in the same card is read once.
 
+A card's merchandising badge ("Top Rated", "New arrival", "Best Seller", "In Stock") is a
+sticker on the picture, not part of what the card says, and goes; "Sold out" stays: it
+tells the reader the product cannot be had.
+
 Listings repeat the same call to action on every card ("View company profile", "Listen to
 this podcast", "Quick view", "Compare"), as a link, a plain label or a heading shown on
 hover; it says nothing about the card and goes.
@@ -35,6 +39,7 @@ from .counts import BlockCounts, tag_name
 
 __all__ = [
     "CardCounts",
+    "drop_card_badges",
     "drop_card_field_names",
     "drop_hidden_price_variants",
     "drop_listing_status",
@@ -90,6 +95,13 @@ REPEAT_WINDOW = 3
 # A product card shows at most this many pictures (a photo, one shown on hover, swatches).
 MAX_CARD_IMAGES = 12
 _LETTER_RE = re.compile(r"[^\W\d_]")
+# A card's merchandising badge, alone in its element.
+_BADGE_RE = re.compile(
+    r"\W*(?:new|new!|new arrivals?|new releases?|new colou?rs?|just in|best ?sellers?|"
+    r"top rated|award winner|staff pick|editor'?s pick|trending|hot|exclusive|online only|"
+    r"limited edition|sale|on sale|in stock|low stock|back-?order(?:ed)?|"
+    r"only \d+ left(?: in stock)?)\W*"
+)
 # Data tables and code repeat values on purpose.
 _VERBATIM_TAGS = frozenset(("table", "pre", "code", "textarea"))
 # The guide: at least this many words of paragraphs outside the grids and outside links.
@@ -287,6 +299,23 @@ def drop_nearby_repeats(region: HtmlElement, cards: CardCounts | None = None) ->
     if cards is None:
         cards = CardCounts(region)
     doomed = [el for card in _innermost_cards(region, cards) for el in _repeats_in(card)]
+    for el in doomed:
+        el.drop_tree()
+
+
+def drop_card_badges(region: HtmlElement, cards: CardCounts | None = None) -> None:
+    """Drop the merchandising badges of product cards ("Top Rated", "New arrival")."""
+    if cards is None:
+        cards = CardCounts(region)
+    doomed = [
+        el
+        for card in _innermost_cards(region, cards)
+        for el in card.iter()
+        if tag_name(el)
+        and not len(el)
+        and el.text
+        and _BADGE_RE.fullmatch(" ".join(el.text.lower().split()))
+    ]
     for el in doomed:
         el.drop_tree()
 
