@@ -127,3 +127,13 @@ def test_a_card_badge_goes_and_sold_out_stays() -> None:
     assert text.count("Sold out") == 4
     assert "Trail boot 3" in text
     assert text.endswith("New")
+
+
+def test_a_skip_link_goes() -> None:
+    """A same-page link "Skip to product list" goes; a link to another page saying "Skip" stays."""
+    body = _body(
+        "<main><a href='#list'>Skip to product list</a><a href='/skip-hire'>Skip hire prices</a>"
+        "<ul id=list><li>Sofa</li></ul></main>"
+    )
+    drop_listing_status(body)
+    assert words_of(body) == "Skip hire pricesSofa"

@@ -8,8 +8,9 @@ the grid goes and the guide stays.
 A card's field names ("Brand Name", "Price") written as a definition list inside the card's
 link and repeated on every card label the values for screen readers and go too.
 
-A listing's status line ("Showing 1-24 of 193 results"), its sort and filter controls and
-each card's relative age or reading time ("2 days ago", "5 min read") are chrome as well.
+A listing's status line ("Showing 1-24 of 193 results"), its sort and filter controls, the
+links that let a keyboard user skip it ("Skip to product list") and each card's relative
+age or reading time ("2 days ago", "5 min read") are chrome as well.
 
 Shopify's default theme family (Dawn and the many themes built on it) prints every card's
 price twice, as a regular price and as a sale price, and lets its stylesheet show one: the
@@ -75,6 +76,9 @@ _STATUS_RE = re.compile(
     r"page \d+ of \d+|"
     r"\d+\s?(?:mins?|minutes?|hours?|hrs?|days?|weeks?|months?|years?) (?:ago|read))\W*"
 )
+# A link to a place on the same page saying "Skip ..." in at most this many words lets a
+# keyboard user jump past a part of the page.
+MAX_SKIP_WORDS = 6
 # A status line is one line of text, or a few inline parts of one ("1-24 <span>items of</span>
 # 33").
 MAX_STATUS_PARTS = 4
@@ -331,14 +335,22 @@ def _button_label(el: HtmlElement) -> str:
 
 
 def drop_listing_status(region: HtmlElement) -> None:
-    """Drop the listing's result count, its sort, filter and "Load more" controls, and
-    the cards' "2 days ago" and "5 min read" lines."""
+    """Drop the listing's result count, its sort, filter and "Load more" controls, its
+    "Skip listing" links, and the cards' "2 days ago" and "5 min read" lines."""
     doomed = [
         el for el in region.iter(*_STATUS_TAGS) if _STATUS_RE.fullmatch(_status_text(el).lower())
     ]
+    doomed.extend(el for el in region.iter("a") if _is_skip_link(el))
     for el in doomed:
         if el.getparent() is not None:
             el.drop_tree()
+
+
+def _is_skip_link(el: HtmlElement) -> bool:
+    """True for a link to a place on the same page that skips a part ("Skip listing")."""
+    href = el.get("href") or ""
+    text = " ".join(el.text_content().lower().split()) if href.startswith("#") else ""
+    return text.startswith("skip ") and text.count(" ") < MAX_SKIP_WORDS
 
 
 def _status_text(el: HtmlElement) -> str:
