@@ -113,9 +113,9 @@ def test_a_section_with_one_price_among_many_pictures_is_not_a_card() -> None:
 
 
 def test_a_card_badge_goes_and_sold_out_stays() -> None:
-    """A card's "Top Rated" and "New arrival" stickers go; "Sold out" and the name stay."""
+    """A card's "Top Rated", "New arrival" and "Sponsored" stickers go; "Sold out" stays."""
     cards = "".join(
-        f"<li><img src='/b{i}.jpg'><span>Top Rated</span><span>New arrival</span>"
+        f"<li><img src='/b{i}.jpg'><span>Top Rated</span><span>New arrival</span><i>Sponsored</i>"
         f"<a href='/p/{i}'>Trail boot {i}</a><span>$9{i}.00</span><span>Sold out</span></li>"
         for i in range(4)
     )
@@ -124,6 +124,7 @@ def test_a_card_badge_goes_and_sold_out_stays() -> None:
     text = words_of(body)
     assert "Top Rated" not in text
     assert "New arrival" not in text
+    assert "Sponsored" not in text
     assert text.count("Sold out") == 4
     assert "Trail boot 3" in text
     assert text.endswith("New")

@@ -21,9 +21,9 @@ A product card often prints its name or its labels twice or three times (on the 
 link, as a heading shown on hover, as the title; once per screen size): a short text
 repeating one of the few just before it in the same card is read once.
 
-A card's merchandising badge ("Top Rated", "New arrival", "Best Seller", "In Stock") is a
-sticker on the picture, not part of what the card says, and goes; "Sold out" stays: it
-tells the reader the product cannot be had.
+A card's merchandising badge ("Top Rated", "New arrival", "Best Seller", "In Stock") or ad
+label ("Sponsored") is a sticker on the picture, not part of what the card says, and goes;
+"Sold out" stays: it tells the reader the product cannot be had.
 
 Listings repeat the same call to action on every card ("View company profile", "Listen to
 this podcast", "Quick view", "Compare"), as a link, a plain label or a heading shown on
@@ -99,11 +99,11 @@ REPEAT_WINDOW = 3
 # A product card shows at most this many pictures (a photo, one shown on hover, swatches).
 MAX_CARD_IMAGES = 12
 _LETTER_RE = re.compile(r"[^\W\d_]")
-# A card's merchandising badge, alone in its element.
+# A card's merchandising badge or ad label, alone in its element.
 _BADGE_RE = re.compile(
     r"\W*(?:new|new!|new arrivals?|new releases?|new colou?rs?|just in|best ?sellers?|"
     r"top rated|award winner|staff pick|editor'?s pick|trending|hot|exclusive|online only|"
-    r"limited edition|sale|on sale|in stock|low stock|back-?order(?:ed)?|"
+    r"limited edition|sale|on sale|in stock|low stock|back-?order(?:ed)?|sponsored|ad|"
     r"only \d+ left(?: in stock)?)\W*"
 )
 # Data tables and code repeat values on purpose.
