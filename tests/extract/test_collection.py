@@ -138,3 +138,10 @@ def test_a_skip_link_goes() -> None:
     )
     drop_listing_status(body)
     assert words_of(body) == "Skip hire pricesSofa"
+
+
+def test_a_reading_time_in_emphasis_goes() -> None:
+    """A story card's "2 min read" set in <em> goes like one in a <span>; the title stays."""
+    body = _body("<main><h3>Mountain biking far away</h3><em>2 min read</em></main>")
+    drop_listing_status(body)
+    assert words_of(body) == "Mountain biking far away"

@@ -83,7 +83,8 @@ MAX_SKIP_WORDS = 6
 # 33").
 MAX_STATUS_PARTS = 4
 _INLINE_TAGS = frozenset(("span", "b", "strong", "em", "i", "small"))
-_STATUS_TAGS = ("span", "div", "p", "li", "small", "time", "h1", "h2", "h3", "h4", "h5", "h6")
+# A status line stands alone in a block or in an inline element ("<em>2 min read</em>").
+_STATUS_TAGS = (*sorted(_INLINE_TAGS), "div", "p", "li", "time", "h1", "h2", "h3", "h4", "h5", "h6")
 # A card's field names sit at most this many levels below the link that is the card.
 MAX_LINK_LEVELS = 3
 # Price blocks shown by the stylesheet of Shopify's default themes: the container is marked
