@@ -113,9 +113,10 @@ def test_a_section_with_one_price_among_many_pictures_is_not_a_card() -> None:
 
 
 def test_a_card_badge_goes_and_sold_out_stays() -> None:
-    """A card's "Top Rated", "New arrival" and "Sponsored" stickers go; "Sold out" stays."""
+    """A card's "Top Rated", "Brand new" and "Sponsored" stickers go; "Sold out" stays."""
     cards = "".join(
-        f"<li><img src='/b{i}.jpg'><span>Top Rated</span><span>New arrival</span><i>Sponsored</i>"
+        f"<li><img src='/b{i}.jpg'><span>Top Rated</span><span>New arrival</span>"
+        "<b>Brand new</b><i>Sponsored</i>"
         f"<a href='/p/{i}'>Trail boot {i}</a><span>$9{i}.00</span><span>Sold out</span></li>"
         for i in range(4)
     )
@@ -125,6 +126,7 @@ def test_a_card_badge_goes_and_sold_out_stays() -> None:
     assert "Top Rated" not in text
     assert "New arrival" not in text
     assert "Sponsored" not in text
+    assert "Brand new" not in text
     assert text.count("Sold out") == 4
     assert "Trail boot 3" in text
     assert text.endswith("New")

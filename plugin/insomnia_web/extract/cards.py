@@ -102,7 +102,7 @@ MAX_CARD_IMAGES = 12
 _LETTER_RE = re.compile(r"[^\W\d_]")
 # A card's merchandising badge or ad label, alone in its element.
 _BADGE_RE = re.compile(
-    r"\W*(?:new|new!|new arrivals?|new releases?|new colou?rs?|just in|best ?sellers?|"
+    r"\W*(?:new|new!|brand new|new arrivals?|new releases?|new colou?rs?|just in|best ?sellers?|"
     r"top rated|award winner|staff pick|editor'?s pick|trending|hot|exclusive|online only|"
     r"limited edition|sale|on sale|in stock|low stock|back-?order(?:ed)?|sponsored|ad|"
     r"only \d+ left(?: in stock)?)\W*"
