@@ -116,7 +116,7 @@ def test_a_card_badge_goes_and_sold_out_stays() -> None:
     """A card's "Top Rated", "Brand new" and "Sponsored" stickers go; "Sold out" stays."""
     cards = "".join(
         f"<li><img src='/b{i}.jpg'><span>Top Rated</span><span>New arrival</span>"
-        "<b>Brand new</b><i>Sponsored</i>"
+        "<b>Brand new</b><i>Sponsored</i><p>FREE 2-Day Delivery</p>"
         f"<a href='/p/{i}'>Trail boot {i}</a><span>$9{i}.00</span><span>Sold out</span></li>"
         for i in range(4)
     )
@@ -127,6 +127,7 @@ def test_a_card_badge_goes_and_sold_out_stays() -> None:
     assert "New arrival" not in text
     assert "Sponsored" not in text
     assert "Brand new" not in text
+    assert "Delivery" not in text
     assert text.count("Sold out") == 4
     assert "Trail boot 3" in text
     assert text.endswith("New")

@@ -21,9 +21,9 @@ A product card often prints its name or its labels twice or three times (on the 
 link, as a heading shown on hover, as the title; once per screen size): a short text
 repeating one of the few just before it in the same card is read once.
 
-A card's merchandising badge ("Top Rated", "New arrival", "Best Seller", "In Stock") or ad
-label ("Sponsored") is a sticker on the picture, not part of what the card says, and goes;
-"Sold out" stays: it tells the reader the product cannot be had.
+A card's merchandising badge ("Top Rated", "New arrival", "Best Seller", "In Stock", "Free
+delivery") or ad label ("Sponsored") is a sticker on the picture, not part of what the card
+says, and goes; "Sold out" stays: it tells the reader the product cannot be had.
 
 Listings repeat the same call to action on every card ("View company profile", "Listen to
 this podcast", "Quick view", "Compare"), as a link, a plain label or a heading shown on
@@ -105,7 +105,8 @@ _BADGE_RE = re.compile(
     r"\W*(?:new|new!|brand new|new arrivals?|new releases?|new colou?rs?|just in|best ?sellers?|"
     r"top rated|award winner|staff pick|editor'?s pick|trending|hot|exclusive|online only|"
     r"limited edition|sale|on sale|in stock|low stock|back-?order(?:ed)?|sponsored|ad|"
-    r"only \d+ left(?: in stock)?)\W*"
+    r"only \d+ left(?: in stock)?|free(?: [\w-]+){0,2} (?:delivery|shipping)|"
+    r"bundle (?:and|&) save|clearance)\W*"
 )
 # Data tables and code repeat values on purpose.
 _VERBATIM_TAGS = frozenset(("table", "pre", "code", "textarea"))
