@@ -5,11 +5,12 @@ over many similar blocks; an article extractor keeps one of them. Here the page 
 whole and pruned instead: navigation, headers and footers, sidebars, forms, cookie and
 consent banners, share widgets, sections under "Related" headings and link lists go, and so
 do a grid of priced product cards beside a long buying guide (anywhere on the page, as
-shops put the guide below ``<main>``), a button repeated on every
-card, the field names repeated on every card and a listing's result count and sort
-controls. When the page marks its main region
-(``<main>``, ``role=main``) and that region holds the content, only it is kept; the region
-then narrows to a child that holds nearly all its words.
+shops put the guide below ``<main>``), a button repeated on every card, the field names
+repeated on every card, a card's name printed again within the card, a card's
+merchandising badges, the price block a shop theme's stylesheet hides (on pages and
+articles alike) and a listing's result count and sort controls. When the page marks its
+main region (``<main>``, ``role=main``) and that region holds the content, only it is kept;
+the region then narrows to a child that holds nearly all its words.
 """
 
 from __future__ import annotations
@@ -17,8 +18,12 @@ from __future__ import annotations
 from lxml.html import HtmlElement
 
 from .cards import (
+    CardCounts,
+    drop_card_badges,
     drop_card_field_names,
+    drop_hidden_price_variants,
     drop_listing_status,
+    drop_nearby_repeats,
     drop_priced_grids,
     drop_repeated_buttons,
 )
@@ -51,7 +56,10 @@ def prune_boilerplate(root: HtmlElement) -> HtmlElement:
     drop_titled_sections(body if body is not None else root)
     # Shops often put the card grid in <main> and the category guide below it, outside
     # <main>: the grid must go before <main> is picked as the region, or the guide is lost.
-    drop_priced_grids(body if body is not None else root)
+    top = body if body is not None else root
+    cards = CardCounts(top)  # counted once: the cards that later steps leave whole stay right
+    drop_hidden_price_variants(top, cards)
+    drop_priced_grids(top, cards)
     counts = BlockCounts(root)
     region = _main_region(root, counts.words)
     drop_link_lists(region, counts)
@@ -59,6 +67,8 @@ def prune_boilerplate(root: HtmlElement) -> HtmlElement:
     drop_repeated_buttons(region)
     drop_card_field_names(region)
     drop_listing_status(region)
+    drop_nearby_repeats(region, cards)
+    drop_card_badges(region, cards)
     return _narrow(region, BlockCounts(region))
 
 
@@ -82,6 +92,7 @@ def _narrow(region: HtmlElement, counts: BlockCounts) -> HtmlElement:
 def prune_article(article: HtmlElement) -> None:
     """Remove leftover chrome (share bars, related links, menus) from an article in place."""
     drop_boilerplate(article, article, inside_main=True)
+    drop_hidden_price_variants(article)
     drop_article_extras(article)
     drop_titled_sections(article)
     drop_link_lists(article, BlockCounts(article))

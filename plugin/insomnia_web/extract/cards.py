@@ -8,12 +8,26 @@ the grid goes and the guide stays.
 A card's field names ("Brand Name", "Price") written as a definition list inside the card's
 link and repeated on every card label the values for screen readers and go too.
 
-A listing's status line ("Showing 1-24 of 193 results"), its sort and filter controls and
-each card's relative age or reading time ("2 days ago", "5 min read") are chrome as well.
+A listing's status line ("Showing 1-24 of 193 results"), its sort and filter controls, the
+links that let a keyboard user skip it ("Skip to product list") and each card's relative
+age or reading time ("2 days ago", "5 min read") are chrome as well.
+
+Shopify's default theme family (Dawn and the many themes built on it) prints every card's
+price twice, as a regular price and as a sale price, and lets its stylesheet show one: the
+sale block only when the price is marked on sale, the regular block otherwise. The hidden
+one goes.
+
+A product card often prints its name or its labels twice or three times (on the picture's
+link, as a heading shown on hover, as the title; once per screen size): a short text
+repeating one of the few just before it in the same card is read once.
+
+A card's merchandising badge ("Top Rated", "New arrival", "Best Seller", "In Stock", "Free
+delivery") or ad label ("Sponsored") is a sticker on the picture, not part of what the card
+says, and goes; "Sold out" stays: it tells the reader the product cannot be had.
 
 Listings repeat the same call to action on every card ("View company profile", "Listen to
-this podcast", "Quick view", "Compare"), as a link or a plain label; it says nothing about
-the card and goes.
+this podcast", "Quick view", "Compare"), as a link, a plain label or a heading shown on
+hover; it says nothing about the card and goes.
 """
 
 from __future__ import annotations
@@ -25,8 +39,12 @@ from lxml.html import HtmlElement
 from .counts import BlockCounts, tag_name
 
 __all__ = [
+    "CardCounts",
+    "drop_card_badges",
     "drop_card_field_names",
+    "drop_hidden_price_variants",
     "drop_listing_status",
+    "drop_nearby_repeats",
     "drop_priced_grids",
     "drop_repeated_buttons",
 ]
@@ -58,9 +76,40 @@ _STATUS_RE = re.compile(
     r"page \d+ of \d+|"
     r"\d+\s?(?:mins?|minutes?|hours?|hrs?|days?|weeks?|months?|years?) (?:ago|read))\W*"
 )
-_STATUS_TAGS = ("span", "div", "p", "li", "small", "time", "h1", "h2", "h3", "h4", "h5", "h6")
+# A link to a place on the same page saying "Skip ..." in at most this many words lets a
+# keyboard user jump past a part of the page.
+MAX_SKIP_WORDS = 6
+# A status line is one line of text, or a few inline parts of one ("1-24 <span>items of</span>
+# 33").
+MAX_STATUS_PARTS = 4
+_INLINE_TAGS = frozenset(("span", "b", "strong", "em", "i", "small"))
+# A status line stands alone in a block or in an inline element ("<em>2 min read</em>").
+_STATUS_TAGS = (*sorted(_INLINE_TAGS), "div", "p", "li", "time", "h1", "h2", "h3", "h4", "h5", "h6")
 # A card's field names sit at most this many levels below the link that is the card.
 MAX_LINK_LEVELS = 3
+# Price blocks shown by the stylesheet of Shopify's default themes: the container is marked
+# ``price--on-sale`` when the sale block shows, and the regular block shows otherwise. The
+# container sits at most this many levels above the blocks.
+_PRICE_VARIANT_XPATH = './/*[contains(@class, "price__sale") or contains(@class, "price__regular")]'
+MAX_PRICE_LEVELS = 3
+# A short text (at most this many words, with a letter: "7.9" is a rating repeated on
+# purpose) that repeats one of the last few texts before it is a card's repeated name ...
+MAX_REPEAT_WORDS = 12
+# ... inside the same product card. The last few texts are this many.
+REPEAT_WINDOW = 3
+# A product card shows at most this many pictures (a photo, one shown on hover, swatches).
+MAX_CARD_IMAGES = 12
+_LETTER_RE = re.compile(r"[^\W\d_]")
+# A card's merchandising badge or ad label, alone in its element.
+_BADGE_RE = re.compile(
+    r"\W*(?:new|new!|brand new|new arrivals?|new releases?|new colou?rs?|just in|best ?sellers?|"
+    r"top rated|award winner|staff pick|editor'?s pick|trending|hot|exclusive|online only|"
+    r"limited edition|sale|on sale|in stock|low stock|back-?order(?:ed)?|sponsored|ad|"
+    r"only \d+ left(?: in stock)?|free(?: [\w-]+){0,2} (?:delivery|shipping)|"
+    r"bundle (?:and|&) save|clearance)\W*"
+)
+# Data tables and code repeat values on purpose.
+_VERBATIM_TAGS = frozenset(("table", "pre", "code", "textarea"))
 # The guide: at least this many words of paragraphs outside the grids and outside links.
 MIN_GUIDE_WORDS = 400
 
@@ -74,26 +123,47 @@ def _own_prices(el: HtmlElement) -> int:
     return found
 
 
-class _CardCounts:
-    """Prices and images under each element of a region (one bottom-up pass)."""
+class CardCounts:
+    """Prices and images under each element of a region (one bottom-up pass), and the price
+    blocks of shop themes (classed ``price__...``) met on the way.
+
+    Only elements holding a price or a picture are listed; a region without any price text
+    (most articles, threads and manuals) is not walked at all.
+    """
 
     def __init__(self, region: HtmlElement) -> None:
         self.prices: dict[HtmlElement, int] = {}
         self.images: dict[HtmlElement, int] = {}
+        self.price_variants: list[HtmlElement] = []
+        if not _PRICE_RE.search(region.text_content()):
+            return
+        prices = self.prices
+        images = self.images
         for el in reversed(list(region.iter())):
             tag = tag_name(el)
             if not tag:
                 continue
-            self.prices[el] = _own_prices(el) + sum(self.prices.get(c, 0) for c in el)
-            own_image = 1 if tag in ("img", "picture") else 0
-            self.images[el] = own_image + sum(self.images.get(c, 0) for c in el)
+            parent = el.getparent()
+            price = prices.get(el, 0) + _own_prices(el)
+            if price:
+                prices[el] = price
+                if parent is not None:
+                    prices[parent] = prices.get(parent, 0) + price
+            image = images.get(el, 0) + (1 if tag in ("img", "picture") else 0)
+            if image:
+                images[el] = image
+                if parent is not None:
+                    images[parent] = images.get(parent, 0) + image
+            classes = el.get("class")
+            if classes and "price__" in classes:
+                self.price_variants.append(el)
 
     def is_card(self, el: HtmlElement) -> bool:
         """True when *el* shows a price or two and a picture: a product card."""
         return 0 < self.prices.get(el, 0) <= MAX_CARD_PRICES and self.images.get(el, 0) > 0
 
 
-def _is_grid(el: HtmlElement, cards: _CardCounts, counts: BlockCounts) -> bool:
+def _is_grid(el: HtmlElement, cards: CardCounts, counts: BlockCounts) -> bool:
     """True when most of *el*'s children are short product cards.
 
     A bulleted list of prices or a price filter has no pictures; table rows are data (a
@@ -109,7 +179,7 @@ def _is_grid(el: HtmlElement, cards: _CardCounts, counts: BlockCounts) -> bool:
     return words <= MAX_CARD_WORDS * len(found)
 
 
-def _find_grids(region: HtmlElement, cards: _CardCounts) -> tuple[list[HtmlElement], int]:
+def _find_grids(region: HtmlElement, cards: CardCounts) -> tuple[list[HtmlElement], int]:
     """The outermost card grids under *region*, and the paragraph words outside them."""
     grids: list[HtmlElement] = []
     guide_words = 0
@@ -130,9 +200,13 @@ def _find_grids(region: HtmlElement, cards: _CardCounts) -> tuple[list[HtmlEleme
     return grids, guide_words
 
 
-def drop_priced_grids(region: HtmlElement) -> None:
-    """Drop the grids of priced product cards from *region* when it also holds a guide."""
-    cards = _CardCounts(region)
+def drop_priced_grids(region: HtmlElement, cards: CardCounts | None = None) -> None:
+    """Drop the grids of priced product cards from *region* when it also holds a guide.
+
+    *cards* are *region*'s counts when the caller has them already.
+    """
+    if cards is None:
+        cards = CardCounts(region)
     if cards.prices.get(region, 0) < MIN_GRID_CARDS:
         return
     grids, guide_words = _find_grids(region, cards)
@@ -140,6 +214,116 @@ def drop_priced_grids(region: HtmlElement) -> None:
         return
     for grid in grids:
         grid.drop_tree()
+
+
+def _price_container(el: HtmlElement) -> HtmlElement | None:
+    """The block classed ``price`` that holds the price variant *el*, a few levels up."""
+    parent = el.getparent()
+    for _ in range(MAX_PRICE_LEVELS):
+        if parent is None:
+            return None
+        if "price" in (parent.get("class") or "").split():
+            return parent
+        parent = parent.getparent()
+    return None
+
+
+def drop_hidden_price_variants(region: HtmlElement, cards: CardCounts | None = None) -> None:
+    """Drop the price block that the theme's stylesheet hides: the sale price of a card that
+    is not on sale, the regular price of one that is.
+
+    *cards* are *region*'s counts when the caller has them already (they list the blocks).
+    """
+    doomed = []
+    found = region.xpath(_PRICE_VARIANT_XPATH) if cards is None else cards.price_variants
+    for el in found:
+        classes = (el.get("class") or "").split()
+        container = _price_container(el)
+        if container is None:
+            continue
+        on_sale = "price--on-sale" in (container.get("class") or "").split()
+        if ("price__regular" in classes and on_sale) or ("price__sale" in classes and not on_sale):
+            doomed.append(el)
+    for el in doomed:
+        if el.getparent() is not None:
+            el.drop_tree()
+
+
+def _is_small_card(el: HtmlElement, cards: CardCounts) -> bool:
+    """True when *el* is one product card: a price or two and a few pictures, not a page
+    section that happens to show one price among its many pictures."""
+    return cards.is_card(el) and cards.images.get(el, 0) <= MAX_CARD_IMAGES
+
+
+def _innermost_cards(region: HtmlElement, cards: CardCounts) -> list[HtmlElement]:
+    """The product cards under *region* that hold no smaller card, in document order.
+
+    Only blocks holding a price and a picture are searched: no card hides anywhere else.
+    """
+    found: list[HtmlElement] = []
+    stack = [region]
+    while stack:
+        el = stack.pop()
+        inner = [child for child in el if cards.prices.get(child, 0) and cards.images.get(child, 0)]
+        if _is_small_card(el, cards) and not any(cards.is_card(child) for child in inner):
+            found.append(el)
+            continue
+        stack.extend(reversed(inner))
+    return found
+
+
+def _repeats_in(card: HtmlElement) -> list[HtmlElement]:
+    """Short texts of *card* that repeat one of the last few texts before them."""
+    recent: list[str] = []
+    found: list[HtmlElement] = []
+    stack = [card]
+    while stack:
+        el = stack.pop()
+        tag = tag_name(el)
+        if not tag or tag in _VERBATIM_TAGS:
+            continue
+        if len(el):
+            stack.extend(reversed(el))
+            continue
+        words = " ".join(el.text.lower().split()) if el.text else ""
+        if not words:
+            continue
+        short = words.count(" ") < MAX_REPEAT_WORDS and _LETTER_RE.search(words)
+        if short and words in recent:
+            found.append(el)
+            continue
+        recent = [*recent[1 - REPEAT_WINDOW :], words]
+    return found
+
+
+def drop_nearby_repeats(region: HtmlElement, cards: CardCounts | None = None) -> None:
+    """Drop a short text that a product card prints again a moment later (its name on its
+    picture link, its hover heading and its title; a label once per screen size).
+
+    *cards* are the counts of *region* or of an element holding it, when the caller has them.
+    """
+    if cards is None:
+        cards = CardCounts(region)
+    doomed = [el for card in _innermost_cards(region, cards) for el in _repeats_in(card)]
+    for el in doomed:
+        el.drop_tree()
+
+
+def drop_card_badges(region: HtmlElement, cards: CardCounts | None = None) -> None:
+    """Drop the merchandising badges of product cards ("Top Rated", "New arrival")."""
+    if cards is None:
+        cards = CardCounts(region)
+    doomed = [
+        el
+        for card in _innermost_cards(region, cards)
+        for el in card.iter()
+        if tag_name(el)
+        and not len(el)
+        and el.text
+        and _BADGE_RE.fullmatch(" ".join(el.text.lower().split()))
+    ]
+    for el in doomed:
+        el.drop_tree()
 
 
 def _button_label(el: HtmlElement) -> str:
@@ -153,15 +337,35 @@ def _button_label(el: HtmlElement) -> str:
 
 
 def drop_listing_status(region: HtmlElement) -> None:
-    """Drop the listing's result count, its sort, filter and "Load more" controls, and
-    the cards' "2 days ago" and "5 min read" lines."""
+    """Drop the listing's result count, its sort, filter and "Load more" controls, its
+    "Skip listing" links, and the cards' "2 days ago" and "5 min read" lines."""
     doomed = [
-        el
-        for el in region.iter(*_STATUS_TAGS)
-        if not len(el) and el.text and _STATUS_RE.fullmatch(" ".join(el.text.lower().split()))
+        el for el in region.iter(*_STATUS_TAGS) if _STATUS_RE.fullmatch(_status_text(el).lower())
     ]
+    doomed.extend(el for el in region.iter("a") if _is_skip_link(el))
     for el in doomed:
-        el.drop_tree()
+        if el.getparent() is not None:
+            el.drop_tree()
+
+
+def _is_skip_link(el: HtmlElement) -> bool:
+    """True for a link to a place on the same page that skips a part ("Skip listing")."""
+    href = el.get("href") or ""
+    text = " ".join(el.text_content().lower().split()) if href.startswith("#") else ""
+    return text.startswith("skip ") and text.count(" ") < MAX_SKIP_WORDS
+
+
+def _status_text(el: HtmlElement) -> str:
+    """The text of *el* when it is one line: no children, or a few inline ones without
+    children of their own ("1-24 <span>items of</span> 33"); otherwise ``""``."""
+    if not len(el):
+        return " ".join(el.text.split()) if el.text else ""
+    if len(el) > MAX_STATUS_PARTS:
+        return ""
+    for child in el:
+        if len(child) or (tag_name(child) and tag_name(child) not in _INLINE_TAGS):
+            return ""
+    return " ".join(el.text_content().split())
 
 
 def _near_link(el: HtmlElement) -> bool:
@@ -192,7 +396,7 @@ def drop_card_field_names(region: HtmlElement) -> None:
 def drop_repeated_buttons(region: HtmlElement) -> None:
     """Drop short calls to action repeated on many cards ("View profile", "Quick view")."""
     by_label: dict[str, list[HtmlElement]] = {}
-    for el in region.iter("a", "span", "div", "p", "li"):
+    for el in region.iter("a", "span", "div", "p", "li", "h2", "h3", "h4", "h5", "h6"):
         label = _button_label(el)
         if label:
             by_label.setdefault(label, []).append(el)
