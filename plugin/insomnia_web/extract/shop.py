@@ -1,6 +1,6 @@
 """Shop chrome on product pages: what a shop prints beside the product, not about it.
 
-Runs only on pages that declare a product (schema.org ``Product`` or ``og:type`` product),
+Runs on pages that declare a product (schema.org ``Product`` or ``og:type`` product),
 before readability and the page extraction split the page, so both see the same tree.
 
 Customer reviews are the buyers' words, not the product's: a product page lists them under
@@ -11,6 +11,13 @@ or more sibling items marked as one review each (``class="review"``, schema.org
 ``itemprop="review"``, ``data-hook="review"``). The list goes with the widget around it
 (the wrapper named after reviews that holds its heading and "Add a review" form), but never
 the product's title with it.
+
+Some shops declare no product at all. There a review list goes only when it is plainly
+buyers' reviews: each item carries a per-review attribute (``itemprop="review"``,
+``data-hook="review"``; a class alone also names an editor's reviews on a review site) and
+its own star rating (an editor's review listing links to articles, without stars). A
+substring search of the page source (:func:`may_list_reviews`) spares the tree walk on the
+many pages without such an attribute.
 """
 
 from __future__ import annotations
@@ -21,10 +28,19 @@ from lxml.html import HtmlElement
 
 from .counts import class_and_id, tag_name
 
-__all__ = ["drop_review_lists", "drop_shop_chrome"]
+__all__ = ["drop_review_lists", "drop_shop_chrome", "may_list_reviews"]
 
 # Candidates for review items, found without visiting every element in Python.
 _REVIEW_XPATH = ".//*[contains(@class, 'review') or @itemprop = 'review' or @data-hook = 'review']"
+# On a page that declares no product, only items with a per-review attribute count ...
+_MARKED_REVIEW_XPATH = ".//*[@itemprop = 'review' or @data-hook = 'review']"
+# ... and only when they hold their own rating (stars, schema.org reviewRating).
+_RATING_XPATH = (
+    "boolean(.//*[@itemprop = 'reviewRating' or contains(@class, 'star')"
+    " or contains(@class, 'rating') or contains(@data-hook, 'rating')])"
+)
+# Those attributes as they appear in the page source (a cheap test before any tree walk).
+_REVIEW_MARKERS = ('itemprop="review"', 'data-hook="review"', "itemprop='review'")
 # A list holds at least this many reviews: one or two blocks named "review" are often an
 # editor's verdict or a rating summary.
 MIN_REVIEWS = 3
@@ -42,12 +58,19 @@ def _is_review_item(el: HtmlElement) -> bool:
     return "review" in (el.get("class") or "").lower().split()
 
 
-def _review_lists(root: HtmlElement) -> list[HtmlElement]:
-    """Parents of at least MIN_REVIEWS review items."""
+def _is_rated_review(el: HtmlElement) -> bool:
+    """True for an item with a per-review attribute that holds its own rating."""
+    return bool(el.xpath(_RATING_XPATH))
+
+
+def _review_lists(root: HtmlElement, *, is_product: bool = True) -> list[HtmlElement]:
+    """Parents of at least MIN_REVIEWS review items (rated, marked ones off a product page)."""
     items: dict[HtmlElement, int] = {}
-    for el in root.xpath(_REVIEW_XPATH):
+    candidates = root.xpath(_REVIEW_XPATH if is_product else _MARKED_REVIEW_XPATH)
+    is_item = _is_review_item if is_product else _is_rated_review
+    for el in candidates:
         parent = el.getparent()
-        if parent is not None and _is_review_item(el):
+        if parent is not None and is_item(el):
             items[parent] = items.get(parent, 0) + 1
     return [parent for parent, count in items.items() if count >= MIN_REVIEWS]
 
@@ -73,9 +96,14 @@ def _review_widget(review_list: HtmlElement, title_holders: set[HtmlElement]) ->
     return widget
 
 
-def drop_review_lists(root: HtmlElement) -> None:
+def may_list_reviews(html: str) -> bool:
+    """True when the page source marks an element as one review (worth a tree walk)."""
+    return any(marker in html for marker in _REVIEW_MARKERS)
+
+
+def drop_review_lists(root: HtmlElement, *, is_product: bool = True) -> None:
     """Drop lists of customer reviews, with the review widget around each."""
-    lists = _review_lists(root)
+    lists = _review_lists(root, is_product=is_product)
     if not lists:
         return
     title_holders = _title_holders(root)
@@ -84,6 +112,10 @@ def drop_review_lists(root: HtmlElement) -> None:
             widget.drop_tree()
 
 
-def drop_shop_chrome(root: HtmlElement) -> None:
-    """Drop what a product page prints beside the product (customer reviews)."""
-    drop_review_lists(root)
+def drop_shop_chrome(root: HtmlElement, *, is_product: bool = True) -> None:
+    """Drop what a shop prints beside the product (customer reviews).
+
+    *is_product* says whether the page declares a product; without it, only plainly
+    buyers' review lists go.
+    """
+    drop_review_lists(root, is_product=is_product)
