@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from insomnia_web.extract import extract_html
-from insomnia_web.extract.shop import drop_review_lists, may_list_reviews
+from insomnia_web.extract.shop import drop_language_matrices, drop_review_lists, may_list_reviews
 from tests.extract.support import body_of, words_of
 
 PRODUCT_HEAD = "<head><meta property='og:type' content='product'></head>"
@@ -119,3 +119,36 @@ def test_page_source_markers_gate_the_review_walk() -> None:
     assert may_list_reviews('<li data-hook="review">')
     assert may_list_reviews("<div itemprop='review'>")
     assert not may_list_reviews("<div class='reviews'>Write a review</div>")
+
+
+def _language_block(names: tuple[str, ...], mark: str = "✔") -> str:
+    rows = "".join(
+        f"<tr><td>{name}</td><td><span>{mark}</span></td><td></td></tr>" for name in names
+    )
+    return (
+        "<div class='details'><div class='block_title'>Languages:</div><div>"
+        f"<table><tr><th></th><th>Interface</th><th>Full Audio</th></tr>{rows}</table>"
+        "<a href='#'>See all 29 supported languages</a></div></div>"
+    )
+
+
+def test_language_support_matrix_goes_from_a_product_page() -> None:
+    """A table of languages with check marks goes, with its title and "See all" link."""
+    languages = _language_block(("English", "French", "Spanish - Latin America", "Czech"))
+    body = body_of(_page(PRODUCT_HEAD, languages))
+    drop_language_matrices(body)
+    text = words_of(body)
+    assert "Vibram sole" in text
+    for gone in ("Czech", "Interface", "Languages", "supported languages"):
+        assert gone not in text
+
+
+def test_feature_matrix_and_short_language_list_stay() -> None:
+    """Check marks against features, or two language rows, are not a language matrix."""
+    features = _language_block(("Waterproof", "Vegan", "Resoleable", "Machine washable"))
+    short = _language_block(("English", "French"))
+    body = body_of(_page(PRODUCT_HEAD, features + short))
+    drop_language_matrices(body)
+    text = words_of(body)
+    assert "Resoleable" in text
+    assert "French" in text
