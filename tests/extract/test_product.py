@@ -206,3 +206,15 @@ def test_a_paragraph_repeating_its_sentences_keeps_one_copy_on_a_product_page() 
         text = extract_html(_shop(head, body)).text
         assert text.count("passionate case for rewilding") == copies
         assert text.count("Highly recommended.") == 2  # too short to call a copy
+
+
+def test_script_data_printed_as_a_line_goes_from_a_product_page() -> None:
+    """A line that is a JSON object (a widget's settings) goes; JSON-like prose stays."""
+    data = json.dumps({"displayPrice": "EUR 15.49", "priceAmount": 15.49, "hideMobile": False})
+    body = f'{DESCRIPTION}<div>{data}</div><p>{{"Sizes": 36 to 47</p>'
+    for kind, kept in (("website", True), ("product", False)):
+        head = f"<meta property='og:type' content='{kind}'>"
+        text = extract_html(_shop(head, body)).text
+        assert ("priceAmount" in text) is kept
+        assert "rock plate" in text
+        assert '{"Sizes": 36 to 47' in text

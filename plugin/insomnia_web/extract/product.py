@@ -10,6 +10,10 @@ after the page's title.
 Shops also fill one field with the same text several times over (a marketplace listing whose
 "Reviews" field holds the publisher's blurbs three times, joined by commas): a sentence that
 repeats, nearly word for word, an earlier sentence of the same paragraph is a copy and goes.
+
+Shop widgets keep their settings in an element's text (a buy box's prices, a consent
+banner's options) and some of it reaches the text: a line that is a JSON object is data for
+a script, never words about the product, and goes.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from .signals import ld_json_texts, og_type
 __all__ = [
     "ProductInfo",
     "add_missing_description",
+    "drop_json_lines",
     "drop_repeated_sentences",
     "finish_product_text",
     "read_product",
@@ -161,11 +166,29 @@ def drop_repeated_sentences(text: str) -> str:
     return "\n".join(_drop_repeats_in_line(line) for line in text.split("\n"))
 
 
+def _is_json_object(line: str) -> bool:
+    """True for a line that parses as a JSON object with keys (``{"price": 15.49}``)."""
+    if not line.startswith('{"'):
+        return False
+    try:
+        return isinstance(json.loads(line), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+def drop_json_lines(text: str) -> str:
+    """*text* without lines that are JSON objects (a script's data printed as text)."""
+    lines = text.split("\n")
+    kept = [line for line in lines if not _is_json_object(line)]
+    return text if len(kept) == len(lines) else "\n".join(kept)
+
+
 def finish_product_text(text: str, product: ProductInfo) -> str:
     """The extracted *text* of a page, finished for the product it declares (if any).
 
-    Repeated sentences go from a product page; a declared description the text lacks is added.
+    Repeated sentences and script data go from a product page; a declared description the
+    text lacks is added.
     """
     if product.is_product:
-        text = drop_repeated_sentences(text)
+        text = drop_json_lines(drop_repeated_sentences(text))
     return add_missing_description(text, product.description)
