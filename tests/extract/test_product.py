@@ -7,6 +7,7 @@ import json
 import pytest
 
 from insomnia_web.extract import extract_html
+from insomnia_web.extract.product import ProductInfo, finish_product_text
 
 DESCRIPTION = (
     "<h1>Trail Runner 3</h1>"
@@ -218,3 +219,18 @@ def test_script_data_printed_as_a_line_goes_from_a_product_page() -> None:
         assert ("priceAmount" in text) is kept
         assert "rock plate" in text
         assert '{"Sizes": 36 to 47' in text
+
+
+def test_a_short_line_said_twice_in_a_row_keeps_one_copy_on_a_product_page() -> None:
+    """A grid label repeated in its cell goes; a later repeat and a long line said twice stay."""
+    long_line = "The foam midsole keeps its bounce in the cold and the lacing wraps the midfoot."
+    text = (
+        f"## Bit Count\n\nBit Count\n64\n## Bit Count\n\nBit Count\n32\n\nBit Count\n"
+        f"{long_line}\n{long_line}"
+    )
+    for kind, copies in (("website", 5), ("product", 3)):
+        product = ProductInfo(is_product=kind == "product", description=None)
+        finished = finish_product_text(text, product)
+        assert finished.count("Bit Count") == copies
+        assert finished.count(long_line) == 2
+        assert "\n\n\n" not in finished
