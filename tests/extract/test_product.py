@@ -234,3 +234,12 @@ def test_a_short_line_said_twice_in_a_row_keeps_one_copy_on_a_product_page() -> 
         assert finished.count("Bit Count") == copies
         assert finished.count(long_line) == 2
         assert "\n\n\n" not in finished
+
+
+def test_a_line_saying_one_text_twice_keeps_one_half_on_a_product_page() -> None:
+    """Glued or space-joined doubles are cut to one copy; a doubled single word stays."""
+    text = "EUR 20.99EUR 20.99\n- Talk to us Talk to us\nLeong Leong\nAbout this item"
+    finished = finish_product_text(text, ProductInfo(is_product=True, description=None))
+    assert finished == "EUR 20.99\n- Talk to us\nLeong Leong\nAbout this item"
+    website = finish_product_text(text, ProductInfo(is_product=False, description=None))
+    assert website == text

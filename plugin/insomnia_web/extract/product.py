@@ -18,6 +18,8 @@ a script, never words about the product, and goes.
 Shops print a short line twice in a row: a comparison grid repeats its row label in every
 cell for small screens ("Bit Count", "Bit Count"), a card prints its name as an image
 caption and as a link. A short line that repeats the line just before it is a copy and goes.
+A line that is one text twice over ("EUR 20.99EUR 20.99": a screen reader's copy beside the
+visible one) keeps one half.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ __all__ = [
     "ProductInfo",
     "add_missing_description",
     "drop_adjacent_repeats",
+    "drop_doubled_lines",
     "drop_json_lines",
     "drop_repeated_sentences",
     "finish_product_text",
@@ -64,6 +67,9 @@ MAX_REPEATED_LINE_WORDS = 10
 # Markdown marks that do not change what a line says ("## Dimensions" repeats "Dimensions").
 _LINE_MARKS_RE = re.compile(r"^[#>*\-\s]+")
 _BLANK_RUN_RE = re.compile(r"\n{3,}")
+# A line doubled over keeps one half when that half has at least this many words ("Leong
+# Leong" is a name; "EUR 20.99EUR 20.99" and "Talk to us Talk to us" are copies).
+MIN_DOUBLED_WORDS = 2
 
 
 def _json_objects(data: Any) -> Iterator[dict[str, Any]]:
@@ -212,12 +218,31 @@ def drop_adjacent_repeats(text: str) -> str:
     return _BLANK_RUN_RE.sub("\n\n", "\n".join(kept))
 
 
+def _undoubled(line: str) -> str:
+    """*line* with its text once when it is that text twice over (glued or space-joined)."""
+    body = _LINE_MARKS_RE.sub("", line)
+    marks = line[: len(line) - len(body)]
+    half, rest = divmod(len(body), 2)
+    first, second = body[:half], body[half + rest :]
+    if rest and body[half] != " ":
+        return line
+    if first != second or len(_WORD_RE.findall(first)) < MIN_DOUBLED_WORDS:
+        return line
+    return marks + first
+
+
+def drop_doubled_lines(text: str) -> str:
+    """*text* with each line that says one text twice over cut to one copy."""
+    return "\n".join(_undoubled(line) for line in text.split("\n"))
+
+
 def finish_product_text(text: str, product: ProductInfo) -> str:
     """The extracted *text* of a page, finished for the product it declares (if any).
 
-    Repeated sentences, short lines said twice in a row and script data go from a product
-    page; a declared description the text lacks is added.
+    Repeated sentences, doubled lines, short lines said twice in a row and script data go
+    from a product page; a declared description the text lacks is added.
     """
     if product.is_product:
-        text = drop_json_lines(drop_adjacent_repeats(drop_repeated_sentences(text)))
+        text = drop_doubled_lines(drop_repeated_sentences(text))
+        text = drop_json_lines(drop_adjacent_repeats(text))
     return add_missing_description(text, product.description)
