@@ -15,11 +15,12 @@ Shop widgets keep their settings in an element's text (a buy box's prices, a con
 banner's options) and some of it reaches the text: a line that is a JSON object is data for
 a script, never words about the product, and goes.
 
-Shops print a short line twice in a row: a comparison grid repeats its row label in every
-cell for small screens ("Bit Count", "Bit Count"), a card prints its name as an image
-caption and as a link. A short line that repeats the line just before it is a copy and goes.
-A line that is one text twice over ("EUR 20.99EUR 20.99": a screen reader's copy beside the
-visible one) keeps one half.
+Pages print a short line twice in a row: a comparison grid repeats its row label in every
+cell for small screens ("Bit Count", "Bit Count"), a product card prints its name as an
+image caption and as a link. A short line that repeats the line just before it is a copy and
+goes. A line that is one text twice over ("EUR 20.99EUR 20.99": a screen reader's copy beside
+the visible one) keeps one half. Shops taught these two, but category grids and service
+pages print the same copies, so they apply to every page.
 """
 
 from __future__ import annotations
@@ -239,10 +240,10 @@ def drop_doubled_lines(text: str) -> str:
 def finish_product_text(text: str, product: ProductInfo) -> str:
     """The extracted *text* of a page, finished for the product it declares (if any).
 
-    Repeated sentences, doubled lines, short lines said twice in a row and script data go
-    from a product page; a declared description the text lacks is added.
+    Doubled lines and short lines said twice in a row go from every page; repeated sentences
+    and script data from a product page; a declared description the text lacks is added.
     """
     if product.is_product:
-        text = drop_doubled_lines(drop_repeated_sentences(text))
-        text = drop_json_lines(drop_adjacent_repeats(text))
+        text = drop_json_lines(drop_repeated_sentences(text))
+    text = drop_adjacent_repeats(drop_doubled_lines(text))
     return add_missing_description(text, product.description)
