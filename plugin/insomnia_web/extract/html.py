@@ -25,7 +25,7 @@ from .parse import parse_html
 from .product import finish_product_text, read_product
 from .readable import readable_article
 from .serialize import serialize
-from .shop import drop_shop_chrome
+from .shop import drop_shop_chrome, may_list_reviews
 from .signals import ArticleClaim, article_claim
 from .tidy import drop_legal_lines, drop_repeated_blocks
 from .title import page_title
@@ -123,8 +123,8 @@ def extract_html(
     strip_invisible(root)
     if mode == "full":
         return Extracted(title=title, text=serialize(_body(root)), method="full")
-    if product.is_product:
-        drop_shop_chrome(root)
+    if product.is_product or may_list_reviews(html):
+        drop_shop_chrome(root, is_product=product.is_product)
     thread = is_forum_thread(root)  # every post of a thread is content: page extraction only
     drop_forum_chrome(root)
     article_text = ""

@@ -1,6 +1,6 @@
 """Shop chrome on product pages: what a shop prints beside the product, not about it.
 
-Runs only on pages that declare a product (schema.org ``Product`` or ``og:type`` product),
+Runs on pages that declare a product (schema.org ``Product`` or ``og:type`` product),
 before readability and the page extraction split the page, so both see the same tree.
 
 Customer reviews are the buyers' words, not the product's: a product page lists them under
@@ -11,6 +11,18 @@ or more sibling items marked as one review each (``class="review"``, schema.org
 ``itemprop="review"``, ``data-hook="review"``). The list goes with the widget around it
 (the wrapper named after reviews that holds its heading and "Add a review" form), but never
 the product's title with it.
+
+Some shops declare no product at all. There a review list goes only when it is plainly
+buyers' reviews: each item carries a per-review attribute (``itemprop="review"``,
+``data-hook="review"``; a class alone also names an editor's reviews on a review site) and
+its own star rating (an editor's review listing links to articles, without stars). A
+substring search of the page source (:func:`may_list_reviews`) spares the tree walk on the
+many pages without such an attribute.
+
+A store also prints which languages the product supports as a matrix: a row per language,
+a column per kind of support (interface, audio, subtitles), a check mark or nothing in each
+cell. It says nothing about the product itself a reader looks for in its text; it goes, with
+the small block around it (its "Languages:" title, a "See all 29 languages" link).
 """
 
 from __future__ import annotations
@@ -19,18 +31,46 @@ import re
 
 from lxml.html import HtmlElement
 
-from .counts import class_and_id, tag_name
+from .counts import class_and_id, tag_name, word_count
 
-__all__ = ["drop_review_lists", "drop_shop_chrome"]
+__all__ = ["drop_language_matrices", "drop_review_lists", "drop_shop_chrome", "may_list_reviews"]
 
 # Candidates for review items, found without visiting every element in Python.
 _REVIEW_XPATH = ".//*[contains(@class, 'review') or @itemprop = 'review' or @data-hook = 'review']"
+# On a page that declares no product, only items with a per-review attribute count ...
+_MARKED_REVIEW_XPATH = ".//*[@itemprop = 'review' or @data-hook = 'review']"
+# ... and only when they hold their own rating (stars, schema.org reviewRating).
+_RATING_XPATH = (
+    "boolean(.//*[@itemprop = 'reviewRating' or contains(@class, 'star')"
+    " or contains(@class, 'rating') or contains(@data-hook, 'rating')])"
+)
+# Those attributes as they appear in the page source (a cheap test before any tree walk).
+_REVIEW_MARKERS = ('itemprop="review"', 'data-hook="review"', "itemprop='review'")
 # A list holds at least this many reviews: one or two blocks named "review" are often an
 # editor's verdict or a rating summary.
 MIN_REVIEWS = 3
 # The widget around a review list is named after reviews ("woocommerce-Reviews",
 # "customer-reviews_feature_div", "reviews-section").
 _REVIEWS_NAME_RE = re.compile(r"reviews?(?![a-z])", re.I)
+# Names of languages (in English) that a support matrix lists, one a row.
+_LANGUAGE_RE = re.compile(
+    r"\b(?:english|french|german|spanish|italian|portuguese|russian|polish|dutch|czech|"
+    r"danish|finnish|swedish|norwegian|hungarian|romanian|bulgarian|greek|turkish|ukrainian|"
+    r"arabic|hebrew|hindi|thai|vietnamese|indonesian|malay|japanese|korean|chinese|catalan|"
+    r"slovak|slovenian|croatian|serbian|lithuanian|latvian|estonian|filipino|bengali)\b",
+    re.I,
+)
+# A matrix cell holds a check or cross mark, or nothing.
+_MARK_CELL_RE = re.compile(r"[\s✔✓✅✗✘×❌]*")
+_CHECK_MARKS = frozenset("✔✓✅")
+# A language matrix has at least this many language rows (one or two rows are a sentence's
+# worth of information, "English, French").
+MIN_LANGUAGE_ROWS = 3
+# The block around a matrix goes with it while it adds at most this many words (its title,
+# a "See all 29 supported languages" link) ...
+MAX_MATRIX_CAPTION_WORDS = 8
+# ... climbing at most this many levels.
+MAX_MATRIX_CLIMB = 3
 # Never climb into these: a page-level container is not the review widget.
 _STOP_TAGS = frozenset(("html", "body", "main", "article"))
 
@@ -42,12 +82,19 @@ def _is_review_item(el: HtmlElement) -> bool:
     return "review" in (el.get("class") or "").lower().split()
 
 
-def _review_lists(root: HtmlElement) -> list[HtmlElement]:
-    """Parents of at least MIN_REVIEWS review items."""
+def _is_rated_review(el: HtmlElement) -> bool:
+    """True for an item with a per-review attribute that holds its own rating."""
+    return bool(el.xpath(_RATING_XPATH))
+
+
+def _review_lists(root: HtmlElement, *, is_product: bool = True) -> list[HtmlElement]:
+    """Parents of at least MIN_REVIEWS review items (rated, marked ones off a product page)."""
     items: dict[HtmlElement, int] = {}
-    for el in root.xpath(_REVIEW_XPATH):
+    candidates = root.xpath(_REVIEW_XPATH if is_product else _MARKED_REVIEW_XPATH)
+    is_item = _is_review_item if is_product else _is_rated_review
+    for el in candidates:
         parent = el.getparent()
-        if parent is not None and _is_review_item(el):
+        if parent is not None and is_item(el):
             items[parent] = items.get(parent, 0) + 1
     return [parent for parent, count in items.items() if count >= MIN_REVIEWS]
 
@@ -73,9 +120,14 @@ def _review_widget(review_list: HtmlElement, title_holders: set[HtmlElement]) ->
     return widget
 
 
-def drop_review_lists(root: HtmlElement) -> None:
+def may_list_reviews(html: str) -> bool:
+    """True when the page source marks an element as one review (worth a tree walk)."""
+    return any(marker in html for marker in _REVIEW_MARKERS)
+
+
+def drop_review_lists(root: HtmlElement, *, is_product: bool = True) -> None:
     """Drop lists of customer reviews, with the review widget around each."""
-    lists = _review_lists(root)
+    lists = _review_lists(root, is_product=is_product)
     if not lists:
         return
     title_holders = _title_holders(root)
@@ -84,6 +136,53 @@ def drop_review_lists(root: HtmlElement) -> None:
             widget.drop_tree()
 
 
-def drop_shop_chrome(root: HtmlElement) -> None:
-    """Drop what a product page prints beside the product (customer reviews)."""
-    drop_review_lists(root)
+def _is_language_row(cells: list[str]) -> bool:
+    """True for a row naming a language, then marks or nothing in every other cell."""
+    return (
+        len(cells) >= 2
+        and _LANGUAGE_RE.search(cells[0]) is not None
+        and all(_MARK_CELL_RE.fullmatch(cell) for cell in cells[1:])
+    )
+
+
+def _is_language_matrix(table: HtmlElement) -> bool:
+    """True for a table of language rows with check marks (a header row may lead)."""
+    rows = [
+        [cell.text_content() for cell in row.iterchildren("td", "th")] for row in table.iter("tr")
+    ]
+    language_rows = sum(1 for cells in rows if _is_language_row(cells))
+    if language_rows < MIN_LANGUAGE_ROWS or language_rows < len(rows) - 1:
+        return False
+    return any(mark in cell for cells in rows for cell in cells[1:] for mark in _CHECK_MARKS)
+
+
+def _matrix_block(table: HtmlElement) -> HtmlElement:
+    """*table* with the small block around it: its title and "See all" link, nothing more."""
+    block = table
+    table_words = word_count(table)
+    for level, ancestor in enumerate(table.iterancestors()):
+        if level >= MAX_MATRIX_CLIMB or tag_name(ancestor) in _STOP_TAGS:
+            break
+        if word_count(ancestor) - table_words > MAX_MATRIX_CAPTION_WORDS:
+            break
+        block = ancestor
+    return block
+
+
+def drop_language_matrices(root: HtmlElement) -> None:
+    """Drop tables of supported languages (check marks per language), with their caption."""
+    for table in [table for table in root.iter("table") if _is_language_matrix(table)]:
+        block = _matrix_block(table)
+        if block.getparent() is not None:
+            block.drop_tree()
+
+
+def drop_shop_chrome(root: HtmlElement, *, is_product: bool = True) -> None:
+    """Drop what a shop prints beside the product (customer reviews, language matrices).
+
+    *is_product* says whether the page declares a product; without it, only plainly
+    buyers' review lists go.
+    """
+    drop_review_lists(root, is_product=is_product)
+    if is_product:
+        drop_language_matrices(root)
