@@ -163,3 +163,41 @@ def test_linked_header_of_an_entry_survives_cleaning() -> None:
     text = " ".join(article.itertext())
     assert "Kernel 0.0 released with faster I/O" in text
     assert "Kernel 7.0 released with faster I/O" in text
+
+
+def _paragraph(topic: str, n: int) -> str:
+    return (
+        f"<p>Pick {n} for {topic}: it is quiet, cheap to run, easy to set up, and it comes "
+        "with a long warranty, a clear app, local storage, and good support, all year.</p>"
+    )
+
+
+def _sectioned_story(intro_paragraphs: int) -> str:
+    intro = "".join(_paragraph("the intro", n) for n in range(intro_paragraphs))
+    ranked = "".join(_paragraph("the ranking", n) for n in range(15))
+    return (
+        "<html><body><nav><a href='/'>Home</a></nav><div class='content-column'>"
+        f"<section class='wysiwyg'><div>{intro}</div></section>"
+        f"<section class='ranked'><div class='ranked-list'>{ranked}</div></section>"
+        "<section class='wysiwyg'><div><h2>Methodology</h2>"
+        + _paragraph("the method", 1)
+        + "</div></section></div><footer><p>Acme Ltd.</p></footer></body></html>"
+    )
+
+
+def test_story_in_sections_keeps_its_smaller_sections() -> None:
+    """The intro and method sections beside a long ranked list stay in the article."""
+    article = readable_article(_tree(_sectioned_story(intro_paragraphs=6)))
+    assert article is not None
+    text = article.text_content()
+    assert "the intro" in text
+    assert "the method" in text
+    assert "the ranking" in text
+    assert "Acme Ltd." not in text
+
+
+def test_short_addition_does_not_lift_the_article() -> None:
+    """A single short section beside the main one is not enough to widen the article."""
+    article = readable_article(_tree(_sectioned_story(intro_paragraphs=0)))
+    assert article is not None
+    assert "the method" not in article.text_content()

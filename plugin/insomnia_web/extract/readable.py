@@ -16,6 +16,10 @@ much of them is a link, and the linked ``<header>`` of an ``<article>`` entry. Q
 (an embedded post classed "twitter-tweet") and sections whose id only spells their heading
 ("respond-to-review-comments") are not taken for chrome by their names.
 
+A story split into sections (an intro, a long ranked list, a method, a FAQ) makes
+readability keep only the biggest section: the best candidate is lifted to the ancestor
+that also holds the others when they add enough unlinked text.
+
 Pages built from many similar blocks (service pages of page-builder sections, card grids,
 FAQ panels) make readability pick one block and drop the others: when several candidates
 that score like the chosen one still hold text outside the article, the article is only a
@@ -58,6 +62,17 @@ MAX_PEERS_CHECKED = 60
 # ... and when this many peers still hold text outside readability's article, the article is
 # one fragment of a page split into similar blocks and is not returned.
 MIN_MISSED_PEERS = 2
+
+# The best candidate is lifted to an ancestor (the part of the page that holds it and its
+# sibling sections) that gets at least this share of its words from it ...
+LIFT_MIN_SHARE = 0.6
+# ... whose other words are mostly outside links (more sections, not a menu) ...
+LIFT_MAX_LINK_SHARE = 0.3
+# ... when the ancestor holds at least this many times its words (a byline, an author box or
+# a footer add less than a third; missed sections add more).
+LIFT_MIN_GAIN = 1.35
+# ... and at least this many words (a short story's headline and byline are no section).
+LIFT_MIN_EXTRA_WORDS = 150
 
 # Statement lists (steps, tips, key points) are content: readability scores a list below zero
 # and drops it. A list is one when its items hold at least this many words on average ...
@@ -148,6 +163,7 @@ class _TreeDocument(Document):  # type: ignore[misc]
     def get_article(
         self, candidates: Any, best_candidate: Any, html_partial: bool = False
     ) -> HtmlElement:
+        best_candidate = _lift(candidates, best_candidate, self.html)
         best = best_candidate["elem"]
         parent = best.getparent()
         siblings = list(parent) if parent is not None else []
@@ -210,6 +226,39 @@ class _TreeDocument(Document):  # type: ignore[misc]
             if el.tag != "div":
                 continue
             _wrap_inline_runs(el, has_block)
+
+
+def _lift(candidates: Candidates, best_candidate: Any, root: HtmlElement) -> Any:
+    """Lift the best candidate to the ancestor section that also holds its sibling sections.
+
+    readability keeps the best candidate and only those siblings that score like it, so a
+    story split into sections (an intro, a long ranked list, a method and a FAQ) loses all but
+    its biggest one. The candidate moves to its highest ancestor below ``<body>`` that still
+    gets most of its words from it and adds unlinked text, when that adds enough words. A
+    page of similar blocks (peers that score like the best one) is left as it is.
+    """
+    best = best_candidate["elem"]
+    if _peers(candidates, best):
+        return best_candidate
+    counts = BlockCounts(root)
+    words = counts.words.get(best, 0)
+    chosen = best
+    for up in best.iterancestors():
+        up_words = counts.words.get(up, 0)
+        if up.tag in ("body", "html") or words < LIFT_MIN_SHARE * up_words:
+            break
+        extra_links = counts.link_words.get(up, 0) - counts.link_words.get(best, 0)
+        if extra_links > LIFT_MAX_LINK_SHARE * (up_words - words):
+            break
+        if up_words > counts.words.get(chosen, 0):  # a wrapper adding no text is no lift
+            chosen = up
+    gained = counts.words.get(chosen, 0) - words
+    if gained < LIFT_MIN_EXTRA_WORDS or gained + words < LIFT_MIN_GAIN * words:
+        return best_candidate
+    lifted = candidates.get(chosen) or {"elem": chosen, "content_score": 0.0}
+    lifted["content_score"] = max(lifted["content_score"], best_candidate["content_score"])
+    candidates[chosen] = lifted
+    return lifted
 
 
 def _is_entry_header(el: HtmlElement) -> bool:
