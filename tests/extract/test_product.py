@@ -7,7 +7,6 @@ import json
 import pytest
 
 from insomnia_web.extract import extract_html
-from insomnia_web.extract.product import ProductInfo, finish_product_text
 
 DESCRIPTION = (
     "<h1>Trail Runner 3</h1>"
@@ -219,25 +218,3 @@ def test_script_data_printed_as_a_line_goes_from_a_product_page() -> None:
         assert ("priceAmount" in text) is kept
         assert "rock plate" in text
         assert '{"Sizes": 36 to 47' in text
-
-
-def test_a_short_line_said_twice_in_a_row_keeps_one_copy() -> None:
-    """A grid label repeated in its cell goes; a later repeat and a long line said twice stay."""
-    long_line = "The foam midsole keeps its bounce in the cold and the lacing wraps the midfoot."
-    text = (
-        f"## Bit Count\n\nBit Count\n64\n## Bit Count\n\nBit Count\n32\n\nBit Count\n"
-        f"{long_line}\n{long_line}"
-    )
-    for is_product in (False, True):
-        finished = finish_product_text(text, ProductInfo(is_product, description=None))
-        assert finished.count("Bit Count") == 3
-        assert finished.count(long_line) == 2
-        assert "\n\n\n" not in finished
-
-
-def test_a_line_saying_one_text_twice_keeps_one_half() -> None:
-    """Glued or space-joined doubles are cut to one copy; a doubled single word stays."""
-    text = "EUR 20.99EUR 20.99\n- Talk to us Talk to us\nLeong Leong\nAbout this item"
-    for is_product in (False, True):
-        finished = finish_product_text(text, ProductInfo(is_product, description=None))
-        assert finished == "EUR 20.99\n- Talk to us\nLeong Leong\nAbout this item"

@@ -20,6 +20,7 @@ from lxml.html import HtmlElement
 from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
 from .forum import drop_forum_chrome, is_forum_thread
+from .lines import finish_lines
 from .model import Extracted
 from .parse import parse_html
 from .product import finish_product_text, read_product
@@ -137,5 +138,5 @@ def extract_html(
             article_text = serialize(article)
     page_text = serialize(_tidy(prune_boilerplate(root)))
     text, method = _choose(article_text, page_text, claim)
-    text = finish_product_text(text, product)
+    text = finish_product_text(finish_lines(text), product)
     return Extracted(title=title, text=text, method=method)

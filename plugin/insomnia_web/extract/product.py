@@ -14,13 +14,6 @@ repeats, nearly word for word, an earlier sentence of the same paragraph is a co
 Shop widgets keep their settings in an element's text (a buy box's prices, a consent
 banner's options) and some of it reaches the text: a line that is a JSON object is data for
 a script, never words about the product, and goes.
-
-Pages print a short line twice in a row: a comparison grid repeats its row label in every
-cell for small screens ("Bit Count", "Bit Count"), a product card prints its name as an
-image caption and as a link. A short line that repeats the line just before it is a copy and
-goes. A line that is one text twice over ("EUR 20.99EUR 20.99": a screen reader's copy beside
-the visible one) keeps one half. Shops taught these two, but category grids and service
-pages print the same copies, so they apply to every page.
 """
 
 from __future__ import annotations
@@ -40,8 +33,6 @@ from .signals import ld_json_texts, og_type
 __all__ = [
     "ProductInfo",
     "add_missing_description",
-    "drop_adjacent_repeats",
-    "drop_doubled_lines",
     "drop_json_lines",
     "drop_repeated_sentences",
     "finish_product_text",
@@ -62,15 +53,6 @@ MAX_COVERED_SHARE = 0.5
 MIN_SENTENCE_WORDS = 8
 MIN_REPEATED_SHARE = 0.8
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
-# A line repeating the one before it goes when it has at most this many words (a label, a
-# name, a heading; a longer line said twice may be a refrain).
-MAX_REPEATED_LINE_WORDS = 10
-# Markdown marks that do not change what a line says ("## Dimensions" repeats "Dimensions").
-_LINE_MARKS_RE = re.compile(r"^[#>*\-\s]+")
-_BLANK_RUN_RE = re.compile(r"\n{3,}")
-# A line doubled over keeps one half when that half has at least this many words ("Leong
-# Leong" is a name; "EUR 20.99EUR 20.99" and "Talk to us Talk to us" are copies).
-MIN_DOUBLED_WORDS = 2
 
 
 def _json_objects(data: Any) -> Iterator[dict[str, Any]]:
@@ -201,49 +183,12 @@ def drop_json_lines(text: str) -> str:
     return text if len(kept) == len(lines) else "\n".join(kept)
 
 
-def _line_key(line: str) -> str:
-    return _LINE_MARKS_RE.sub("", line).strip()
-
-
-def drop_adjacent_repeats(text: str) -> str:
-    """*text* without short lines that repeat the line before them (blank lines between)."""
-    kept: list[str] = []
-    previous = ""
-    for line in text.split("\n"):
-        key = _line_key(line)
-        if key and key == previous and len(_WORD_RE.findall(key)) <= MAX_REPEATED_LINE_WORDS:
-            continue
-        if key:
-            previous = key
-        kept.append(line)
-    return _BLANK_RUN_RE.sub("\n\n", "\n".join(kept))
-
-
-def _undoubled(line: str) -> str:
-    """*line* with its text once when it is that text twice over (glued or space-joined)."""
-    body = _LINE_MARKS_RE.sub("", line)
-    marks = line[: len(line) - len(body)]
-    half, rest = divmod(len(body), 2)
-    first, second = body[:half], body[half + rest :]
-    if rest and body[half] != " ":
-        return line
-    if first != second or len(_WORD_RE.findall(first)) < MIN_DOUBLED_WORDS:
-        return line
-    return marks + first
-
-
-def drop_doubled_lines(text: str) -> str:
-    """*text* with each line that says one text twice over cut to one copy."""
-    return "\n".join(_undoubled(line) for line in text.split("\n"))
-
-
 def finish_product_text(text: str, product: ProductInfo) -> str:
     """The extracted *text* of a page, finished for the product it declares (if any).
 
-    Doubled lines and short lines said twice in a row go from every page; repeated sentences
-    and script data from a product page; a declared description the text lacks is added.
+    Repeated sentences and script data go from a product page; a declared description the
+    text lacks is added.
     """
     if product.is_product:
         text = drop_json_lines(drop_repeated_sentences(text))
-    text = drop_adjacent_repeats(drop_doubled_lines(text))
     return add_missing_description(text, product.description)

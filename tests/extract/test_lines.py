@@ -1,0 +1,53 @@
+"""Last touches on the serialized text: lines said twice."""
+
+from __future__ import annotations
+
+from insomnia_web.extract import extract_html
+from insomnia_web.extract.lines import finish_lines
+
+
+def test_a_short_line_said_twice_in_a_row_keeps_one_copy() -> None:
+    """A grid label repeated in its cell goes; a later repeat and a long line said twice stay."""
+    long_line = "The foam midsole keeps its bounce in the cold and the lacing wraps the midfoot."
+    text = (
+        f"## Bit Count\n\nBit Count\n64\n## Bit Count\n\nBit Count\n32\n\nBit Count\n"
+        f"{long_line}\n{long_line}"
+    )
+    finished = finish_lines(text)
+    assert finished.count("Bit Count") == 3
+    assert finished.count(long_line) == 2
+    assert "\n\n\n" not in finished
+
+
+def test_a_line_saying_one_text_twice_keeps_one_half() -> None:
+    """Glued or space-joined doubles are cut to one copy; a doubled single word stays."""
+    text = "EUR 20.99EUR 20.99\n- Talk to us Talk to us\nLeong Leong\nAbout this item"
+    assert finish_lines(text) == "EUR 20.99\n- Talk to us\nLeong Leong\nAbout this item"
+
+
+def test_code_and_table_rows_keep_their_repeats() -> None:
+    """Lines inside a code fence and Markdown table rows are never cut or dropped."""
+    text = (
+        "Close both blocks:\n\n```\n  }\n}\nreturn x return x\nreturn x return x\n```\n\n"
+        "| a | b |\n| --- | --- |\n| 1 | 1 |\n| 1 | 1 |"
+    )
+    assert finish_lines(text) == text
+
+
+def test_lines_without_words_are_not_repeats() -> None:
+    """Punctuation-only lines (a brace, a rule) say nothing a repeat could copy."""
+    text = "}\n}\n* * *\n* * *"
+    assert finish_lines(text) == text
+
+
+def test_a_label_printed_twice_on_a_page_is_read_once() -> None:
+    """On a page, a label whose screen-reader copy sits beside it is read once."""
+    para = "<p>Our support team answers within a day, every day of the week, by mail or phone.</p>"
+    html = (
+        f"<html><body><main><h1>Support</h1>{para}"
+        "<p><span>Opening hours 9 to 5</span> <span>Opening hours 9 to 5</span></p>"
+        "</main></body></html>"
+    )
+    text = extract_html(html).text
+    assert text.count("Opening hours 9 to 5") == 1
+    assert "answers within a day" in text
