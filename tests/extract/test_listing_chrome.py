@@ -1,4 +1,4 @@
-"""Listing chrome: counters, advertising marks and fulfilment badges on cards go."""
+"""Listing chrome: counters, advertising marks, badges and side boxes on cards go."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from lxml.html import HtmlElement
 
 from insomnia_web.extract.counts import BlockCounts
 from insomnia_web.extract.listing import drop_card_labels
+from insomnia_web.extract.prune import drop_titled_sections
 from tests.extract.support import body_of
 from tests.extract.support import words_of as _text
 
@@ -77,3 +78,21 @@ def test_card_photo_captions_and_credits_go() -> None:
     assert "Rob Stein" not in text
     assert "Reviving the mammoth 2" in text
     assert "Gene editing" in text
+
+
+def test_logo_walls_polls_and_follow_prompts_go() -> None:
+    """Sections headed "Trusted by", "Poll of the Week" or "Stay connected" are chrome."""
+    story = "<p>" + "A long story about the city council and its new budget plan. " * 6 + "</p>"
+    html = (
+        f"<div>{story}</div>"
+        "<div><h2>Trusted by 500+ teams</h2><p>Acme Globex Initech</p></div>"
+        "<div><h3>Poll of the Week</h3><p>Which editor do you use most?</p></div>"
+        "<div><h3>Stay connected</h3><p>Facebook Instagram</p></div>"
+    )
+    body = _body(html)
+    drop_titled_sections(body)
+    text = _text(body)
+    assert "city council" in text
+    assert "Globex" not in text
+    assert "editor" not in text
+    assert "Instagram" not in text
