@@ -139,7 +139,12 @@ EXTRA_HEADING_RE = re.compile(
     # Logo walls, follow prompts and a front page's side boxes (polls, "on this day").
     r"trusted by.*|stay (?:connected|tuned)|let'?s connect|want updates.*|"
     r"(?:stories|posts) by category|poll of the week|(?:stories )?published on this day|"
-    r"top collections)[\s:.!?…]*$",
+    r"top collections|"
+    # Feedback widgets, membership badges and closing contact prompts.
+    r"thanks for your feedback|was this (?:page|article) helpful.*|"
+    r"affiliations(?: (?:and|&) memberships)?|how else (?:we can|can we) help.*|"
+    r"contact our [\w ]{0,40}(?:team|professionals|experts)|discuss your (?:use case|project).*|"
+    r"(?:other )?(?:posts|articles|stories) you may (?:also )?(?:like|enjoy))[\s:.!?…]*$",
     re.I,
 )
 LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
