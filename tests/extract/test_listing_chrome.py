@@ -54,6 +54,23 @@ def test_labels_inside_sentences_and_tables_stay() -> None:
     assert "100 Likes" in text
 
 
+def test_novelty_badges_and_stock_photo_credits_go_and_code_stays() -> None:
+    """ "New arrival", "Award Winner", "Online Exclusive" and "Getty Images" go; code stays."""
+    cards = "".join(
+        f"<li><div>New arrival</div><div>Award Winner</div><span>Online Exclusive</span>"
+        f"<a href='/b{i}'>Trail boot {i}</a><figure><img src=b.jpg><span>Getty Images</span>"
+        "</figure></li>"
+        for i in range(3)
+    )
+    code = "<ul><li><code>loading</code> (str): eager or lazy.</li></ul>"
+    html = f"<main><ul>{cards}</ul>{code}</main>"
+    text = _pruned(html)
+    for label in ("New arrival", "Award Winner", "Exclusive", "Getty"):
+        assert label not in text
+    assert "Trail boot 2" in text
+    assert "loading (str)" in text
+
+
 def test_a_deep_chain_around_a_label_is_walked_in_linear_time() -> None:
     """A label under many wrappers is found without reading its text at every level."""
     depth = 50_000
