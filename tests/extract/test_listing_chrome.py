@@ -6,7 +6,7 @@ from lxml.html import HtmlElement
 
 from insomnia_web.extract.counts import BlockCounts
 from insomnia_web.extract.listing import drop_card_labels
-from insomnia_web.extract.prune import drop_titled_sections
+from insomnia_web.extract.prune import drop_boilerplate, drop_titled_sections
 from tests.extract.support import body_of
 from tests.extract.support import words_of as _text
 
@@ -113,3 +113,15 @@ def test_logo_walls_polls_and_follow_prompts_go() -> None:
     assert "Globex" not in text
     assert "editor" not in text
     assert "Instagram" not in text
+
+
+def test_wiki_section_edit_links_go() -> None:
+    """A wiki's "[edit]" link beside each section heading is page chrome."""
+    body = _body(
+        "<main><div><h2>A</h2><span class='mw-editsection'>[<a href='?action=edit'>edit</a>]"
+        "</span></div><ul><li>ABC</li><li>Ada</li></ul></main>"
+    )
+    drop_boilerplate(body, body, inside_main=False)
+    text = _text(body)
+    assert "edit" not in text
+    assert "Ada" in text

@@ -58,7 +58,7 @@ BOILERPLATE_RE = re.compile(
     r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|"
     r"subscription(?![-_](?:eligible|enabled|available|price|product|item))|"
     r"signup|sign-?up|related|related-?posts|recommended|popular|trending|promo|advert|ads|"
-    r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|overlay|skip-?link|"
+    r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|overlay|skip-?link|editsection|"
     r"pagination|pager|comment-?form|comments|comment-?list|commentlist|comment-?section|"
     r"reviews?|recommendations?|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"
     r"language-?switcher|lang-?switch|search-?form|searchbox|search-?bar|offcanvas|"
