@@ -119,7 +119,8 @@ def test_wiki_section_edit_links_go() -> None:
     """A wiki's "[edit]" link beside each section heading is page chrome."""
     body = _body(
         "<main><div><h2>A</h2><span class='mw-editsection'>[<a href='?action=edit'>edit</a>]"
-        "</span></div><ul><li>ABC</li><li>Ada</li></ul></main>"
+        "</span></div><p>Languages listed by name, with the year each first appeared.</p>"
+        "<ul><li>ABC</li><li>Ada</li><li>ALGOL 60</li><li>APL</li></ul></main>"
     )
     drop_boilerplate(body, body, inside_main=False)
     text = _text(body)
