@@ -1,4 +1,4 @@
-"""Listing chrome: counters, advertising marks and fulfilment badges on cards go."""
+"""Listing chrome: counters, advertising marks, badges and side boxes on cards go."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from lxml.html import HtmlElement
 
 from insomnia_web.extract.counts import BlockCounts
 from insomnia_web.extract.listing import drop_card_labels
+from insomnia_web.extract.prune import drop_boilerplate, drop_titled_sections
 from tests.extract.support import body_of
 from tests.extract.support import words_of as _text
 
@@ -53,6 +54,23 @@ def test_labels_inside_sentences_and_tables_stay() -> None:
     assert "100 Likes" in text
 
 
+def test_novelty_badges_and_stock_photo_credits_go_and_code_stays() -> None:
+    """ "New arrival", "Award Winner", "Online Exclusive" and "Getty Images" go; code stays."""
+    cards = "".join(
+        f"<li><div>New arrival</div><div>Award Winner</div><span>Online Exclusive</span>"
+        f"<a href='/b{i}'>Trail boot {i}</a><figure><img src=b.jpg><span>Getty Images</span>"
+        "</figure></li>"
+        for i in range(3)
+    )
+    code = "<ul><li><code>loading</code> (str): eager or lazy.</li></ul>"
+    html = f"<main><ul>{cards}</ul>{code}</main>"
+    text = _pruned(html)
+    for label in ("New arrival", "Award Winner", "Exclusive", "Getty"):
+        assert label not in text
+    assert "Trail boot 2" in text
+    assert "loading (str)" in text
+
+
 def test_a_deep_chain_around_a_label_is_walked_in_linear_time() -> None:
     """A label under many wrappers is found without reading its text at every level."""
     depth = 50_000
@@ -77,3 +95,34 @@ def test_card_photo_captions_and_credits_go() -> None:
     assert "Rob Stein" not in text
     assert "Reviving the mammoth 2" in text
     assert "Gene editing" in text
+
+
+def test_logo_walls_polls_and_follow_prompts_go() -> None:
+    """Sections headed "Trusted by", "Poll of the Week" or "Stay connected" are chrome."""
+    story = "<p>" + "A long story about the city council and its new budget plan. " * 6 + "</p>"
+    html = (
+        f"<div>{story}</div>"
+        "<div><h2>Trusted by 500+ teams</h2><p>Acme Globex Initech</p></div>"
+        "<div><h3>Poll of the Week</h3><p>Which editor do you use most?</p></div>"
+        "<div><h3>Stay connected</h3><p>Facebook Instagram</p></div>"
+    )
+    body = _body(html)
+    drop_titled_sections(body)
+    text = _text(body)
+    assert "city council" in text
+    assert "Globex" not in text
+    assert "editor" not in text
+    assert "Instagram" not in text
+
+
+def test_wiki_section_edit_links_go() -> None:
+    """A wiki's "[edit]" link beside each section heading is page chrome."""
+    body = _body(
+        "<main><div><h2>A</h2><span class='mw-editsection'>[<a href='?action=edit'>edit</a>]"
+        "</span></div><p>Languages listed by name, with the year each first appeared.</p>"
+        "<ul><li>ABC</li><li>Ada</li><li>ALGOL 60</li><li>APL</li></ul></main>"
+    )
+    drop_boilerplate(body, body, inside_main=False)
+    text = _text(body)
+    assert "edit" not in text
+    assert "Ada" in text

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from insomnia_web.extract import extract_html
+from insomnia_web.extract.prune import drop_titled_sections
+from tests.extract.support import body_of, words_of
 
 OFFER = "".join(
     f"<section><h2>Service {i}</h2><p>Our team audits data pipeline {i}, documents every "
@@ -35,3 +37,19 @@ def test_marketing_section_after_the_offer_is_dropped(heading: str) -> None:
     text = extract_html(html).text
     assert "data pipeline 5" in text
     assert "reporting time in half" not in text
+
+
+def test_feedback_widgets_and_closing_contact_prompts_go() -> None:
+    """Sections headed "Thanks for your feedback" or "Contact our analytics team" are chrome."""
+    offer = "<p>" + "We audit, plan and run your data platform with a senior team. " * 6 + "</p>"
+    html = (
+        f"<div>{offer}</div>"
+        "<div><h4>Contact our data analytics team</h4><p>Call 555 0100 today</p></div>"
+        "<div><h4>Thanks for your feedback</h4><p>Tell us more about your visit</p></div>"
+    )
+    body = body_of(f"<html><body>{html}</body></html>")
+    drop_titled_sections(body)
+    text = words_of(body)
+    assert "data platform" in text
+    assert "555" not in text
+    assert "your visit" not in text

@@ -20,9 +20,22 @@ def test_a_repeated_paragraph_is_kept_once() -> None:
 
 
 def test_short_repeated_labels_stay() -> None:
-    body = _body("<ul><li>Add to cart now</li><li>Add to cart now</li></ul>")
+    """A short label that every card repeats stays on each card."""
+    cards = "".join(
+        f"<li><a href=/{n}>{n}</a><p>Add to cart now</p></li>" for n in ("Desk", "Chair")
+    )
+    body = _body(f"<ul>{cards}</ul>")
     drop_repeated_blocks(body)
     assert _text(body).count("Add to cart") == 2
+
+
+def test_a_short_block_repeated_right_after_itself_goes() -> None:
+    """A card that prints its author twice in a row (a name and a heading) keeps one."""
+    body = _body(
+        "<div><a href=/u><img></a><p>Jess Lee</p></div><div><span></span><h3>Jess Lee</h3></div>"
+    )
+    drop_repeated_blocks(body)
+    assert _text(body).count("Jess Lee") == 1
 
 
 def test_repeats_in_tables_and_code_stay() -> None:

@@ -3,10 +3,11 @@
 Blog indexes, news fronts, search results, job boards and shop grids print, on each card,
 counters ("27 comments", "44 reactions", "839 ratings"), an advertising mark ("Sponsored",
 "Ad"), a fulfilment badge ("Available for shipping", "Free shipping", "Ships from
-Bulgaria") or a merit or hiring badge ("Top rated", "Actively hiring", "Easy apply"); a
-block still waiting for its script says "Loading...". None of them tells the reader
-anything about the item, and each sits alone in its own small element. Such an element
-goes when its whole text is one of these labels.
+Bulgaria"), a merit, novelty or hiring badge ("Top rated", "Award winner", "New arrival",
+"Online exclusive", "Actively hiring", "Easy apply") or a stock agency's credit ("Getty
+Images"); a block still waiting for its script says "Loading...". None of them tells the
+reader anything about the item, and each sits alone in its own small element. Such an
+element goes when its whole text is one of these labels; code is never one.
 
 A card's photo caption and credit (classed ``caption``, ``credit``, ``image-credit``...)
 describe the picture, not the item, and go too. This runs on the page extraction only:
@@ -37,15 +38,23 @@ _BADGE = (
     r"sponsored|promoted|advertisement|ad|loading|"
     r"free (?:shipping|returns)|ships? from [\w ]{2,30}|"
     r"available for (?:shipping|delivery|pickup)(?: (?:or|and|&) (?:shipping|delivery|pickup))?|"
-    r"instant savings|top rated|(?:actively|urgently) hiring|(?:easy|fast|quick) apply"
+    r"instant savings|top rated|(?:actively|urgently) hiring|(?:easy|fast|quick) apply|"
+    r"new (?:arrival|release)|award winner|[a-z]+ exclusive|"
+    # A stock agency's name alone is the photo's credit line.
+    r"getty images|shutterstock|ap photo"
 )
 _LABEL_RE = re.compile(rf"\W*(?:{_COUNTER}|{_BADGE})\W*", re.I)
 # A photo's caption or credit on a card ("caption", "image-credit", "credit-caption"): in a
 # listing it describes the picture, not the story.
 _CAPTION_CLASS_RE = re.compile(r"(?:^|\s)(?:[a-z0-9]+[-_]+)*(?:caption|credit)s?(?:$|\s)", re.I)
-# Never searched: a data table's cells are data and a heading is a title, not labels.
+# Never searched: a data table's cells are data, a heading is a title and code is verbatim
+# (a parameter named ``exclusive``), not labels.
 _SKIP_TAGS = frozenset(
-    ("td", "th", "tr", "table", "tbody", "thead", "tfoot", "h1", "h2", "h3", "h4", "h5", "h6")
+    (
+        *("td", "th", "tr", "table", "tbody", "thead", "tfoot"),
+        *("h1", "h2", "h3", "h4", "h5", "h6"),
+        *("code", "pre", "kbd", "samp"),
+    )
 )
 # Inline tags: one of them with text beside it is part of a sentence, not a label.
 _INLINE_TAGS = frozenset(("a", "span", "b", "strong", "em", "i", "small", "time", "abbr"))

@@ -58,7 +58,7 @@ BOILERPLATE_RE = re.compile(
     r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|"
     r"subscription(?![-_](?:eligible|enabled|available|price|product|item))|"
     r"signup|sign-?up|related|related-?posts|recommended|popular|trending|promo|advert|ads|"
-    r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|overlay|skip-?link|"
+    r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|overlay|skip-?link|editsection|"
     r"pagination|pager|comment-?form|comments|comment-?list|commentlist|comment-?section|"
     r"reviews?|recommendations?|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"
     r"language-?switcher|lang-?switch|search-?form|searchbox|search-?bar|offcanvas|"
@@ -135,7 +135,16 @@ EXTRA_HEADING_RE = re.compile(
     # Service pages end their offer with case studies, insight teasers and a contact prompt.
     r"latest insights|you may (?:also )?be interested in.*|"
     r"how can we help(?: you)?|featured (?:insights|resources|client stories|case studies).*|"
-    r"(?:client |customer )?success(?:es| stories).*|.* success stories.*)[\s:.!?…]*$",
+    r"(?:client |customer )?success(?:es| stories).*|.* success stories.*|"
+    # Logo walls, follow prompts and a front page's side boxes (polls, "on this day").
+    r"trusted by.*|stay (?:connected|tuned)|let'?s connect|want updates.*|"
+    r"(?:stories|posts) by category|poll of the week|(?:stories )?published on this day|"
+    r"top collections|"
+    # Feedback widgets, membership badges and closing contact prompts.
+    r"thanks for your feedback|was this (?:page|article) helpful.*|"
+    r"affiliations(?: (?:and|&) memberships)?|how else (?:we can|can we) help.*|"
+    r"contact our [\w ]{0,40}(?:team|professionals|experts)|discuss your (?:use case|project).*|"
+    r"(?:other )?(?:posts|articles|stories) you may (?:also )?(?:like|enjoy))[\s:.!?…]*$",
     re.I,
 )
 LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
