@@ -135,7 +135,7 @@ EXTRA_HEADING_RE = re.compile(
     # Service pages end their offer with case studies, insight teasers and a contact prompt.
     r"latest insights|you may (?:also )?be interested in.*|"
     r"how can we help(?: you)?|featured (?:insights|resources|client stories|case studies).*|"
-    r"(?:client |customer )?success(?:es| stories).*|.* success stories.*|"
+    r"(?:our )?(?:client |customer )?success(?:es| stories)|"
     # Logo walls, follow prompts and a front page's side boxes (polls, "on this day").
     r"trusted by.*|stay (?:connected|tuned)|let'?s connect|want updates.*|"
     r"(?:stories|posts) by category|poll of the week|(?:stories )?published on this day|"
