@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from insomnia_web.extract import extract_html
 from insomnia_web.extract.forum import (
+    drop_lone_post,
     drop_post_chrome,
     drop_repeated_quotes,
     is_forum_thread,
@@ -295,3 +296,30 @@ def test_deeply_nested_chrome_stays_linear() -> None:
     assert _text(body).count("note") == depth
     drop_post_chrome(body)
     assert "note" not in _text(body)
+
+
+_THREAD = "".join(
+    f"<article class='post-box'><p>{text}</p></article>"
+    for text in (_POST, _REPLY, "Same here, a new valve fixed the cycling for good.", _POST)
+)
+
+
+def test_one_post_of_a_thread_is_not_the_article() -> None:
+    """When readability kept one post of a thread of post boxes, its article is set aside."""
+    body = _body(f"<div>{_THREAD}</div>")
+    assert drop_lone_post(body, _REPLY) == ""
+
+
+def test_an_article_with_all_posts_or_none_stays() -> None:
+    """An article holding every post (a Q&A page), or none (a story over replies), stays."""
+    body = _body(f"<div>{_THREAD}</div>")
+    everything = _text(body)
+    assert drop_lone_post(body, everything) == everything
+    story = "The boiler story, told at length by the editor. " * 3
+    assert drop_lone_post(body, story) == story
+
+
+def test_a_long_post_among_short_ones_stays_the_article() -> None:
+    """A kept post holding most of the thread's words is the page's content, not a lone post."""
+    body = _body(f"<div>{_THREAD.replace(_POST, _POST * 6, 1)}</div>")
+    assert drop_lone_post(body, _POST * 6) == _POST * 6

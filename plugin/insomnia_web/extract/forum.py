@@ -18,6 +18,9 @@ post's text. Runs on the whole page, before either extraction.
 
 A page whose microdata marks several posts holding most of its words is a thread
 (:func:`is_forum_thread`): every post is content, so the page extraction alone reads it.
+Without microdata, a thread shows its posts as boxes sharing a class that names a post
+("post-box", "message"); when readability kept just one of them (:func:`drop_lone_post`),
+the page extraction wins.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from lxml.html import HtmlElement
 
 from .counts import BlockCounts, class_and_id, tag_name, word_count
 
-__all__ = ["drop_forum_chrome", "drop_repeated_quotes"]
+__all__ = ["drop_forum_chrome", "drop_lone_post", "drop_repeated_quotes", "is_forum_thread"]
 
 _WORD_RE = re.compile(r"\w+")
 # Class names forum software gives its quote boxes (exact tokens, lowercased): "quote"
@@ -412,3 +415,77 @@ def drop_forum_chrome(root: HtmlElement) -> None:
     drop_post_chrome(root)
     drop_repeated_quotes(root)
     keep_post_bylines(root)
+
+
+# A class token naming one post of a thread: "post", "message", "reply", alone or in a
+# compound ("post-box", "h-reply-post-box", "message-inner"); split on "-" and "_".
+_POST_CLASS_PARTS = frozenset(("post", "message", "reply"))
+_HAS_POST_CLASS = XPath(
+    "descendant::*[contains(@class, 'post') or contains(@class, 'message')"
+    " or contains(@class, 'reply')]"
+)
+# A thread shows at least this many posts ...
+MIN_LOST_THREAD_POSTS = 3
+# ... a post counts as kept when this share of its words stands in the article ...
+POST_KEPT_SHARE = 0.8
+# ... and readability lost the thread when it kept exactly one post (an article with replies
+# below it keeps none), while the posts hold at least this many times the article's words.
+LOST_THREAD_RATIO = 2.0
+
+
+def _post_token(el: HtmlElement) -> str:
+    """The first class token of *el* naming a post ("post-box"), or ``""``."""
+    for token in (el.get("class") or "").lower().split():
+        if _POST_CLASS_PARTS.intersection(re.split(r"[-_]", token)):
+            return token
+    return ""
+
+
+def _thread_posts(root: HtmlElement) -> list[HtmlElement]:
+    """The largest group of elements sharing a tag and a post class token, outermost only.
+
+    Each post of a thread is one such element; of the groups (post boxes, their bodies,
+    their signatures) the one holding the most words is the posts themselves.
+    """
+    groups: dict[tuple[str, str], list[HtmlElement]] = {}
+    for el in _HAS_POST_CLASS(root):
+        token = _post_token(el)
+        if token:
+            groups.setdefault((tag_name(el), token), []).append(el)
+    best: list[HtmlElement] = []
+    best_words = 0
+    for members in groups.values():
+        posts = _outermost(members, root)
+        if len(posts) < MIN_LOST_THREAD_POSTS:
+            continue
+        words = sum(word_count(post) for post in posts)
+        if words > best_words:
+            best, best_words = posts, words
+    return best
+
+
+def drop_lone_post(root: HtmlElement, article_text: str) -> str:
+    """Readability's *article_text*, or ``""`` when it kept one post of a thread on *root*.
+
+    Readability picks the densest block; on a thread whose posts stand in boxes of their
+    own, that is the longest post, and the other replies are lost. The page extraction
+    reads them all. A question-and-answer page keeps its answers in one block, so there
+    readability kept them all and stays; a story with comments below keeps no post and stays.
+    """
+    if not article_text:
+        return article_text
+    posts = _thread_posts(root)
+    if not posts:
+        return article_text
+    article = Counter(_WORD_RE.findall(article_text.lower()))
+    kept = 0
+    total = 0
+    for post in posts:
+        words = _words(post.itertext())
+        total += len(words)
+        present = Counter(words) & article
+        if words and sum(present.values()) >= POST_KEPT_SHARE * len(words):
+            kept += 1
+    if kept == 1 and total >= LOST_THREAD_RATIO * sum(article.values()):
+        return ""
+    return article_text
