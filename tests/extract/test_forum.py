@@ -323,3 +323,27 @@ def test_a_long_post_among_short_ones_stays_the_article() -> None:
     """A kept post holding most of the thread's words is the page's content, not a lone post."""
     body = _body(f"<div>{_THREAD.replace(_POST, _POST * 6, 1)}</div>")
     assert drop_lone_post(body, _POST * 6) == _POST * 6
+
+
+def test_the_boards_footer_below_a_thread_goes() -> None:
+    """What a visitor may do, thread links and the board's clock go; the post stays."""
+    body = _body(
+        f"<div class=post><p>{_POST}</p></div>"
+        "<table><tr><td class=thead>Posting Rules</td></tr><tr><td>"
+        "<div>You <strong>may not</strong> post replies</div>"
+        "<div><a href=#>BB code</a> is <strong>On</strong></div>"
+        "<div>HTML code is <strong>Off</strong></div></td></tr></table>"
+        "<div><strong>«</strong> <a href=#>Previous Thread</a> | <a href=#>Next Thread</a> "
+        "<strong>»</strong></div>"
+        "<div>All times are GMT +1. The time now is <span class=time>14:01</span>.</div>"
+    )
+    drop_post_chrome(body)
+    assert _text(body) == _POST
+
+
+def test_a_sentence_about_posting_rules_stays() -> None:
+    """A post's sentence that mentions the rules is longer than a footer line and stays."""
+    line = "You may not post replies here until the forum rules allow it again, sadly."
+    body = _body(f"<div class=post><p>{line}</p></div>")
+    drop_post_chrome(body)
+    assert _text(body) == line

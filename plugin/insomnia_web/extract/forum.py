@@ -291,18 +291,24 @@ def _is_chrome(el: HtmlElement) -> bool:
 
 # The whole text of a post's action link or label: reply, quote, report, share controls,
 # the "Code: Select all" bar above a code box, a thread's starter and start date, and the
-# invitation to register below it; and the label of an ad slot that boards place between
-# posts ("Advertisement - Members don't see this ad").
+# invitation to register below it; the label of an ad slot that boards place between
+# posts ("Advertisement - Members don't see this ad"); and the board's footer below a
+# thread: what a visitor may do ("You may not post replies", "BB code is On"), links to the
+# previous and next thread, and the clock ("All times are GMT +1. The time now is 14:01.").
 _CONTROL_RE = re.compile(
     r"^(?:reply(?: with quote)?|quote|multi-?quote|report(?: post| inappropriate content)?|"
     r"share(?: post)?|permalink|(?:code: )?select all|(?:thread starter|start date)(?: .{1,40})?|"
     r"you must (?:log in|sign in|be logged in) or register to reply here\.?|"
-    r"advertisement(?: - .{1,40}| gone after registration)?)$",
+    r"advertisement(?: - .{1,40}| gone after registration)?|"
+    r"you may(?: not)? (?:post (?:new threads|replies|attachments|polls)|edit your posts)|"
+    r"(?:bb ?code|smilies|\[img\] code|\[video\] code|html code) (?:is|are) (?:on|off)|"
+    r"(?:posting|forum) rules|forum jump|(?:« ?)?previous thread \| next thread(?: ?»)?|"
+    r"all times are (?:gmt|utc)[^.]{0,12}\.(?: the time now is [\d:]{3,8}(?: ?[ap]m)? ?\.?)?)$",
     re.I,
 )
 # A control or statistic is a few words at most.
-MAX_CONTROL_WORDS = 10
-_CONTROL_TAGS = frozenset(("a", "span", "li", "p", "div", "dd", "dl"))
+MAX_CONTROL_WORDS = 12
+_CONTROL_TAGS = frozenset(("a", "span", "li", "p", "div", "dd", "dl", "td", "th", "strong"))
 # A poster's statistics beside each post: "Posts: 710", "Join Date: Mar 2016",
 # "Registered: 2016-07-02", "29,553 posts", "518 helpful votes", and XenForo's label and
 # value pairs (a <dl> each: "Likes Received: 103", "Trophy Points: 113").
