@@ -347,3 +347,14 @@ def test_a_sentence_about_posting_rules_stays() -> None:
     body = _body(f"<div class=post><p>{line}</p></div>")
     drop_post_chrome(body)
     assert _text(body) == line
+
+
+def test_a_placeholder_still_loading_goes() -> None:
+    """A block marked aria-busy (scripts fill it later) holds no content yet and goes."""
+    body = _body(
+        f"<div class=post><p>{_POST}</p></div>"
+        "<ol aria-busy=true><li><span class=avatar>?</span> Loading</li>"
+        "<li><span class=avatar>?</span> Loading</li></ol>"
+    )
+    drop_post_chrome(body)
+    assert _text(body) == _POST

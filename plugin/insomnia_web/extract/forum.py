@@ -7,8 +7,9 @@ dropped; a short one ("X wrote: yes") stays, since it tells what the reply answe
 way the attribution line ("Sam said:") stays, as plain text.
 
 Around each post, forum software prints reaction and like counters, "last edited" notes and
-signatures, and above the thread the board's notices; their class names give them away. Its
-action links (reply, quote, report) and the poster's statistics ("Posts: 710") are told by
+signatures, and above the thread the board's notices; their class names give them away, as
+``aria-busy`` gives away a placeholder that scripts fill later. Its action links (reply,
+quote, report) and the poster's statistics ("Posts: 710") are told by
 their whole text, and a date printed in a long and a short form keeps the long one.
 
 Forums print a post's author in a profile column and its date as a link to the post, both of
@@ -285,6 +286,8 @@ MAX_CHROME_SHARE = 0.5
 
 
 def _is_chrome(el: HtmlElement) -> bool:
+    if el.get("aria-busy") == "true":
+        return True  # a placeholder that scripts fill later (related threads): not yet content
     names = class_and_id(el)
     return bool(names) and _CHROME_CLASS_RE.search(names.lower()) is not None
 
@@ -327,7 +330,9 @@ def _is_control(el: HtmlElement, words: int) -> bool:
     if el.tail and el.tail.strip():
         return False  # words right after it: a phrase inside a sentence
     text = _short_text(el, MAX_CONTROL_WORDS)
-    return bool(text) and bool(_CONTROL_RE.match(text or "") or _PROFILE_RE.match(text or ""))
+    if not text:
+        return False
+    return bool(_CONTROL_RE.match(text) or _PROFILE_RE.match(text))
 
 
 def _is_short_variant(el: HtmlElement) -> bool:
