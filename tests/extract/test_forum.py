@@ -358,3 +358,14 @@ def test_a_placeholder_still_loading_goes() -> None:
     )
     drop_post_chrome(body)
     assert _text(body) == _POST
+
+
+def test_a_posts_linked_number_goes_but_a_rank_stays() -> None:
+    """A post's number linking to the post goes; a rank printed as plain text stays."""
+    body = _body(
+        f"<div class=post><a href='#post-2'>#2</a><p>{_POST}</p></div>"
+        "<ol><li><div>#1</div><p>Best boiler</p></li></ol>"
+    )
+    drop_post_chrome(body)
+    assert "#2" not in _text(body)
+    assert "#1" in _text(body)

@@ -9,7 +9,7 @@ way the attribution line ("Sam said:") stays, as plain text.
 Around each post, forum software prints reaction and like counters, "last edited" notes and
 signatures, and above the thread the board's notices; their class names give them away, as
 ``aria-busy`` gives away a placeholder that scripts fill later. Its action links (reply,
-quote, report) and the poster's statistics ("Posts: 710") are told by
+quote, report, the post's number) and the poster's statistics ("Posts: 710") are told by
 their whole text, and a date printed in a long and a short form keeps the long one.
 
 Forums print a post's author in a profile column and its date as a link to the post, both of
@@ -323,6 +323,10 @@ _PROFILE_RE = re.compile(
 )
 
 
+# A post's number linking to the post itself ("#12"); a rank in a list ("#1") is no link.
+_POST_NUMBER_RE = re.compile(r"^#\d{1,6}$")
+
+
 def _is_control(el: HtmlElement, words: int) -> bool:
     """True when *el* (holding *words* words) is a post control or a poster statistic."""
     if not 0 < words <= MAX_CONTROL_WORDS or tag_name(el) not in _CONTROL_TAGS:
@@ -332,6 +336,8 @@ def _is_control(el: HtmlElement, words: int) -> bool:
     text = _short_text(el, MAX_CONTROL_WORDS)
     if not text:
         return False
+    if tag_name(el) == "a" and _POST_NUMBER_RE.match(text):
+        return True
     return bool(_CONTROL_RE.match(text) or _PROFILE_RE.match(text))
 
 
