@@ -329,7 +329,7 @@ def test_the_boards_footer_below_a_thread_goes() -> None:
     """What a visitor may do, thread links and the board's clock go; the post stays."""
     body = _body(
         f"<div class=post><p>{_POST}</p></div>"
-        "<table><tr><td class=thead>Posting Rules</td></tr><tr><td>"
+        "<table><tr><td>"
         "<div>You <strong>may not</strong> post replies</div>"
         "<div><a href=#>BB code</a> is <strong>On</strong></div>"
         "<div>HTML code is <strong>Off</strong></div></td></tr></table>"

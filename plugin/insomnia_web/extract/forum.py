@@ -311,7 +311,7 @@ _CONTROL_RE = re.compile(
 )
 # A control or statistic is a few words at most.
 MAX_CONTROL_WORDS = 12
-_CONTROL_TAGS = frozenset(("a", "span", "li", "p", "div", "dd", "dl", "td", "th", "strong"))
+_CONTROL_TAGS = frozenset(("a", "span", "li", "p", "div", "dd", "dl"))
 # A poster's statistics beside each post: "Posts: 710", "Join Date: Mar 2016",
 # "Registered: 2016-07-02", "29,553 posts", "518 helpful votes", and XenForo's label and
 # value pairs (a <dl> each: "Likes Received: 103", "Trophy Points: 113").
