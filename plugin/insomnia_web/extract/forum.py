@@ -438,7 +438,7 @@ def drop_forum_chrome(root: HtmlElement) -> None:
 # compound ("post-box", "h-reply-post-box", "message-inner"); split on "-" and "_".
 _POST_CLASS_PARTS = frozenset(("post", "message", "reply"))
 _HAS_POST_CLASS = XPath(
-    "descendant::*[contains(@class, 'post') or contains(@class, 'message')"
+    "descendant::*[@class][contains(@class, 'post') or contains(@class, 'message')"
     " or contains(@class, 'reply')]"
 )
 # A thread shows at least this many posts ...
