@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from insomnia_web.extract import extract_html
 from insomnia_web.extract.forum import (
+    drop_lone_post,
     drop_post_chrome,
     drop_repeated_quotes,
     is_forum_thread,
@@ -295,3 +296,76 @@ def test_deeply_nested_chrome_stays_linear() -> None:
     assert _text(body).count("note") == depth
     drop_post_chrome(body)
     assert "note" not in _text(body)
+
+
+_THREAD = "".join(
+    f"<article class='post-box'><p>{text}</p></article>"
+    for text in (_POST, _REPLY, "Same here, a new valve fixed the cycling for good.", _POST)
+)
+
+
+def test_one_post_of_a_thread_is_not_the_article() -> None:
+    """When readability kept one post of a thread of post boxes, its article is set aside."""
+    body = _body(f"<div>{_THREAD}</div>")
+    assert drop_lone_post(body, _REPLY) == ""
+
+
+def test_an_article_with_all_posts_or_none_stays() -> None:
+    """An article holding every post (a Q&A page), or none (a story over replies), stays."""
+    body = _body(f"<div>{_THREAD}</div>")
+    everything = _text(body)
+    assert drop_lone_post(body, everything) == everything
+    story = "The boiler story, told at length by the editor. " * 3
+    assert drop_lone_post(body, story) == story
+
+
+def test_a_long_post_among_short_ones_stays_the_article() -> None:
+    """A kept post holding most of the thread's words is the page's content, not a lone post."""
+    body = _body(f"<div>{_THREAD.replace(_POST, _POST * 6, 1)}</div>")
+    assert drop_lone_post(body, _POST * 6) == _POST * 6
+
+
+def test_the_boards_footer_below_a_thread_goes() -> None:
+    """What a visitor may do, thread links and the board's clock go; the post stays."""
+    body = _body(
+        f"<div class=post><p>{_POST}</p></div>"
+        "<table><tr><td>"
+        "<div>You <strong>may not</strong> post replies</div>"
+        "<div><a href=#>BB code</a> is <strong>On</strong></div>"
+        "<div>HTML code is <strong>Off</strong></div></td></tr></table>"
+        "<div><strong>«</strong> <a href=#>Previous Thread</a> | <a href=#>Next Thread</a> "
+        "<strong>»</strong></div>"
+        "<div>All times are GMT +1. The time now is <span class=time>14:01</span>.</div>"
+    )
+    drop_post_chrome(body)
+    assert _text(body) == _POST
+
+
+def test_a_sentence_about_posting_rules_stays() -> None:
+    """A post's sentence that mentions the rules is longer than a footer line and stays."""
+    line = "You may not post replies here until the forum rules allow it again, sadly."
+    body = _body(f"<div class=post><p>{line}</p></div>")
+    drop_post_chrome(body)
+    assert _text(body) == line
+
+
+def test_a_placeholder_still_loading_goes() -> None:
+    """A block marked aria-busy (scripts fill it later) holds no content yet and goes."""
+    body = _body(
+        f"<div class=post><p>{_POST}</p></div>"
+        "<ol aria-busy=true><li><span class=avatar>?</span> Loading</li>"
+        "<li><span class=avatar>?</span> Loading</li></ol>"
+    )
+    drop_post_chrome(body)
+    assert _text(body) == _POST
+
+
+def test_a_posts_linked_number_goes_but_a_rank_stays() -> None:
+    """A post's number linking to the post goes; a rank printed as plain text stays."""
+    body = _body(
+        f"<div class=post><a href='#post-2'>#2</a><p>{_POST}</p></div>"
+        "<ol><li><div>#1</div><p>Best boiler</p></li></ol>"
+    )
+    drop_post_chrome(body)
+    assert "#2" not in _text(body)
+    assert "#1" in _text(body)

@@ -7,8 +7,9 @@ dropped; a short one ("X wrote: yes") stays, since it tells what the reply answe
 way the attribution line ("Sam said:") stays, as plain text.
 
 Around each post, forum software prints reaction and like counters, "last edited" notes and
-signatures, and above the thread the board's notices; their class names give them away. Its
-action links (reply, quote, report) and the poster's statistics ("Posts: 710") are told by
+signatures, and above the thread the board's notices; their class names give them away, as
+``aria-busy`` gives away a placeholder that scripts fill later. Its action links (reply,
+quote, report, the post's number) and the poster's statistics ("Posts: 710") are told by
 their whole text, and a date printed in a long and a short form keeps the long one.
 
 Forums print a post's author in a profile column and its date as a link to the post, both of
@@ -18,6 +19,9 @@ post's text. Runs on the whole page, before either extraction.
 
 A page whose microdata marks several posts holding most of its words is a thread
 (:func:`is_forum_thread`): every post is content, so the page extraction alone reads it.
+Without microdata, a thread shows its posts as boxes sharing a class that names a post
+("post-box", "message"); when readability kept just one of them (:func:`drop_lone_post`),
+the page extraction wins.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from lxml.html import HtmlElement
 
 from .counts import BlockCounts, class_and_id, tag_name, word_count
 
-__all__ = ["drop_forum_chrome", "drop_repeated_quotes"]
+__all__ = ["drop_forum_chrome", "drop_lone_post", "drop_repeated_quotes", "is_forum_thread"]
 
 _WORD_RE = re.compile(r"\w+")
 # Class names forum software gives its quote boxes (exact tokens, lowercased): "quote"
@@ -282,23 +286,31 @@ MAX_CHROME_SHARE = 0.5
 
 
 def _is_chrome(el: HtmlElement) -> bool:
+    if el.get("aria-busy") == "true":
+        return True  # a placeholder that scripts fill later (related threads): not yet content
     names = class_and_id(el)
     return bool(names) and _CHROME_CLASS_RE.search(names.lower()) is not None
 
 
 # The whole text of a post's action link or label: reply, quote, report, share controls,
 # the "Code: Select all" bar above a code box, a thread's starter and start date, and the
-# invitation to register below it; and the label of an ad slot that boards place between
-# posts ("Advertisement - Members don't see this ad").
+# invitation to register below it; the label of an ad slot that boards place between
+# posts ("Advertisement - Members don't see this ad"); and the board's footer below a
+# thread: what a visitor may do ("You may not post replies", "BB code is On"), links to the
+# previous and next thread, and the clock ("All times are GMT +1. The time now is 14:01.").
 _CONTROL_RE = re.compile(
     r"^(?:reply(?: with quote)?|quote|multi-?quote|report(?: post| inappropriate content)?|"
     r"share(?: post)?|permalink|(?:code: )?select all|(?:thread starter|start date)(?: .{1,40})?|"
     r"you must (?:log in|sign in|be logged in) or register to reply here\.?|"
-    r"advertisement(?: - .{1,40}| gone after registration)?)$",
+    r"advertisement(?: - .{1,40}| gone after registration)?|"
+    r"you may(?: not)? (?:post (?:new threads|replies|attachments|polls)|edit your posts)|"
+    r"(?:bb ?code|smilies|\[img\] code|\[video\] code|html code) (?:is|are) (?:on|off)|"
+    r"(?:posting|forum) rules|forum jump|(?:« ?)?previous thread \| next thread(?: ?»)?|"
+    r"all times are (?:gmt|utc)[^.]{0,12}\.(?: the time now is [\d:]{3,8}(?: ?[ap]m)? ?\.?)?)$",
     re.I,
 )
 # A control or statistic is a few words at most.
-MAX_CONTROL_WORDS = 10
+MAX_CONTROL_WORDS = 12
 _CONTROL_TAGS = frozenset(("a", "span", "li", "p", "div", "dd", "dl"))
 # A poster's statistics beside each post: "Posts: 710", "Join Date: Mar 2016",
 # "Registered: 2016-07-02", "29,553 posts", "518 helpful votes", and XenForo's label and
@@ -311,6 +323,10 @@ _PROFILE_RE = re.compile(
 )
 
 
+# A post's number linking to the post itself ("#12"); a rank in a list ("#1") is no link.
+_POST_NUMBER_RE = re.compile(r"^#\d{1,6}$")
+
+
 def _is_control(el: HtmlElement, words: int) -> bool:
     """True when *el* (holding *words* words) is a post control or a poster statistic."""
     if not 0 < words <= MAX_CONTROL_WORDS or tag_name(el) not in _CONTROL_TAGS:
@@ -318,7 +334,11 @@ def _is_control(el: HtmlElement, words: int) -> bool:
     if el.tail and el.tail.strip():
         return False  # words right after it: a phrase inside a sentence
     text = _short_text(el, MAX_CONTROL_WORDS)
-    return bool(text) and bool(_CONTROL_RE.match(text or "") or _PROFILE_RE.match(text or ""))
+    if not text:
+        return False
+    if tag_name(el) == "a" and _POST_NUMBER_RE.match(text):
+        return True
+    return bool(_CONTROL_RE.match(text) or _PROFILE_RE.match(text))
 
 
 def _is_short_variant(el: HtmlElement) -> bool:
@@ -412,3 +432,77 @@ def drop_forum_chrome(root: HtmlElement) -> None:
     drop_post_chrome(root)
     drop_repeated_quotes(root)
     keep_post_bylines(root)
+
+
+# A class token naming one post of a thread: "post", "message", "reply", alone or in a
+# compound ("post-box", "h-reply-post-box", "message-inner"); split on "-" and "_".
+_POST_CLASS_PARTS = frozenset(("post", "message", "reply"))
+_HAS_POST_CLASS = XPath(
+    "descendant::*[@class][contains(@class, 'post') or contains(@class, 'message')"
+    " or contains(@class, 'reply')]"
+)
+# A thread shows at least this many posts ...
+MIN_LOST_THREAD_POSTS = 3
+# ... a post counts as kept when this share of its words stands in the article ...
+POST_KEPT_SHARE = 0.8
+# ... and readability lost the thread when it kept exactly one post (an article with replies
+# below it keeps none), while the posts hold at least this many times the article's words.
+LOST_THREAD_RATIO = 2.0
+
+
+def _post_token(el: HtmlElement) -> str:
+    """The first class token of *el* naming a post ("post-box"), or ``""``."""
+    for token in (el.get("class") or "").lower().split():
+        if _POST_CLASS_PARTS.intersection(re.split(r"[-_]", token)):
+            return token
+    return ""
+
+
+def _thread_posts(root: HtmlElement) -> list[HtmlElement]:
+    """The largest group of elements sharing a tag and a post class token, outermost only.
+
+    Each post of a thread is one such element; of the groups (post boxes, their bodies,
+    their signatures) the one holding the most words is the posts themselves.
+    """
+    groups: dict[tuple[str, str], list[HtmlElement]] = {}
+    for el in _HAS_POST_CLASS(root):
+        token = _post_token(el)
+        if token:
+            groups.setdefault((tag_name(el), token), []).append(el)
+    best: list[HtmlElement] = []
+    best_words = 0
+    for members in groups.values():
+        posts = _outermost(members, root)
+        if len(posts) < MIN_LOST_THREAD_POSTS:
+            continue
+        words = sum(word_count(post) for post in posts)
+        if words > best_words:
+            best, best_words = posts, words
+    return best
+
+
+def drop_lone_post(root: HtmlElement, article_text: str) -> str:
+    """Readability's *article_text*, or ``""`` when it kept one post of a thread on *root*.
+
+    Readability picks the densest block; on a thread whose posts stand in boxes of their
+    own, that is the longest post, and the other replies are lost. The page extraction
+    reads them all. A question-and-answer page keeps its answers in one block, so there
+    readability kept them all and stays; a story with comments below keeps no post and stays.
+    """
+    if not article_text:
+        return article_text
+    posts = _thread_posts(root)
+    if not posts:
+        return article_text
+    article = Counter(_WORD_RE.findall(article_text.lower()))
+    kept = 0
+    total = 0
+    for post in posts:
+        words = _words(post.itertext())
+        total += len(words)
+        present = Counter(words) & article
+        if words and sum(present.values()) >= POST_KEPT_SHARE * len(words):
+            kept += 1
+    if kept == 1 and total >= LOST_THREAD_RATIO * sum(article.values()):
+        return ""
+    return article_text

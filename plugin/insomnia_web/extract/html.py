@@ -19,7 +19,7 @@ from lxml.html import HtmlElement
 
 from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
-from .forum import drop_forum_chrome, is_forum_thread
+from .forum import drop_forum_chrome, drop_lone_post, is_forum_thread
 from .lines import finish_lines
 from .model import Extracted
 from .parse import parse_html
@@ -136,6 +136,7 @@ def extract_html(
             if product.is_product:  # shops print a description twice (mobile, desktop)
                 _tidy(article)
             article_text = serialize(article)
+    article_text = drop_lone_post(root, article_text)  # one post of a thread is not the page
     page_text = serialize(_tidy(prune_boilerplate(root)))
     text, method = _choose(article_text, page_text, claim)
     text = finish_product_text(finish_lines(text), product)
