@@ -5,9 +5,12 @@ pruned whole-page extraction. When readability kept too little of what the page 
 (a listing, a forum thread, a product page, documentation), the page extraction wins; how
 little is too little depends on whether the page declares itself an article. A prose
 article that the page extraction lost altogether (it kept another region, such as a comment
-thread) is kept whatever its share. On a product page, shop chrome (customer reviews) goes
-before either extraction runs; after it, a sentence that a paragraph repeats goes, and a
-product description that the page declares in JSON-LD but the result lacks is added.
+thread) is kept whatever its share; an article that is one post of a thread of post boxes
+is set aside for the page extraction. Customer review lists (on a product page, or marked
+up review by review) go before either extraction runs. After the choice, a line said twice
+is read once; on a product page a sentence that its paragraph repeats and a script's JSON
+line go, and a product description that the page declares in JSON-LD but the result lacks
+is added.
 """
 
 from __future__ import annotations
