@@ -19,7 +19,7 @@ OFFER = "".join(
     "heading",
     [
         "Client Successes",
-        "Data Analytics Success Stories from Leading Enterprises",
+        "Our Client Success Stories",
         "Featured insights",
         "Featured client stories",
         "Latest Insights",
@@ -37,6 +37,18 @@ def test_marketing_section_after_the_offer_is_dropped(heading: str) -> None:
     text = extract_html(html).text
     assert "data pipeline 5" in text
     assert "reporting time in half" not in text
+
+
+def test_an_article_section_about_success_stories_stays() -> None:
+    """A heading that only mentions success stories heads a story's own section."""
+    story = "<p>" + "Rural clinics changed how they book visits and follow up. " * 8 + "</p>"
+    section = (
+        "<section><h2>Three success stories from rural clinics</h2>"
+        "<p>A clinic in the valley halved its waiting list within a year.</p></section>"
+    )
+    body = body_of(f"<html><body><article>{story}{section}</article></body></html>")
+    drop_titled_sections(body)
+    assert "halved its waiting list" in words_of(body)
 
 
 def test_feedback_widgets_and_closing_contact_prompts_go() -> None:
