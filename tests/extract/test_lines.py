@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from insomnia_web.extract import extract_html
 from insomnia_web.extract.lines import finish_lines
+from insomnia_web.extract.serialize import serialize
+from tests.extract.support import body_of
 
 
 def test_a_short_line_said_twice_in_a_row_keeps_one_copy() -> None:
@@ -51,3 +53,12 @@ def test_a_label_printed_twice_on_a_page_is_read_once() -> None:
     text = extract_html(html).text
     assert text.count("Opening hours 9 to 5") == 1
     assert "answers within a day" in text
+
+
+def test_a_short_block_repeated_right_after_itself_goes() -> None:
+    """A card that prints its author twice in a row (a name and a heading) keeps one."""
+    body = body_of(
+        "<html><body><div><a href=/u><img></a><p>Jess Lee</p></div>"
+        "<div><span></span><h3>Jess Lee</h3></div></body></html>"
+    )
+    assert finish_lines(serialize(body)).count("Jess Lee") == 1

@@ -29,15 +29,6 @@ def test_short_repeated_labels_stay() -> None:
     assert _text(body).count("Add to cart") == 2
 
 
-def test_a_short_block_repeated_right_after_itself_goes() -> None:
-    """A card that prints its author twice in a row (a name and a heading) keeps one."""
-    body = _body(
-        "<div><a href=/u><img></a><p>Jess Lee</p></div><div><span></span><h3>Jess Lee</h3></div>"
-    )
-    drop_repeated_blocks(body)
-    assert _text(body).count("Jess Lee") == 1
-
-
 def test_repeats_in_tables_and_code_stay() -> None:
     row = "<tr><td>same value in every single row here</td><td>x</td></tr>"
     code = "print('the same line of code again and again')"

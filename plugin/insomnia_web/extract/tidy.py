@@ -1,10 +1,10 @@
 """Last pruning steps on the kept content: repeated blocks and copyright lines.
 
 Responsive pages print the same description twice (a mobile and a desktop copy, a summary
-above and a tab below); a reader needs it once. A short block goes only when it repeats
-the block right before it (a card's name printed as a link and again as a heading).
-Copyright and "all rights reserved" lines are legal chrome wherever they sit. Both run on
-the element about to be serialized, after the article or page extraction has chosen it.
+above and a tab below); a reader needs it once (a short block said twice in a row is left
+to :mod:`.lines`). Copyright and "all rights reserved" lines are legal chrome wherever they
+sit. Both run on the element about to be serialized, after the article or page extraction
+has chosen it.
 """
 
 from __future__ import annotations
@@ -41,8 +41,6 @@ _WORD_RE = re.compile(r"\w+")
 # A repeated block is dropped only when it has at least this many words: short labels
 # ("Add to cart", "Read more", a date) repeat on every card and belong to each one.
 MIN_REPEAT_WORDS = 5
-# Elements walked to tell whether two blocks touch; farther apart, they are separate.
-MAX_GAP_STEPS = 40
 # A copyright line longer than this is prose that mentions copyright, not a notice.
 MAX_LEGAL_WORDS = 25
 _LEGAL_RE = re.compile(r"^\W*(?:©|\(c\)|copyright\b)|\ball rights reserved\b", re.I)
@@ -75,58 +73,15 @@ def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
 
 
 def drop_repeated_blocks(root: HtmlElement) -> None:
-    """Drop each block whose words repeat an earlier block's, keeping the first copy.
-
-    A short block is dropped only when it repeats the block right before it: a card that
-    prints its title or author twice in a row (a link and a heading, a tooltip and a name)
-    says it once to the reader, while the same label on every card belongs to each card.
-    """
+    """Drop each block whose words repeat an earlier block's, keeping the first copy."""
     seen: set[str] = set()
-    previous: tuple[HtmlElement | None, str] = (None, "")
     for el, words in _leaf_blocks(root):
-        if not words:
-            continue
         if words.count(" ") + 1 < MIN_REPEAT_WORDS:
-            if words == previous[1] and _follows_directly(previous[0], el):
-                el.drop_tree()
-            else:
-                previous = (el, words)
             continue
-        previous = (el, words)
         if words in seen:
             el.drop_tree()
         else:
             seen.add(words)
-
-
-def _follows_directly(before: HtmlElement | None, el: HtmlElement) -> bool:
-    """True when only whitespace separates *before*'s end from *el*'s start.
-
-    The walk goes forward in document order and gives up after MAX_GAP_STEPS elements, so
-    a far or deeply nested pair costs a bounded amount and counts as separated.
-    """
-    node = before
-    steps = MAX_GAP_STEPS
-    while node is not None and steps > 0:
-        steps -= 1
-        if node.tail and node.tail.strip():
-            return False
-        nxt = node.getnext()
-        if nxt is None:
-            node = node.getparent()
-            continue
-        # Enter the next element through its first children, up to *el* or some text.
-        while nxt is not el and steps > 0:
-            steps -= 1
-            if nxt.text and nxt.text.strip():
-                return False
-            if not len(nxt):
-                break
-            nxt = nxt[0]
-        if nxt is el:
-            return True
-        node = nxt
-    return False
 
 
 def drop_legal_lines(root: HtmlElement) -> None:
