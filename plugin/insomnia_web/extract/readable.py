@@ -31,6 +31,7 @@ legal prose can outscore a listing's short blurbs).
 from __future__ import annotations
 
 import copy
+import itertools
 import logging
 import re
 from typing import Any
@@ -90,6 +91,8 @@ _CONSENT_RE = re.compile(r"(?:^|[-_ ])(?:onetrust|cookies?|consent|gdpr)(?:$|[-_
 _DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
 _MAYBE_RE = READABILITY_RES["okMaybeItsACandidateRe"]
 _SEMANTIC_TAGS = frozenset(("main", "article", "math"))
+# Elements with a class or an id: the only ones whose name can call them unlikely.
+_NAMED_XPATH = ".//*[@class or @id]"
 # The unlikely pass never drops these or anything inside them: code, headings (a "header"
 # class on a heading or its anchor link names the heading itself) and quotations (an embedded
 # post is classed after its source: "twitter-tweet", "instagram-media").
@@ -121,26 +124,28 @@ class _TreeDocument(Document):  # type: ignore[misc]
 
     def remove_unlikely_candidates(self) -> None:
         # readability's rule (a class or id naming chrome, unless it also names content, an
-        # element inside <pre>/<code> or one holding <main>, <article> or <math> is kept), in
-        # two linear passes instead of two XPath queries per element; data tables and their
-        # wrappers are kept too ("wikitable sticky-header" names a header).
-        elements = [el for el in self.html.iter() if isinstance(el.tag, str)]
-        protected = _data_tables_and_wrappers(self.html)
+        # element inside <pre>/<code> or one holding <main>, <article> or <math> is kept),
+        # with each set found once instead of two XPath queries per element; data tables and
+        # their wrappers are kept too ("wikitable sticky-header" names a header).
+        root = self.html
+        protected = _data_tables_and_wrappers(root)
         holds_semantic: set[HtmlElement] = set()
-        for el in reversed(elements):
-            if el.tag in _SEMANTIC_TAGS or any(child in holds_semantic for child in el):
+        for semantic in root.iter(*_SEMANTIC_TAGS):
+            for el in itertools.chain((semantic,), semantic.iterancestors()):
+                if el in holds_semantic:
+                    break
                 holds_semantic.add(el)
         kept: set[HtmlElement] = set()
-        for el in elements:
-            if el.tag in _KEPT_SUBTREE_TAGS or el.getparent() in kept:
-                kept.add(el)
-        for el in elements[1:]:
+        for top in root.iter(*_KEPT_SUBTREE_TAGS):
+            if top not in kept:  # a nested one was taken with its outermost
+                kept.update(top.iter())
+        for el in root.xpath(_NAMED_XPATH):  # document order; only elements with a name
             if (
-                _named_unlikely(el)
-                and el.tag not in ("html", "body")
+                el.tag not in ("html", "body")
                 and el not in kept
                 and el not in holds_semantic
                 and el not in protected
+                and _named_unlikely(el)
             ):
                 el.drop_tree()
 
