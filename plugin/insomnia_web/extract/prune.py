@@ -212,7 +212,7 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
                     density > MAX_LINK_DENSITY
                     and short_links
                     and small
-                    and not _is_linked_span(child, links)
+                    and not _is_card_title(child, links)
                 ):
                     lists.append(child)
                     continue
@@ -224,11 +224,11 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
         el.drop_tree()
 
 
-def _is_linked_span(el: HtmlElement, links: int) -> bool:
-    """True for a ``<span>`` around one link: part of a line (a card's title), not a menu;
-    and for any block whose links all lead to one place (a card's logo and name) when it
-    holds a heading or names a title ("Scream 7", "product-title"). A menu's links lead to
-    several places, headed or not."""
+def _is_card_title(el: HtmlElement, links: int) -> bool:
+    """True when *el* is one item's linked title, not a menu: a ``<span>`` around one link
+    (part of a line), or a block whose links all lead to one place (a card's logo and name)
+    and that holds a heading or names a title ("Scream 7", "product-title"). A menu's links
+    lead to several places, headed or not."""
     if links == 1 and tag_name(el) == "span":
         return True
     anchors = list(el.iter("a")) if links <= MAX_CARD_LINKS else []
