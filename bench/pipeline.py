@@ -45,11 +45,10 @@ from insomnia_web import Runtime, parse_manifest
 from insomnia_web.extract import convert_async, shutdown_workers
 from insomnia_web.net import SafeClient
 from insomnia_web.search.base import (
-    MockProvider,
-    ProviderPlugin,
     SearchHit,
     SearchRequest,
 )
+from insomnia_web.testing import MockProvider, ProviderPlugin
 
 BENCH_DIR = Path(__file__).resolve().parent
 LOOPBACK = "127.0.0.1"

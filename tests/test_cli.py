@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from insomnia_web.cli import StderrProgress, main, with_resolve
+from insomnia_web.cli.main import StderrProgress, main, with_resolve
 from insomnia_web.config import parse_manifest
 from insomnia_web.history import ProgressEvent, ToolCallEvent
 

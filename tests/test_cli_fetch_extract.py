@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from insomnia_web.cli import main
-from insomnia_web.render import UNTRUSTED_BEGIN, UNTRUSTED_END
+from insomnia_web.modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END
 
 ARTICLE = """<!doctype html><html><head><title>CLI page</title></head><body>
 <nav><a href="/">Home</a> <a href="/menu">Site menu link</a></nav>

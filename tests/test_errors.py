@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from insomnia_web.errors import ERROR_CODES, ManifestError, ToolError, ToolTimeout, default_hint
+from insomnia_web.errors import (
+    ERROR_CODES,
+    InsomniaWebError,
+    ManifestError,
+    ToolError,
+    ToolTimeout,
+    default_hint,
+)
 
 DESIGN_CODES = [
     "invalid_input",
@@ -59,3 +66,12 @@ def test_subclasses_keep_builtin_meanings() -> None:
     bad = ManifestError("bad key", key="web.x")
     assert isinstance(bad, ValueError)
     assert bad.key == "web.x"
+
+
+def test_manifest_errors_are_not_tool_errors() -> None:
+    """A load-time manifest mistake and a model-facing failure are separate branches of one base."""
+    bad = ManifestError("bad key", key="web.x")
+    assert not isinstance(bad, ToolError)
+    assert isinstance(bad, InsomniaWebError)
+    assert isinstance(ToolError("timeout", "slow"), InsomniaWebError)
+    assert issubclass(ToolTimeout, InsomniaWebError)

@@ -17,6 +17,8 @@ import msgspec
 from msgspec import Meta
 
 from .errors import ManifestError
+from .hosts.addresses import parse_cidrs, parse_ip
+from .permissions import parse_rules
 
 __all__ = [
     "DEFAULT_MANIFEST_NAME",
@@ -355,8 +357,6 @@ def parse_manifest(data: dict[str, Any], *, source: str = "manifest") -> Manifes
 
 
 def _check_semantics(manifest: Manifest, source: str) -> None:
-    from .permissions import parse_rules  # local: permissions imports config types
-
     perms = manifest.permissions
     for level in ("allow", "ask", "deny"):
         try:
@@ -365,7 +365,6 @@ def _check_semantics(manifest: Manifest, source: str) -> None:
             raise ManifestError(
                 f"{source}: permissions.{level}: {exc}", key=f"permissions.{level}"
             ) from exc
-    from .net.addresses import parse_cidrs, parse_ip  # local: insomnia_web.net imports this module
 
     try:
         parse_cidrs(manifest.web.url_policy.allow_cidrs)

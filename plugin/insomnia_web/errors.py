@@ -1,14 +1,18 @@
-"""Typed failures of insomnia-web tools.
+"""The exceptions of insomnia-web: model-facing tool failures and load-time usage errors.
+
+The exception tree::
+
+    InsomniaWebError                   base of every exception this package raises on purpose
+    ├── ToolError                      a failure a tool reports to the model (a stable code)
+    │   └── ToolTimeout (TimeoutError) ``code="timeout"``, with the phase that ran out
+    └── ManifestError (ValueError)     a manifest key or value is wrong (raised at load time)
 
 Every failure a tool can report is a :class:`ToolError` with a stable ``code`` from
-:data:`ErrorCode`. The exception tree::
-
-    ToolError                      any failure a tool reports to the model
-    ├── ManifestError (ValueError) a manifest key or value is wrong (raised at load time)
-    └── ToolTimeout (TimeoutError) ``code="timeout"``, with the phase that ran out
-
+:data:`ErrorCode` (:data:`ERROR_CODES` lists them; each has a default hint and retryability).
 At the tool boundary (``Runtime.call_tool``) a ``ToolError`` becomes a result the model
 reads, never a crash of the agent loop; any other exception becomes ``internal_error``.
+A :class:`ManifestError` is a mistake of the person who wrote the manifest: it is raised to
+the embedding program (the CLI exits with status 2), never shown to the model.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ __all__ = [
     "ERROR_CODES",
     "ErrorCode",
     "ErrorInfo",
+    "InsomniaWebError",
     "ManifestError",
     "ToolError",
     "ToolTimeout",
@@ -123,7 +128,11 @@ class ErrorInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     details: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
-class ToolError(Exception):
+class InsomniaWebError(Exception):
+    """Base class of the exceptions insomnia-web raises on purpose."""
+
+
+class ToolError(InsomniaWebError):
     """A failure a tool reports to the model: a stable code, a message and a hint."""
 
     def __init__(
@@ -170,14 +179,16 @@ class ToolTimeout(ToolError, TimeoutError):
         self.phase = phase
 
 
-class ManifestError(ToolError, ValueError):
-    """The manifest has an unknown key or a bad value; the message names the key path."""
+class ManifestError(InsomniaWebError, ValueError):
+    """The manifest has an unknown key or a bad value; the message names the key path.
+
+    ``key`` is the dotted key path when one is known (``web.fetch.timeout_s``).
+    """
 
     def __init__(self, message: str, *, key: str | None = None) -> None:
-        super().__init__(
-            "not_configured",
-            message,
-            hint="Fix the manifest key named in the message.",
-            details={"key": key} if key else None,
-        )
+        super().__init__(message)
+        self.message = message
         self.key = key
+
+    def __repr__(self) -> str:
+        return f"ManifestError({self.message!r}, key={self.key!r})"

@@ -13,9 +13,9 @@ from .config import Manifest
 from .hookspecs import hookimpl
 from .permissions import Decision, Rule, ToolCall, evaluate_rules, parse_rules
 from .search.base import SearchProvider
-from .services import WebServices
 from .tools.base import Tool
 from .tools.save_finding import SaveFinding
+from .tools.services import WebServices
 from .tools.web_fetch import WebFetch
 from .tools.web_search import WebSearch
 

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from .net.hostnames import HostPatterns, idna_host
+from .hosts.names import HostPatterns, idna_host
 
 __all__ = [
     "Decision",

@@ -34,7 +34,8 @@ from .history import (
     ToolCallEvent,
     ToolResultEvent,
 )
-from .net.hostnames import idna_host
+from .hosts.names import idna_host
+from .modeltext import render_error
 from .permissions import Decision, Level, ToolCall, combine
 from .plugins import (
     RegisteredProvider,
@@ -44,7 +45,6 @@ from .plugins import (
     make_plugin_manager,
 )
 from .prompts import DenyPrompter, Prompter, PromptRequest
-from .render import render_error
 from .search.base import SearchProvider
 from .tools.base import Tool, ToolContext
 

@@ -6,7 +6,7 @@ import ipaddress
 
 import pytest
 
-from insomnia_web.net.addresses import AddressTable, blocked_reason, decode_ipv4_host, parse_cidrs
+from insomnia_web.hosts.addresses import AddressTable, blocked_reason, decode_ipv4_host, parse_cidrs
 
 
 @pytest.mark.parametrize(

@@ -193,7 +193,7 @@ def test_guarded_socket_requires_a_permit() -> None:
 
 def test_guarded_socket_rechecks_the_table() -> None:
     """Even a permitted address is refused when the address table blocks it."""
-    from insomnia_web.net.addresses import AddressTable
+    from insomnia_web.hosts.addresses import AddressTable
 
     info = (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.1", 80))
     grant = ConnectPermit(host="site.test", addresses=("10.0.0.1",), table=AddressTable())

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from insomnia_web.cli.policy import parse_resolve_args, run
 from insomnia_web.config import UrlPolicyConfig
-from insomnia_web.net.policy_cli import parse_resolve_args, run
 from insomnia_web.net.resolver import with_overrides
 
 

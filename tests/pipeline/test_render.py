@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from insomnia_web.modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END
 from insomnia_web.pipeline import render_excerpt_search, render_findings
-from insomnia_web.render import UNTRUSTED_BEGIN, UNTRUSTED_END
-from insomnia_web.tools.schemas import (
+from insomnia_web.schemas import (
     ExcerptItem,
     FindingItem,
     PageStatus,

@@ -7,7 +7,7 @@ import pytest
 from insomnia_web.net import SafeClient
 from insomnia_web.pipeline import PipelineResult, run_excerpts
 from insomnia_web.rank.budget import excerpt_cost
-from insomnia_web.tools.schemas import ResultItem
+from insomnia_web.schemas import ResultItem
 
 from .conftest import Page, RecordingContext, SimWeb, article
 

@@ -8,18 +8,18 @@ import pytest
 
 from insomnia_web.cache import Cache
 from insomnia_web.config import Manifest
-from insomnia_web.render import format_age
-from insomnia_web.search_cache import (
-    SearchCache,
-    provenance_header,
-    search_params,
-    usable_age_s,
-)
-from insomnia_web.tools.schemas import (
+from insomnia_web.modeltext import format_age
+from insomnia_web.schemas import (
     ResultItem,
     SearchCacheInfo,
     WebSearchInput,
     WebSearchOutput,
+)
+from insomnia_web.tools.search_cache import (
+    SearchCache,
+    provenance_header,
+    search_params,
+    usable_age_s,
 )
 from insomnia_web.tools.web_search import WebSearch
 

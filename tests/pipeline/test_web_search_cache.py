@@ -16,12 +16,11 @@ from insomnia_web import AutoApprovePrompter, Manifest, Runtime, parse_manifest
 from insomnia_web.cache import Cache
 from insomnia_web.history import MemoryHistory, ProgressEvent
 from insomnia_web.search.base import (
-    MockProvider,
-    ProviderPlugin,
     SearchHit,
     SearchRequest,
 )
-from insomnia_web.services import WebServices
+from insomnia_web.testing import MockProvider, ProviderPlugin
+from insomnia_web.tools.services import WebServices
 from insomnia_web.tools.web_search import WebSearch
 from tests.tools.test_cache_off_loop import HOLD_S, TICK_S, competing_writer, ticks_during
 

@@ -7,8 +7,8 @@ import pytest
 from insomnia_web.config import UrlPolicyConfig
 from insomnia_web.net.urlpolicy import UrlPolicy
 from insomnia_web.search.base import SearchHit
-from insomnia_web.search.filtering import filter_hits, host_in, normalize_domain
-from insomnia_web.search.text import clean_text
+from insomnia_web.search.markup import clean_text
+from insomnia_web.tools.search_filter import filter_hits, host_in, normalize_domain
 
 
 def hits(*urls: str) -> list[SearchHit]:

@@ -18,10 +18,10 @@ from insomnia_web import (
     SearchResponse,
     parse_manifest,
 )
-from insomnia_web.render import UNTRUSTED_BEGIN, UNTRUSTED_END
+from insomnia_web.modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END
 from insomnia_web.search.brave import BraveProvider
-from insomnia_web.search.results import EMPTY_HINT
 from insomnia_web.search.searxng import SearxngProvider
+from insomnia_web.tools.search_results import EMPTY_HINT
 from insomnia_web.tools.web_search import WebSearch
 from tests.plugins import fixture_search
 
@@ -92,8 +92,8 @@ async def test_text_starts_with_provenance_then_numbered_untrusted_results(
 
 def test_provenance_time_is_utc_to_the_minute() -> None:
     """The header's time is UTC, minutes precision, with a Z."""
-    from insomnia_web.search_cache import provenance_header
-    from insomnia_web.tools.schemas import SearchCacheInfo
+    from insomnia_web.schemas import SearchCacheInfo
+    from insomnia_web.tools.search_cache import provenance_header
 
     when = datetime(2026, 12, 2, 10, 0, 59, tzinfo=UTC).timestamp()
     info = SearchCacheInfo(status="miss")

@@ -7,12 +7,12 @@ from datetime import UTC, datetime
 import pytest
 
 from insomnia_web.errors import ToolError
-from insomnia_web.render import UNTRUSTED_BEGIN, UNTRUSTED_END, format_age
-from insomnia_web.tools.fetch_content import decode_body, effective_type, refuse_binary
+from insomnia_web.extract.body import decode_body, effective_type, refuse_binary
+from insomnia_web.modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END, format_age
+from insomnia_web.schemas import FetchCacheInfo, WebFetchOutput
 from insomnia_web.tools.fetch_findings import _words, contains_finding
+from insomnia_web.tools.fetch_layout import render_fetch
 from insomnia_web.tools.fetch_paging import slice_text
-from insomnia_web.tools.fetch_render import render_fetch
-from insomnia_web.tools.schemas import FetchCacheInfo, WebFetchOutput
 
 # --- slicing -----------------------------------------------------------------------------------
 

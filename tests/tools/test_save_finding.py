@@ -13,9 +13,9 @@ from insomnia_web.config import Manifest
 from insomnia_web.errors import ToolError
 from insomnia_web.history import MemoryHistory
 from insomnia_web.runtime import Runtime
+from insomnia_web.schemas import SaveFindingInput
 from insomnia_web.tools.base import ToolContext
 from insomnia_web.tools.save_finding import SaveFinding
-from insomnia_web.tools.schemas import SaveFindingInput
 
 from .conftest import MakeRuntime, Site
 from .test_web_fetch import fetch, ok

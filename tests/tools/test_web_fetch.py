@@ -15,7 +15,7 @@ from insomnia_web.history import (
     ToolCallEvent,
     ToolResultEvent,
 )
-from insomnia_web.render import UNTRUSTED_BEGIN, UNTRUSTED_END
+from insomnia_web.modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END
 from insomnia_web.runtime import Runtime, ToolResult
 
 from .conftest import MakeRuntime, Site

@@ -13,8 +13,8 @@ Three stores, each answer labelled with where it came from:
 from __future__ import annotations
 
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
+from .similarity import content_words, normalize_query
 from .store import Cache, canonical_params
-from .text import content_words, normalize_query
 
 __all__ = [
     "Cache",

@@ -18,7 +18,7 @@ from ..config import CacheConfig
 from ..errors import ToolError
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
 from .schema import open_database
-from .text import (
+from .similarity import (
     MAX_EXTRA_WORDS,
     content_words,
     finding_matches,
@@ -203,7 +203,7 @@ class Cache:
         """The freshest usable cached response for *query* with exactly these *params*.
 
         An ``exact`` hit (same normalised query) wins; otherwise a ``similar`` one, as
-        decided by :func:`~insomnia_web.cache.text.search_matches` (fewest extra words first,
+        decided by :func:`~insomnia_web.cache.similarity.search_matches` (fewest extra words first,
         then the freshest). Rows older than *max_age_s* are never returned. Without FTS5,
         only queries with the same content words are found as similar.
         """

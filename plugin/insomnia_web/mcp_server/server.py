@@ -18,7 +18,7 @@ from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..config import Manifest
 from ..errors import ToolError
-from ..render import render_error
+from ..modeltext import render_error
 from ..runtime import Runtime, ToolResult
 from .listing import call_result, mcp_tool, tool_names
 from .permission import (

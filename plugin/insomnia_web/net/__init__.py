@@ -6,7 +6,7 @@ the same policy's verdict without connecting.
 
 from __future__ import annotations
 
-from .addresses import parse_cidrs
+from ..hosts.addresses import parse_cidrs
 from .check import UrlVerdict, check_url
 from .client import SafeClient
 from .resolver import AiodnsResolver, Resolver, StaticResolver

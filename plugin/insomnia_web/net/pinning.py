@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from aiohappyeyeballs import AddrInfoType
 from aiohttp.abc import AbstractResolver, ResolveResult
 
-from .addresses import AddressTable
-from .hostnames import normalize_host
+from ..hosts.addresses import AddressTable
+from ..hosts.names import normalize_host
 
 __all__ = ["ConnectPermit", "ConnectRefused", "PinnedResolver", "guarded_socket", "permit"]
 

@@ -26,7 +26,7 @@ import pycares
 from ..closing import AsyncClosing
 from ..config import UrlPolicyConfig
 from ..errors import ToolError, ToolTimeout
-from .hostnames import idna_host, normalize_host
+from ..hosts.names import idna_host, normalize_host
 
 __all__ = [
     "AiodnsResolver",

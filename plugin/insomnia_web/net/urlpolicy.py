@@ -37,8 +37,8 @@ from yarl import URL
 
 from ..config import UrlPolicyConfig
 from ..errors import ToolError
-from .addresses import AddressTable, IPAddress, decode_ipv4_host, parse_ip
-from .hostnames import HostPatterns, local_name_rule, normalize_host, syntax_problem
+from ..hosts.addresses import AddressTable, IPAddress, decode_ipv4_host, parse_ip
+from ..hosts.names import HostPatterns, local_name_rule, normalize_host, syntax_problem
 
 __all__ = ["MAX_URL_LENGTH", "POLICY_CODES", "Target", "UrlPolicy", "check_characters"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .excerpts import PipelineResult, run_excerpts
 from .fetch import FetchContext, PageOutcome, PageRequest, fetch_pages
-from .render import render_excerpt_search, render_findings, render_unread
+from .search_layout import render_excerpt_search, render_findings, render_unread
 
 __all__ = [
     "FetchContext",

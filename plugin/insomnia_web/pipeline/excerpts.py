@@ -11,7 +11,7 @@ import msgspec
 from ..net.client import SafeClient
 from ..rank import Excerpt, Method, SourceDoc, select_excerpts
 from ..rank.budget import excerpt_cost
-from ..tools.schemas import ExcerptItem, PageStatus, ResultItem
+from ..schemas import ExcerptItem, PageStatus, ResultItem
 from .fetch import FetchContext, PageOutcome, PageRequest, fetch_pages
 
 __all__ = ["RANK_RESERVE", "PipelineResult", "run_excerpts"]

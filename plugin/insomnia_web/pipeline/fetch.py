@@ -1,7 +1,7 @@
 """Fetch and extract the top result pages concurrently, under one overall deadline.
 
 Every page is one task: fetch through :class:`~insomnia_web.net.SafeClient`, check the status,
-read the body as WebFetch does (:func:`~insomnia_web.tools.fetch_content.read_body`: type
+read the body as WebFetch does (:func:`~insomnia_web.extract.body.read_body`: type
 sniffing, unsupported and binary bodies refused, charset decoding with warnings), then
 extract readable text off the event loop. Tasks on the same host
 share a semaphore (``per_host_concurrency``). The caller waits for all tasks with
@@ -22,9 +22,9 @@ from yarl import URL
 
 from ..errors import ToolError
 from ..extract import convert_async
+from ..extract.body import read_body
 from ..net.client import SafeClient
 from ..net.urlpolicy import POLICY_CODES
-from ..tools.fetch_content import read_body
 
 __all__ = ["FetchContext", "PageOutcome", "PageRequest", "fetch_pages"]
 

@@ -1,23 +1,22 @@
 """Search providers: the extension point, the built-ins and the helpers providers share.
 
 - :mod:`.base`: :class:`SearchProvider` (what a provider implements), the request and
-  response Structs, and :class:`MockProvider` for tests.
+  response Structs (:mod:`insomnia_web.testing` has a mock provider for tests).
 - :mod:`.brave` and :mod:`.searxng`: the built-in providers, registered through the
   ``register_search_providers`` hook like any plugin's.
 - :mod:`.http`: :class:`ProviderHttp`, one throttled, bounded JSON GET with errors named.
 - :mod:`.ratelimit`: the per-provider, per-key token bucket shared in the process.
-- :mod:`.filtering` and :mod:`.results`: what WebSearch does with the hits afterwards.
+- :mod:`.markup`: provider text (highlight tags, entities) to plain text.
 """
 
 from __future__ import annotations
 
-from .base import MockProvider, SearchHit, SearchProvider, SearchRequest, SearchResponse
+from .base import SearchHit, SearchProvider, SearchRequest, SearchResponse
 from .http import ProviderHttp
+from .markup import clean_text
 from .ratelimit import TokenBucket, key_fingerprint, shared_bucket
-from .text import clean_text
 
 __all__ = [
-    "MockProvider",
     "ProviderHttp",
     "SearchHit",
     "SearchProvider",

@@ -6,30 +6,25 @@ provider *classes* through the ``register_search_providers`` hook; the runtime b
 one the manifest names with :meth:`SearchProvider.from_manifest` on the first search (never at
 start-up), so a missing API key is reported by the call that needs it.
 
-:class:`MockProvider` takes a sync or async handler, for tests of hosts and of provider
-plugins.
+:class:`insomnia_web.testing.MockProvider` takes a sync or async handler, for tests of hosts
+and of provider plugins.
 """
 
 from __future__ import annotations
 
-import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self
 
 import msgspec
 from msgspec import Meta
 
 from ..closing import AsyncClosing
-from ..hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from ..config import Manifest
     from ..net.client import SafeClient
 
 __all__ = [
-    "MockProvider",
-    "ProviderPlugin",
     "SearchHit",
     "SearchProvider",
     "SearchRequest",
@@ -104,62 +99,3 @@ class SearchProvider(AsyncClosing, ABC):
     async def aclose(self) -> None:
         """Release resources (the default has none)."""
         return None
-
-
-Handler = Callable[
-    [SearchRequest],
-    "SearchResponse | list[SearchHit] | Awaitable[SearchResponse | list[SearchHit]]",
-]
-
-
-class MockProvider(SearchProvider):
-    """A provider answering from a sync or async handler; for tests.
-
-    ``MockProvider.named("mine", handler)`` returns a class to pass to ``register``.
-    """
-
-    name: ClassVar[str] = "mock"
-
-    def __init__(self, handler: Handler) -> None:
-        self.handler = handler
-        self.requests: list[SearchRequest] = []
-
-    @classmethod
-    def named(cls, name: str, handler: Handler) -> type[MockProvider]:
-        """A registrable subclass called *name* whose instances use *handler*."""
-
-        class _Named(cls):  # type: ignore[valid-type,misc]
-            @classmethod
-            def from_manifest(cls_, manifest: Manifest) -> Self:
-                return cls_(handler)
-
-        _Named.name = name
-        _Named.__name__ = _Named.__qualname__ = f"MockProvider[{name}]"
-        return _Named
-
-    async def search(self, request: SearchRequest, client: SafeClient) -> SearchResponse:
-        """Return the handler's answer (a list of hits is wrapped in a response)."""
-        self.requests.append(request)
-        answer = self.handler(request)
-        if inspect.isawaitable(answer):
-            answer = await answer
-        if isinstance(answer, SearchResponse):
-            return answer
-        return SearchResponse(provider=self.name, hits=list(answer))
-
-
-class ProviderPlugin:
-    """A plugin object registering the given provider classes; for tests and embedding hosts.
-
-    ``Runtime(plugins=[ProviderPlugin(MockProvider.named("mine", handler))])``.
-    """
-
-    def __init__(self, *classes: type[SearchProvider], name: str | None = None) -> None:
-        self.classes = classes
-        self.__name__ = name or "providers:" + ",".join(c.name for c in classes)
-
-    @hookimpl
-    def register_search_providers(self, register: Callable[[type[SearchProvider]], None]) -> None:
-        """Register each class."""
-        for cls in self.classes:
-            register(cls)

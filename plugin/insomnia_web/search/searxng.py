@@ -19,8 +19,8 @@ from yarl import URL
 from ..errors import ToolError
 from .base import SearchHit, SearchProvider, SearchRequest, SearchResponse
 from .http import ProviderHttp
+from .markup import clean_text
 from .ratelimit import shared_bucket
-from .text import clean_text
 
 if TYPE_CHECKING:
     from ..config import Manifest

@@ -10,10 +10,10 @@ from typing import Any, ClassVar
 from yarl import URL
 
 from ..errors import ToolError
-from ..render import format_utc
+from ..modeltext import format_utc
+from ..schemas import SaveFindingInput, SaveFindingOutput
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .fetch_findings import canonical_source
-from .schemas import SaveFindingInput, SaveFindingOutput
 from .web_base import WebTool
 
 __all__ = ["SaveFinding", "check_fields"]

@@ -7,8 +7,8 @@ from typing import TypeVar
 import msgspec
 
 from ..config import Manifest
-from ..services import WebServices
 from .base import Tool
+from .services import WebServices
 
 __all__ = ["WebTool"]
 

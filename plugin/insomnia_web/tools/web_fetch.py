@@ -24,12 +24,12 @@ import msgspec
 from yarl import URL
 
 from ..errors import ToolError
+from ..extract.body import decode_body, effective_type, refuse_binary, require_supported
+from ..schemas import FetchCacheInfo, WebFetchInput, WebFetchOutput
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
-from .fetch_content import decode_body, effective_type, refuse_binary, require_supported
 from .fetch_findings import canonical_source, verify_findings
+from .fetch_layout import render_fetch
 from .fetch_paging import slice_text
-from .fetch_render import render_fetch
-from .schemas import FetchCacheInfo, WebFetchInput, WebFetchOutput
 from .web_base import WebTool
 
 if TYPE_CHECKING:  # the cache and the extractor are imported on first use, not at registration

@@ -12,21 +12,21 @@ import msgspec
 
 from ..errors import ToolError
 from ..extract import warm_workers
+from ..modeltext import one_line
 from ..pipeline import render_excerpt_search, render_findings, run_excerpts
 from ..rank import estimate_tokens
-from ..render import one_line
-from ..search.base import SearchProvider, SearchRequest, SearchResponse
-from ..search.filtering import FilterOutcome, filter_hits, normalize_domain
-from ..search.results import render_results, result_items
-from ..search_cache import SearchCache, provenance_header, search_params
-from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
-from .schemas import (
+from ..schemas import (
     MAX_QUERY_CHARS,
     MAX_QUERY_WORDS,
     SearchCacheInfo,
     WebSearchInput,
     WebSearchOutput,
 )
+from ..search.base import SearchProvider, SearchRequest, SearchResponse
+from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
+from .search_cache import SearchCache, provenance_header, search_params
+from .search_filter import FilterOutcome, filter_hits, normalize_domain
+from .search_results import render_results, result_items
 from .web_base import WebTool
 
 __all__ = ["WebSearch", "shorten_query"]

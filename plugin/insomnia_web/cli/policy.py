@@ -15,10 +15,10 @@ from typing import TextIO
 import msgspec
 
 from ..config import UrlPolicyConfig
-from .check import UrlVerdict, check_url_with
-from .hostnames import idna_host
-from .resolver import policy_resolver
-from .urlpolicy import UrlPolicy
+from ..hosts.names import idna_host
+from ..net.check import UrlVerdict, check_url_with
+from ..net.resolver import policy_resolver
+from ..net.urlpolicy import UrlPolicy
 
 __all__ = ["format_verdict", "parse_resolve_args", "run"]
 

@@ -1,6 +1,6 @@
 """Model-facing text of an excerpt search, and of the saved findings shown with any search.
 
-Layout (the provenance line comes first; :mod:`insomnia_web.search_cache` writes it)::
+Layout (the provenance line comes first; :mod:`insomnia_web.tools.search_cache` writes it)::
 
     [cache: miss · brave · 2026-12-02T10:00Z]
     <<<UNTRUSTED WEB CONTENT ...>>>
@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..render import format_age, wrap_untrusted
-from ..tools.schemas import ExcerptItem, FindingItem, PageStatus, ResultItem, WebSearchOutput
+from ..modeltext import format_age, wrap_untrusted
+from ..schemas import ExcerptItem, FindingItem, PageStatus, ResultItem, WebSearchOutput
 
 __all__ = ["render_excerpt_search", "render_findings", "render_unread"]
 

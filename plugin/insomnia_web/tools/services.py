@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .config import Manifest
-from .errors import ToolError
+from ..config import Manifest
+from ..errors import ToolError
 
 if TYPE_CHECKING:
-    from .cache import Cache
-    from .net.client import SafeClient
-    from .search.base import SearchProvider
+    from ..cache import Cache
+    from ..net.client import SafeClient
+    from ..search.base import SearchProvider
 
 __all__ = ["WebServices"]
 
@@ -33,7 +33,7 @@ class WebServices:
     def client(self) -> SafeClient:
         """The policy-checked HTTP client (``web.url_policy.resolve`` overrides DNS per host)."""
         if self._client is None:
-            from .net.client import SafeClient
+            from ..net.client import SafeClient
 
             self._client = SafeClient(self.manifest.web.fetch, self.manifest.web.url_policy)
         return self._client
@@ -44,7 +44,7 @@ class WebServices:
         if not self.manifest.web.cache.enabled:
             return None
         if self._cache is None:
-            from .cache import Cache
+            from ..cache import Cache
 
             self._cache = Cache.from_config(self.manifest.web.cache)
         return self._cache

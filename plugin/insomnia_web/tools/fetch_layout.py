@@ -8,8 +8,8 @@ continue, and a note when the download itself was cut.
 
 from __future__ import annotations
 
-from ..render import format_age, format_utc, one_line, wrap_untrusted
-from .schemas import WebFetchOutput
+from ..modeltext import format_age, format_utc, one_line, wrap_untrusted
+from ..schemas import WebFetchOutput
 
 __all__ = ["render_fetch", "truncation_marker"]
 

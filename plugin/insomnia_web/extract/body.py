@@ -20,8 +20,8 @@ from ..errors import ToolError
 from ..net.charset import decode_text, normalize_charset
 
 if TYPE_CHECKING:
-    from ..extract import Mode
     from ..net.result import FetchResult
+    from . import Mode
 
 __all__ = [
     "Body",
@@ -95,7 +95,7 @@ def effective_type(content_type: str, body: bytes, charset: str | None) -> tuple
 
 def require_supported(content_type: str, mode: Mode) -> None:
     """Refuse a type the extractor cannot read in *mode*, naming it, before any decoding."""
-    from ..extract import is_supported_type
+    from . import is_supported_type
 
     if is_supported_type(content_type, mode=mode):
         return

@@ -15,13 +15,13 @@ from typing import Any, TextIO
 
 import msgspec
 
-from .config import Manifest, load_manifest, manifest_schema_text
-from .errors import ToolError
-from .history import Event, ProgressEvent
-from .net.policy_cli import parse_resolve_args
-from .net.resolver import with_overrides
-from .prompts import AutoApprovePrompter, DenyPrompter, Prompter, TerminalPrompter
-from .runtime import Runtime, ToolResult
+from ..config import Manifest, load_manifest, manifest_schema_text
+from ..errors import ToolError
+from ..history import Event, ProgressEvent
+from ..net.resolver import with_overrides
+from ..prompts import AutoApprovePrompter, DenyPrompter, Prompter, TerminalPrompter
+from ..runtime import Runtime, ToolResult
+from .policy import parse_resolve_args
 
 __all__ = ["build_parser", "main"]
 
@@ -196,7 +196,7 @@ def _run(args: argparse.Namespace) -> int:
         )
         return asyncio.run(_call(manifest, args, "WebSearch", targs))
     if cmd == "policy":
-        from .net.policy_cli import run as policy_run
+        from .policy import run as policy_run
 
         return policy_run(
             list(args.urls),
@@ -208,7 +208,7 @@ def _run(args: argparse.Namespace) -> int:
         targs = _tool_args(args, ["url", "mode", "max_chars", "start_index", "force_fresh"])
         return asyncio.run(_call(manifest, args, "WebFetch", targs))
     if cmd == "extract":
-        from .cli_local import run_extract
+        from .local import run_extract
 
         return run_extract(
             args.files,
@@ -219,12 +219,12 @@ def _run(args: argparse.Namespace) -> int:
             err=sys.stderr,
         )
     if cmd == "cache":
-        from .cli_local import run_cache
+        from .local import run_cache
 
         return run_cache(manifest, args.action, as_json=args.json, out=sys.stdout)
     if cmd == "mcp":
         try:
-            from .mcp_server import run_stdio
+            from ..mcp_server import run_stdio
         except ImportError as exc:
             raise ToolError(
                 "not_configured",

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..render import wrap_untrusted
-from ..tools.schemas import ResultItem
-from .base import SearchHit
+from ..modeltext import wrap_untrusted
+from ..schemas import ResultItem
+from ..search.base import SearchHit
 
 __all__ = ["EMPTY_HINT", "render_results", "result_items"]
 

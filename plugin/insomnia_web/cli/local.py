@@ -15,8 +15,8 @@ from typing import Literal, TextIO
 
 import msgspec
 
-from .config import Manifest
-from .errors import ToolError
+from ..config import Manifest
+from ..errors import ToolError
 
 __all__ = ["run_cache", "run_extract"]
 
@@ -30,8 +30,8 @@ def _read(name: str) -> bytes:
 def _extract_one(
     name: str, *, url: str | None, mode: Literal["readable", "full"]
 ) -> dict[str, str | None]:
-    from .extract import convert
-    from .tools.fetch_content import decode_body, refuse_binary
+    from ..extract import convert
+    from ..extract.body import decode_body, refuse_binary
 
     data = _read(name)
     refuse_binary("text/html", data, None)
@@ -87,7 +87,7 @@ def _size(n: int) -> str:
 
 def run_cache(manifest: Manifest, action: str, *, as_json: bool, out: TextIO) -> int:
     """``stats``: row counts and file size; ``clear``: delete every row. Never creates the file."""
-    from .cache import Cache
+    from ..cache import Cache
 
     cfg = manifest.web.cache
     with Cache.from_config(cfg) as cache:

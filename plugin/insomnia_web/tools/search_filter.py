@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..errors import ToolError
-from ..net.hostnames import idna_host
+from ..hosts.names import idna_host
 from ..net.urlpolicy import UrlPolicy
-from .base import SearchHit
+from ..search.base import SearchHit
 
 __all__ = ["FilterOutcome", "PermissionLookup", "filter_hits", "host_in", "normalize_domain"]
 

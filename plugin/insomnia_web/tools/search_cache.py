@@ -26,11 +26,11 @@ from collections.abc import Callable
 
 import msgspec
 
-from .cache import Cache, Finding, SearchHit
-from .errors import ToolError
-from .render import format_age, format_utc
-from .search.base import SearchRequest
-from .tools.schemas import FindingItem, SearchCacheInfo, WebSearchOutput
+from ..cache import Cache, Finding, SearchHit
+from ..errors import ToolError
+from ..modeltext import format_age, format_utc
+from ..schemas import FindingItem, SearchCacheInfo, WebSearchOutput
+from ..search.base import SearchRequest
 
 __all__ = [
     "FRESHNESS_MAX_AGE_S",
