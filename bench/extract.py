@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import math
 import os
 import re
 import sys
@@ -220,7 +221,7 @@ def run(pages: list[Page], names: list[str]) -> dict[str, Scores]:
 
 
 def _ratio(value: float, base: float | None) -> str:
-    if base is None or base == 0 or value != value:
+    if base is None or base == 0 or math.isnan(value):
         return ""
     return f" ({value / base:.2f}x)"
 

@@ -137,7 +137,7 @@ def test_extract_one_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         "<body><h1>Привет</h1><p>Текст страницы.</p></body></html>".encode("cp1251")
     )
     assert main(["extract", str(page)]) == 0
-    assert capsys.readouterr().out == "# Привет\n\nТекст страницы.\n"
+    assert capsys.readouterr().out == "# Привет\n\nТекст страницы.\n"  # noqa: RUF001
 
 
 def test_extract_several_files_and_modes(

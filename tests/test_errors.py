@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from insomnia_web.errors import (
+    _DEFAULTS,
     ERROR_CODES,
     InsomniaWebError,
     ManifestError,
@@ -75,3 +78,15 @@ def test_manifest_errors_are_not_tool_errors() -> None:
     assert isinstance(bad, InsomniaWebError)
     assert isinstance(ToolError("timeout", "slow"), InsomniaWebError)
     assert issubclass(ToolTimeout, InsomniaWebError)
+
+
+def test_one_list_of_codes_agrees_with_its_defaults_and_its_docs() -> None:
+    """The ErrorCode Literal, the defaults table and docs/errors.md list the same codes."""
+    assert list(_DEFAULTS) == list(ERROR_CODES)
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "errors.md").read_text()
+    rows = [line for line in doc.splitlines() if line.startswith("| `")]
+    expected = [
+        f"| `{code}` | {'yes' if _DEFAULTS[code][1] else 'no'} | {_DEFAULTS[code][0]} |"
+        for code in ERROR_CODES
+    ]
+    assert rows == expected, "docs/errors.md rows should be:\n" + "\n".join(expected)

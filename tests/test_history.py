@@ -6,6 +6,7 @@ from pathlib import Path
 
 from insomnia_web.errors import ToolError
 from insomnia_web.history import (
+    Event,
     JsonlHistory,
     MemoryHistory,
     MultiHistory,
@@ -20,7 +21,7 @@ from insomnia_web.history import (
 def test_jsonl_round_trip(tmp_path: Path) -> None:
     """Every event kind written as JSONL decodes back to an equal event."""
     sink = JsonlHistory(tmp_path / "sub" / "history.jsonl")
-    written = [
+    written: list[Event] = [
         ToolCallEvent(call_id="c", tool="WebFetch", input={"url": "https://a.example/"}),
         PermissionEvent(call_id="c", decision="allow", by="rule", rule="WebFetch"),
         ProgressEvent(call_id="c", message="fetched", done=1, total=2),

@@ -109,7 +109,7 @@ def events(runtime: Runtime) -> list[Any]:
     return runtime.history.events
 
 
-def test_builtin_tools_registered_with_plugin_name() -> None:
+def test_hook_register_tools_stamps_each_tool_with_its_plugin() -> None:
     """The built-in plugin registers WebSearch, WebFetch and SaveFinding under the name web."""
     runtime = Runtime(load_entrypoints=False)
     assert {n: r.plugin for n, r in runtime.tools.items()} == {
@@ -127,7 +127,7 @@ def test_disabled_tools_are_not_registered() -> None:
     assert Runtime(off, load_entrypoints=False).tools == {}
 
 
-def test_fixture_provider_plugin_registers_with_its_name() -> None:
+def test_hook_register_search_providers_stamps_the_plugin_name() -> None:
     """A provider plugin registers through register_search_providers and is attributed to it."""
     runtime = Runtime(plugins=[echo_provider], load_entrypoints=False)
     reg = runtime.providers["echo"]
@@ -277,7 +277,7 @@ async def test_manifest_default_applies_without_opinions() -> None:
 
 
 @pytest.mark.asyncio
-async def test_plugin_deny_vetoes_manifest_allow() -> None:
+async def test_hook_check_permission_deny_vetoes_manifest_allow() -> None:
     """Any plugin's deny wins over the manifest's allow rule."""
     runtime = make_runtime({"allow": ["Echo"]}, plugins=(policy_veto,))
     vetoed = await runtime.call_tool("Echo", {"host": "veto.example"})

@@ -17,7 +17,7 @@ DAY = 86_400.0
 def test_exact_hit_ignores_case_space_punctuation_and_width(cache: Cache) -> None:
     """A query differing only in case, spacing, surrounding punctuation or width is exact."""
     cache.put_search("python asyncio tutorial", PARAMS, "brave", b'{"r": 1}')
-    hit = cache.get_search("  ＰＹＴＨＯＮ   asyncio Tutorial?! ", PARAMS, max_age_s=DAY)
+    hit = cache.get_search("  ＰＹＴＨＯＮ   asyncio Tutorial?! ", PARAMS, max_age_s=DAY)  # noqa: RUF001
     assert hit is not None
     assert hit.match == "exact"
     assert hit.matched_query == "python asyncio tutorial"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from insomnia_web.extract import extract_html
 from insomnia_web.extract.forum import (
     drop_lone_post,
@@ -288,6 +290,7 @@ def test_chrome_nested_in_chrome_goes_with_it() -> None:
     assert _text(body) == _POST
 
 
+@pytest.mark.timeout(10)
 def test_deeply_nested_chrome_stays_linear() -> None:
     """Hundreds of nested chrome blocks below a long post all go, the outermost once."""
     depth = 200

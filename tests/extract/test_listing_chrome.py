@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from lxml.html import HtmlElement
 
 from insomnia_web.extract.counts import BlockCounts
@@ -71,6 +72,7 @@ def test_novelty_badges_and_stock_photo_credits_go_and_code_stays() -> None:
     assert "loading (str)" in text
 
 
+@pytest.mark.timeout(10)
 def test_a_deep_chain_around_a_label_is_walked_in_linear_time() -> None:
     """A label under many wrappers is found without reading its text at every level."""
     depth = 50_000

@@ -25,6 +25,7 @@ def test_deep_nesting_keeps_text() -> None:
         assert "after" in text
 
 
+@pytest.mark.timeout(10)
 def test_deep_inline_nesting() -> None:
     """Deeply nested inline elements (spans) are flattened without losing words."""
     html = "<p>" + "<span>x " * 50_000 + "</span>" * 50_000 + "</p>"
@@ -32,6 +33,7 @@ def test_deep_inline_nesting() -> None:
 
 
 @pytest.mark.skipif(os.environ.get("INSOMNIA_WEB_SKIP_SLOW") == "1", reason="slow test skipped")
+@pytest.mark.timeout(60)
 def test_fifty_megabyte_single_line() -> None:
     """A 50 MB single line of text is extracted whole, in linear time."""
     words = 10_000_000

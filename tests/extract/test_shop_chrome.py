@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from insomnia_web.extract import extract_html
 from insomnia_web.extract.shop import drop_language_matrices, drop_review_lists, may_list_reviews
 from tests.extract.support import body_of, words_of
@@ -70,6 +72,7 @@ def test_schema_org_review_items_are_recognised() -> None:
     assert "Vibram sole" in text
 
 
+@pytest.mark.timeout(10)
 def test_a_deep_product_page_with_reviews_stays_linear() -> None:
     """A review list under 5k nested review blocks goes, the title stays (one climb)."""
     depth = 5_000

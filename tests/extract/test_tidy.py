@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from lxml.etree import SubElement
 
 from insomnia_web.extract import extract_html
@@ -85,7 +86,9 @@ def test_an_article_keeps_its_repeats() -> None:
     assert "Wire Service" in extracted.text
 
 
+@pytest.mark.timeout(30)
 def test_deep_nesting_stays_linear() -> None:
+    """50k nested blocks around a repeated paragraph are walked once: it is read one time."""
     # Built element by element: the HTML parser flattens nesting this deep before we see it.
     body = _body("<html><body></body></html>")
     el = body

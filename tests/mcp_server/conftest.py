@@ -15,7 +15,7 @@ from contextlib import ExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, TextIO
 
 import pytest
 from aiohttp import web
@@ -178,7 +178,7 @@ class Connection:
 @asynccontextmanager
 async def _open(
     params: StdioServerParameters,
-    errlog: IO[str],
+    errlog: TextIO,
     elicitation: ElicitationFnT | None,
     modern: bool,
 ) -> AsyncIterator[tuple[ClientSession | Client, str, types.Implementation | None]]:

@@ -20,8 +20,9 @@ from insomnia_web.net.pinning import (
     guarded_socket,
     permit,
 )
+from tests.support import DialGuard
 
-from .conftest import SITE, DialGuard
+from .conftest import SITE
 
 Serve = Callable[[web.Application], Awaitable[int]]
 MakeClient = Callable[..., SafeClient]
@@ -279,7 +280,7 @@ async def test_concurrent_fetches_keep_their_own_permits(
 
 def test_public_exports() -> None:
     """insomnia_web.net exports exactly the intended public names."""
-    import insomnia_web.net as net
+    from insomnia_web import net
 
     assert sorted(net.__all__) == [
         "AiodnsResolver",

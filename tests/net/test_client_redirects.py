@@ -11,8 +11,9 @@ from yarl import URL
 from insomnia_web.errors import ToolError
 from insomnia_web.net import SafeClient
 from insomnia_web.net.resolver import Resolver
+from tests.support import DialGuard
 
-from .conftest import SITE, DialGuard
+from .conftest import SITE
 
 Serve = Callable[[web.Application], Awaitable[int]]
 MakeClient = Callable[..., SafeClient]

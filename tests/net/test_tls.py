@@ -16,8 +16,9 @@ from aiohttp import web
 
 from insomnia_web.errors import ToolError
 from insomnia_web.net import SafeClient
+from tests.support import LOOPBACK, DialGuard
 
-from .conftest import LOOPBACK, SITE, DialGuard
+from .conftest import SITE
 
 MakeClient = Callable[..., SafeClient]
 

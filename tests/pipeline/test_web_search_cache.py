@@ -22,9 +22,10 @@ from insomnia_web.search.base import (
 from insomnia_web.testing import MockProvider, ProviderPlugin
 from insomnia_web.tools.services import WebServices
 from insomnia_web.tools.web_search import WebSearch
+from tests.support import LOOPBACK
 from tests.tools.test_cache_off_loop import HOLD_S, TICK_S, competing_writer, ticks_during
 
-from .conftest import HOSTS, LOOPBACK, Page, SimWeb, article
+from .conftest import HOSTS, Page, SimWeb, article
 
 MISS_RE = re.compile(r"^\[cache: miss · mock · \d{4}-\d\d-\d\dT\d\d:\d\dZ\]$")
 T0 = 1_800_000_000.0

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from insomnia_web.rank.passages import MAX_HEADING_CHARS, MAX_WORDS, Passage, split_passages
 
 SENTENCE = "The river carries fine silt from the northern hills to the delta."  # 12 words
@@ -173,6 +175,7 @@ def test_heading_closing_hashes_are_dropped_but_not_part_of_a_word() -> None:
     assert [p.heading for p in split_passages("#tag\n\nbody")] == [None]
 
 
+@pytest.mark.timeout(10)
 def test_heading_with_a_huge_space_run_is_parsed_in_linear_time() -> None:
     """A heading line holding 200k spaces is parsed (a backtracking regex would never end)."""
     text = "# a" + " " * 200_000 + "b\n\nbody"

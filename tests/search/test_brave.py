@@ -16,6 +16,7 @@ from yarl import URL
 from insomnia_web import Runtime, ToolResult
 from insomnia_web.net.decompress import ACCEPT_ENCODING
 from insomnia_web.search import http as provider_http
+from insomnia_web.tools.web_search import WebSearch
 
 from .conftest import BRAVE_ENDPOINT, BRAVE_KEY, manifest_data
 
@@ -78,7 +79,7 @@ def brave(
 
 def sent(api: aioresponses) -> list[tuple[URL, dict[str, str]]]:
     """Every request aioresponses saw: (URL with query, request headers)."""
-    out = []
+    out: list[tuple[URL, dict[str, str]]] = []
     for (_method, url), calls in api.requests.items():
         out.extend((url, dict(call.kwargs["headers"])) for call in calls)
     return out
@@ -217,6 +218,7 @@ async def test_provider_response_keeps_extra_snippets_and_metadata(
     api.get(ENDPOINT_RE, payload=ANSWER)
     runtime = brave()
     tool = runtime.get_tool("WebSearch")
+    assert isinstance(tool, WebSearch)
     provider = tool.services.provider(runtime.search_providers["brave"])
     from insomnia_web import SearchRequest
 

@@ -180,7 +180,9 @@ async def test_request_is_built_from_input_and_manifest(
     args = {"query": "guide", "count": 2, "offset": 3, "freshness": "pm"}
     result = await runtime.call_tool("WebSearch", {**args, "blocked_domains": ["x.test"]})
     assert result.ok
-    provider = runtime.get_tool("WebSearch").services.provider(fixture_search.FixtureSearch)
+    tool = runtime.get_tool("WebSearch")
+    assert isinstance(tool, WebSearch)
+    provider = tool.services.provider(fixture_search.FixtureSearch)
     assert isinstance(provider, fixture_search.FixtureSearch)
     assert provider.requests == [
         SearchRequest(

@@ -75,7 +75,7 @@ def normalize_query(query: str) -> str:
 
 def _stem(word: str) -> str:
     """Light plural stemming: tutorials -> tutorial, queries -> query, classes -> class."""
-    if word.endswith(("'s", "’s")):
+    if word.endswith(("'s", "\u2019s")):  # ASCII or typographic apostrophe
         word = word[:-2]
     if len(word) <= 3 or not word.isalpha() or word in _NOT_PLURAL:
         return word

@@ -173,7 +173,7 @@ def strip_invisible(root: HtmlElement) -> None:
         _collect_targets(el, targets)
         if tag == "noscript":
             noscripts.append(el)
-        elif tag != "html" and tag != "body" and is_hidden(el):
+        elif tag not in {"html", "body"} and is_hidden(el):
             hidden.append(el)
         elif tag == "button" and "aria-expanded" in el.attrib:
             toggles.append(el)

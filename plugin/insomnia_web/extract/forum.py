@@ -221,7 +221,7 @@ class _Byline:
         self.text: HtmlElement | None = None
 
 
-def _bylines(root: HtmlElement) -> list[_Byline]:
+def _bylines(root: HtmlElement) -> list[_Byline]:  # noqa: C901
     """One top-down walk collecting author name, visible date and text element per post item."""
     found: list[_Byline] = []
     if not _HAS_ITEMS(root):

@@ -93,7 +93,7 @@ def _spawn_workers() -> None:
         pool = _get_pool()
         for _ in range(_MAX_WORKERS):
             pool.submit(_ready)  # each submission while no worker is idle spawns one
-    except Exception:  # a pool shut down meanwhile, or no processes allowed: stay cold
+    except Exception:  # noqa: S110 - a pool shut down meanwhile, or no processes: stay cold
         pass
     finally:
         with _lock:

@@ -264,7 +264,7 @@ def _phrases_apart(el: HtmlElement) -> bool:
     return any(len(s.text_content().split()) > 1 for s in (el, following))
 
 
-def _tokens(root: HtmlElement, inside_cell: bool) -> list[_Token]:
+def _tokens(root: HtmlElement, inside_cell: bool) -> list[_Token]:  # noqa: C901
     out: list[_Token] = []
     lists: list[list[int]] = []  # stack of [ordered?, counter]
     # Stack entries: (element, tag, entered). Tails are emitted when an element is left.
@@ -290,7 +290,7 @@ def _tokens(root: HtmlElement, inside_cell: bool) -> list[_Token]:
             if el.tail:
                 out.append(el.tail)
             continue
-        if tag == "pre" or tag == "xmp" or tag == "plaintext":
+        if tag in {"pre", "xmp", "plaintext"}:
             out.append(_PARA)
             out.append(_Raw(_pre_text(el)))
             out.append(_PARA)

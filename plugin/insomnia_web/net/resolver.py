@@ -72,9 +72,8 @@ class StaticResolver(Resolver):
         self, mapping: Mapping[str, Sequence[str]], fallback: Resolver | None = None
     ) -> None:
         self.mapping: dict[str, list[str]] = {}
-        for host, addresses in mapping.items():
-            if isinstance(addresses, str):
-                addresses = [addresses]
+        for host, answer in mapping.items():
+            addresses = [answer] if isinstance(answer, str) else answer
             self.mapping.setdefault(idna_host(host), []).extend(addresses)
         self.fallback = fallback
 

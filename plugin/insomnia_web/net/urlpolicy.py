@@ -127,7 +127,7 @@ class UrlPolicy:
             raise ToolError("invalid_url", "the URL is not absolute (it has no scheme)")
         return url
 
-    def check(self, raw: str | URL, *, trusted: bool = False) -> Target:
+    def check(self, raw: str | URL, *, trusted: bool = False) -> Target:  # noqa: C901
         """Run the static rules on *raw* and return the checked :class:`Target`.
 
         ``trusted=True`` marks a configured provider origin: port, host-name and address

@@ -41,7 +41,7 @@ MAX_HEADING_CHARS = 80
 _HEADING_RE = re.compile(r"#{1,6}\s")
 _ITEM_RE = re.compile(r"(?:[-*+•]|\d{1,3}[.)])\s")
 _FENCE_RE = re.compile(r"(```|~~~)")
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?…。！？])[\"')\]]*\s+")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?…。！？])[\"')\]]*\s+")  # noqa: RUF001 - CJK full stops
 # Bytes per word, x10, as the token estimator counts them (bytes per token x tokens per word).
 _BYTES_PER_WORD_X10 = BYTES_PER_TOKEN * TOKENS_PER_WORD_X10
 _LINE_END_RE = re.compile(r"\n")

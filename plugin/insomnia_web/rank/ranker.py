@@ -38,7 +38,9 @@ Method = Literal["ours", "bm25"]
 _METHODS: dict[str, Weights] = {"ours": DEFAULT_WEIGHTS, "bm25": BM25_ONLY}
 
 
-def rank_candidates(query: str, docs: Sequence[SourceDoc], weights: Weights) -> list[Candidate]:
+def rank_candidates(  # noqa: C901
+    query: str, docs: Sequence[SourceDoc], weights: Weights
+) -> list[Candidate]:
     """Score every candidate passage of *docs*; return the eligible ones, best first."""
     candidates = build_candidates(docs)
     terms = query_terms(query)

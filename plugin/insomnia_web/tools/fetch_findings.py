@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["MIN_WORDS", "canonical_source", "contains_finding", "verify_findings"]
 
 MIN_WORDS = 3
-_WORD_RE = re.compile(r"\w+(?:[.,'’-]\w+)*")
+_WORD_RE = re.compile(r"\w+(?:[.,'\u2019-]\w+)*")  # inner ASCII or typographic apostrophe
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 
 
