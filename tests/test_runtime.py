@@ -377,11 +377,13 @@ async def test_query_too_long_suggests_a_shorter_query() -> None:
 def test_hook_tracing_env_var_prints_hook_calls(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """INSOMNIA_TRACE_HOOKS=1 writes each hook call to stderr."""
+    """INSOMNIA_TRACE_HOOKS=1 writes each hook call to stderr, the register hooks included."""
     monkeypatch.setenv("INSOMNIA_TRACE_HOOKS", "1")
     runtime = Runtime(load_entrypoints=False)
     runtime.permission_for("WebFetch", "a.example")
-    assert "check_permission" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    for hook in ("register_tools", "register_search_providers", "check_permission"):
+        assert hook in err
 
 
 @pytest.mark.asyncio

@@ -12,7 +12,7 @@ import importlib
 import importlib.metadata
 import os
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgspec
@@ -100,10 +100,15 @@ def _call_each(
     make_register: Callable[[str], Callable[[Any], None]],
     **kwargs: Any,
 ) -> None:
-    """Call one hook plugin by plugin, each with a ``register`` that knows the plugin's name."""
+    """Call one hook plugin by plugin, each with a ``register`` that knows the plugin's name.
+
+    Each call goes through pluggy (a hook caller holding that plugin alone), so tracing and
+    hook-call monitoring see it like any other hook call.
+    """
     for impl in reversed(getattr(pm.hook, hook_name).get_hookimpls()):
-        args: Mapping[str, Any] = {"register": make_register(impl.plugin_name), **kwargs}
-        impl.function(*[args[a] for a in impl.argnames])
+        others = [p for p in pm.get_plugins() if p is not impl.plugin]
+        caller = pm.subset_hook_caller(hook_name, remove_plugins=others)
+        caller(register=make_register(impl.plugin_name), **kwargs)
 
 
 def collect_tools(pm: pluggy.PluginManager, manifest: Manifest) -> dict[str, RegisteredTool]:
