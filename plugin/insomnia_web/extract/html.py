@@ -109,14 +109,11 @@ def _tidy(content: HtmlElement) -> HtmlElement:
     return content
 
 
-def extract_html(
-    html: str, *, url: str | None = None, mode: Literal["readable", "full"] = "readable"
-) -> Extracted:
+def extract_html(html: str, *, mode: Literal["readable", "full"] = "readable") -> Extracted:
     """Extract the title and Markdown-like text of an HTML page.
 
     ``mode="readable"`` keeps the main content; ``mode="full"`` keeps all visible text (only
-    scripts, styles and hidden elements are removed). *url* is accepted for future
-    site-specific rules and does not change the result today.
+    scripts, styles and hidden elements are removed).
     """
     root = parse_html(html)
     if root is None:
