@@ -1,4 +1,4 @@
-"""Extraction keeps to a CPU budget and returns the best text it has when it runs out."""
+"""Extraction keeps to a time budget and returns the best text it has when it runs out."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def test_an_unspent_budget_lets_readability_choose() -> None:
 
 def test_a_spent_budget_skips_readability(monkeypatch: pytest.MonkeyPatch) -> None:
     """When the budget is gone before readability starts, the page extraction answers."""
-    monkeypatch.setattr(html_module, "BUDGET", Budget(cpu_s=0.0))
+    monkeypatch.setattr(html_module, "BUDGET", Budget(seconds=0.0))
     result = extract_html(PAGE)
     assert result.method == "page"
     assert "Sentence 11 of the council report" in result.text
@@ -43,7 +43,7 @@ def test_running_out_after_readability_returns_its_article(
         raise AssertionError("the page extraction ran after the budget was spent")
 
     monkeypatch.setattr(html_module, "prune_boilerplate", page_extraction)
-    monkeypatch.setattr(html_module, "BUDGET", Budget(cpu_s=1e-9, readability_start_share=1e12))
+    monkeypatch.setattr(html_module, "BUDGET", Budget(seconds=1e-9, readability_start_share=1e12))
     result = extract_html(PAGE)
     assert result.method == "readability"
     assert "Sentence 11 of the council report" in result.text

@@ -43,10 +43,12 @@ __all__ = ["BUDGET", "Budget", "extract_html"]
 
 @dataclass(frozen=True)
 class Budget:
-    """How much CPU one page's extraction may take, and what is given up to keep to it."""
+    """How long one page's extraction may take, and what is given up to keep to it."""
 
-    cpu_s: float = 2.0
-    """CPU seconds (of the extracting thread) after which the best text so far is returned."""
+    seconds: float = 2.0
+    """Seconds after which the best text so far is returned. Measured on the monotonic clock:
+    reading a CPU clock costs a system call that some sandboxes make slow, and a machine too
+    busy to give the page its CPU is one where giving up early is right."""
     readability_start_share: float = 0.5
     """Readability is skipped when this share of the budget is spent before it starts."""
     readability_max_chars: int = 8_000_000
@@ -119,7 +121,7 @@ def _readability_fits(html: str, root: HtmlElement, spent: float) -> bool:
     """True when readability may run on this page within the budget."""
     if len(html) > BUDGET.readability_max_chars:
         return False
-    if spent > BUDGET.readability_start_share * BUDGET.cpu_s:
+    if spent > BUDGET.readability_start_share * BUDGET.seconds:
         return False
     limit = BUDGET.readability_max_elements
     return next(itertools.islice(root.iter(), limit, None), None) is None
@@ -139,14 +141,14 @@ def extract_html(html: str, *, mode: Literal["readable", "full"] = "readable") -
     ``mode="readable"`` keeps the main content; ``mode="full"`` keeps all visible text (only
     scripts, styles and hidden elements are removed).
 
-    Extraction keeps to a CPU budget (:data:`BUDGET`): readability is skipped on a page too
+    Extraction keeps to a time budget (:data:`BUDGET`): readability is skipped on a page too
     large for it or when the budget is half spent before it starts, and when the budget runs
     out after it, its article is returned without the page extraction.
     """
-    started = time.thread_time()
+    started = time.monotonic()
 
     def spent() -> float:
-        return time.thread_time() - started
+        return time.monotonic() - started
 
     root = parse_html(html)
     if root is None:
@@ -171,7 +173,7 @@ def extract_html(html: str, *, mode: Literal["readable", "full"] = "readable") -
                 _tidy(article)
             article_text = serialize(article)
     article_text = drop_lone_post(root, article_text)  # one post of a thread is not the page
-    if article_text and spent() > BUDGET.cpu_s:  # out of time: the article is the best so far
+    if article_text and spent() > BUDGET.seconds:  # out of time: the article is the best so far
         return Extracted(title=title, text=finish_lines(article_text), method="readability")
     page_text = serialize(_tidy(prune_boilerplate(root, language)))
     text, method = _choose(article_text, page_text, claim)
