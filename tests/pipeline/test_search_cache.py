@@ -178,7 +178,8 @@ async def test_force_fresh_and_date_range_skip_the_read(store: SearchCache) -> N
 @pytest.mark.asyncio
 async def test_broken_cache_warns_instead_of_failing(tmp_path: Path) -> None:
     """A cache that cannot open turns every operation into a cache_error warning."""
-    broken = SearchCache(SqliteStore(Cache(tmp_path)), ttl_s=86_400)  # a directory is not a database
+    # A directory is not a database.
+    broken = SearchCache(SqliteStore(Cache(tmp_path)), ttl_s=86_400)
     warnings: list[str] = []
     await broken.store("q", PARAMS, output(), warnings)
     hit = await broken.lookup("q", PARAMS, freshness=None, force_fresh=False, warnings=warnings)
@@ -218,6 +219,7 @@ async def test_disabled_cache_always_misses() -> None:
     off = SearchCache(None, ttl_s=86_400)
     warnings: list[str] = []
     await off.store("q", PARAMS, output(), warnings)
-    assert await off.lookup("q", PARAMS, freshness=None, force_fresh=False, warnings=warnings) is None
+    hit = await off.lookup("q", PARAMS, freshness=None, force_fresh=False, warnings=warnings)
+    assert hit is None
     assert await off.findings("q", warnings) == []
     assert warnings == []
