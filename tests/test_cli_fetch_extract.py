@@ -87,7 +87,7 @@ def test_fetch_prints_header_and_delimited_text(
     assert code == 0, out
     header, _, rest = out.partition(UNTRUSTED_BEGIN + "\n")
     assert header.startswith(f"URL: {url}\n")
-    assert "Status: 200 · Type: text/html; charset utf-8" in header
+    assert "Status: 200 · Type: text/html; charset=utf-8" in header
     assert 'Title: "CLI page"' in header
     body = rest.split("\n" + UNTRUSTED_END)[0]
     assert body.startswith("# Fetched from the command line")
