@@ -17,6 +17,7 @@ import msgspec
 
 from ..config import Manifest
 from ..errors import ToolError
+from ..tools.fetch_progress import format_bytes
 
 __all__ = ["run_cache", "run_extract"]
 
@@ -51,7 +52,8 @@ def run_extract(
 ) -> int:
     """Extract each HTML file (``-`` is stdin); print its text, or one JSON line per file.
 
-    With several files each text is headed ``# FILE``. A file that cannot be read or is not
+    With several files each text is headed ``==> FILE <==`` (as ``head`` does: a line no
+    extracted page produces, unlike a Markdown heading). A file that cannot be read or is not
     text is reported on *err* and the others are still extracted; the status is then 1.
     """
     status = 0
@@ -71,18 +73,10 @@ def run_extract(
             out.write(json.dumps(doc, ensure_ascii=False) + "\n")
             continue
         if len(files) > 1:
-            out.write(("\n" if printed else "") + f"# {name}\n\n")
+            out.write(("\n" if printed else "") + f"==> {name} <==\n")
         out.write((doc["text"] or "").rstrip("\n") + "\n")
         printed += 1
     return status
-
-
-def _size(n: int) -> str:
-    if n < 1024:
-        return f"{n} bytes"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KiB"
-    return f"{n / (1024 * 1024):.1f} MiB"
 
 
 def run_cache(manifest: Manifest, action: str, *, as_json: bool, out: TextIO) -> int:
@@ -96,7 +90,8 @@ def run_cache(manifest: Manifest, action: str, *, as_json: bool, out: TextIO) ->
             if as_json:
                 out.write(json.dumps({"path": str(cache.path), "deleted": deleted}) + "\n")
             else:
-                out.write(f"cleared {deleted} entries from {cache.path}\n")
+                noun = "entry" if deleted == 1 else "entries"
+                out.write(f"cleared {deleted} {noun} from {cache.path}\n")
             return 0
         stats = cache.stats()
     if as_json:
@@ -110,7 +105,7 @@ def run_cache(manifest: Manifest, action: str, *, as_json: bool, out: TextIO) ->
         lines.append("the cache file does not exist yet")
     else:
         lines += [
-            f"size: {_size(stats.file_bytes)}",
+            f"size: {format_bytes(stats.file_bytes)}",
             f"searches: {stats.searches}",
             f"pages: {stats.pages}",
             f"findings: {stats.findings}",
