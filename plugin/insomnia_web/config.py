@@ -186,7 +186,7 @@ class PipelineConfig(_Config, frozen=True):
     ] = 1500
     per_host_concurrency: Annotated[
         int, Meta(ge=1, le=10, description="Concurrent page fetches per host.")
-    ] = 2
+    ] = 6
 
 
 class UrlPolicyConfig(_Config, frozen=True):
