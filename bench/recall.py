@@ -112,7 +112,7 @@ def make_extractor() -> Callable[[Page], tuple[str, str]] | None:
 
     def extract(page: Page) -> tuple[str, str]:
         html = gzip.decompress(html_path(page).read_bytes()).decode("utf-8", "replace")
-        result = extract_html(html, url=page.url)
+        result = extract_html(html)
         return result.title or page.title, result.text
 
     return extract
