@@ -71,6 +71,14 @@ def _with_site(query: str, allowed: tuple[str, ...]) -> str:
     return candidate
 
 
+def _key_hint(env: str) -> str:
+    """The hint of a 401 or 403: the key is wrong, so retrying cannot help."""
+    return (
+        f"The key was refused: check {env} (tell the user to set it to a valid Brave Search "
+        "API key subscribed to the Web Search API); do not retry until then."
+    )
+
+
 class BraveProvider(SearchProvider):
     """The Brave Search web API."""
 
@@ -82,6 +90,7 @@ class BraveProvider(SearchProvider):
         *,
         base_url: str = "https://api.search.brave.com",
         rate_limit_per_s: float = 1.0,
+        key_env: str = "BRAVE_SEARCH_API_KEY",
     ) -> None:
         self.endpoint = URL(base_url.rstrip("/") + SEARCH_PATH)
         self.http = ProviderHttp(
@@ -94,6 +103,7 @@ class BraveProvider(SearchProvider):
                 403: "Brave Search refused the API key (HTTP 403): the key is missing, invalid "
                 "or not subscribed to the Web Search API",
             },
+            status_hints=dict.fromkeys((401, 403), _key_hint(key_env)),
         )
 
     @classmethod
@@ -118,7 +128,10 @@ class BraveProvider(SearchProvider):
                 details={"env": env, "key": "web.search.brave.api_key_env"},
             )
         return cls(
-            api_key, base_url=search.brave.base_url, rate_limit_per_s=search.rate_limit_per_s
+            api_key,
+            base_url=search.brave.base_url,
+            rate_limit_per_s=search.rate_limit_per_s,
+            key_env=env,
         )
 
     def params(self, request: SearchRequest) -> dict[str, str]:
