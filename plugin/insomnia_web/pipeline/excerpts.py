@@ -12,7 +12,7 @@ from ..net.client import SafeClient
 from ..rank import Excerpt, Method, SourceDoc, select_excerpts
 from ..rank.budget import excerpt_cost
 from ..schemas import ExcerptItem, PageStatus, ResultItem
-from .fetch import FetchContext, PageOutcome, PageRequest, fetch_pages
+from .fetch import FetchContext, Gate, PageOutcome, PageRequest, fetch_pages
 
 __all__ = ["RANK_RESERVE", "PipelineResult", "run_excerpts"]
 
@@ -77,6 +77,7 @@ async def run_excerpts(
     per_host_concurrency: int = 2,
     method: Method = "ours",
     clock: Callable[[], float] = time.monotonic,
+    gate: Gate | None = None,
 ) -> PipelineResult:
     """Fetch the top *pages* results, extract them, and select the passages that answer.
 
@@ -96,6 +97,7 @@ async def run_excerpts(
         deadline_s=deadline_s - min(deadline_s * RANK_RESERVE, MAX_RANK_RESERVE_S),
         per_host_concurrency=per_host_concurrency,
         clock=clock,
+        gate=gate,
     )
     docs = [_doc(r, o) for r, o in zip(top, outcomes, strict=True)]
     chosen = await asyncio.to_thread(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Literal, Protocol
 
 import msgspec
@@ -30,6 +30,7 @@ __all__ = ["FetchContext", "PageOutcome", "PageRequest", "fetch_pages"]
 
 SKIP_CODES = POLICY_CODES | {
     "permission_denied",
+    "robots_disallowed",
     "redirect_blocked",
     "redirect_not_followed",
     "unsupported_content",
@@ -40,6 +41,8 @@ MIN_STEP_S = 0.05
 """Least time worth starting a fetch or an extraction with."""
 
 Status = Literal["ok", "error", "skipped"]
+Gate = Callable[[float], Callable[[URL], Awaitable[None]]]
+"""Gives the ``before_request`` hook of a fetch with a deadline (robots.txt, host rate)."""
 
 
 class FetchContext(Protocol):
@@ -95,8 +98,10 @@ class _Run:
         per_host: int,
         total: int,
         clock: Callable[[], float],
+        gate: Gate | None = None,
     ) -> None:
         self.client = client
+        self.gate = gate
         self.ctx = ctx
         self.deadline = deadline
         self.per_host = per_host
@@ -142,11 +147,13 @@ class _Run:
 
     async def _fetch_and_extract(self, request: PageRequest) -> PageOutcome:
         cfg = self.client.config
+        budget = self._budget(cfg.timeout_s)
         result = await self.client.fetch(
             request.url,
-            timeout_s=self._budget(cfg.timeout_s),
+            timeout_s=budget,
             allow_truncate=True,
             redirect_check=self._refuse_denied,
+            before_request=self.gate(budget) if self.gate is not None else None,
         )
         result.raise_for_status()
         body = read_body(result, "readable")
@@ -174,10 +181,13 @@ async def fetch_pages(
     deadline_s: float,
     per_host_concurrency: int = 2,
     clock: Callable[[], float] = time.monotonic,
+    gate: Gate | None = None,
 ) -> list[PageOutcome]:
     """Fetch and extract *requests* concurrently; return one outcome per request, in order.
 
-    Pages whose host has a ``deny`` rule for WebFetch are skipped without a connection.
+    Pages whose host has a ``deny`` rule for WebFetch are skipped without a connection;
+    *gate* (robots.txt and the per-host rate, see :class:`~insomnia_web.net.politeness.
+    Politeness`) runs before every request.
     Nothing runs past *deadline_s*: unfinished pages are cancelled and reported skipped.
     """
     outcomes: dict[int, PageOutcome] = {}
@@ -196,6 +206,7 @@ async def fetch_pages(
         per_host=per_host_concurrency,
         total=len(allowed),
         clock=clock,
+        gate=gate,
     )
     tasks = {asyncio.create_task(run.page(requests[i])): i for i in allowed}
     if tasks:

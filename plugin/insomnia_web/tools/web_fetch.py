@@ -219,6 +219,7 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             max_bytes=cfg.max_response_bytes,
             allow_truncate=True,
             redirect_check=self._redirect_check(ctx),
+            before_request=self.services.politeness.gate(cfg.timeout_s),
         )
         result.raise_for_status()
         ctx.progress(f"downloaded {result.bytes_read} bytes from {result.final_url}", None, None)

@@ -208,6 +208,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             deadline_s=p.deadline_s,
             max_tokens=self._budget(args),
             per_host_concurrency=p.per_host_concurrency,
+            gate=self.services.politeness.gate,
         )
         return msgspec.structs.replace(
             output, excerpts=found.excerpts, pages=found.pages, warnings=found.warnings
