@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
@@ -218,6 +218,9 @@ class WebFetchOutput(_Out, kw_only=True, frozen=True):
     content_type: Annotated[str, Meta(description="Media type.")]
     charset: Annotated[str | None, Meta(description="Charset.")]
     title: Annotated[str | None, Meta(description="Title.")]
+    document: Annotated[
+        dict[str, Any], Meta(description="As stated: author, published, modified, pages.")
+    ] = msgspec.field(default_factory=dict)
     text: Annotated[str, Meta(description="Text slice (untrusted).")]
     start_index: Annotated[int, Meta(description="Slice offset.")]
     next_start_index: Annotated[int | None, Meta(description="Next start_index; null at end.")]

@@ -1,9 +1,9 @@
 """Fetch and extract the top result pages concurrently, under one overall deadline.
 
 Every page is one task: fetch through :class:`~insomnia_web.net.SafeClient`, check the status,
-read the body as WebFetch does (:func:`~insomnia_web.extract.body.read_body`: type
-sniffing, unsupported and binary bodies refused, charset decoding with warnings), then
-extract readable text off the event loop. Tasks on the same host
+read the body as WebFetch does (:func:`~insomnia_web.extract.document.read_document`: a PDF's
+pages, or type sniffing, unsupported and binary bodies refused, charset decoding with
+warnings), then extract readable text off the event loop. Tasks on the same host
 share a semaphore (``per_host_concurrency``). The caller waits for all tasks with
 ``asyncio.wait(timeout=...)``; whatever is still running at the deadline is cancelled and
 reported as ``skipped`` with ``error_code="timeout"``: a slow page is dropped, never waited
@@ -21,8 +21,7 @@ import msgspec
 from yarl import URL
 
 from ..errors import ToolError
-from ..extract import convert_async
-from ..extract.body import read_body
+from ..extract.document import read_document
 from ..net.client import SafeClient
 from ..net.urlpolicy import POLICY_CODES
 
@@ -71,6 +70,11 @@ class PageOutcome(msgspec.Struct, frozen=True, kw_only=True):
     text: str = ""
     warnings: list[str] = msgspec.field(default_factory=list)
     """What reading the page noted: a sniffed type, charset trouble."""
+    author: str | None = None
+    published: str | None = None
+    """Publication date the page states (ISO 8601 text)."""
+    modified: str | None = None
+    """Last-modified date the page states (ISO 8601 text)."""
 
 
 def _host(url: str) -> str:
@@ -156,20 +160,22 @@ class _Run:
             before_request=self.gate(budget) if self.gate is not None else None,
         )
         result.raise_for_status()
-        body = read_body(result, "readable")
-        extracted = await convert_async(
-            body.text,
-            body.content_type,
-            url=result.final_url,
-            mode="readable",
+        doc = await read_document(
+            result,
+            "readable",
             timeout_s=self._budget(cfg.timeout_s),
+            max_chars=cfg.max_response_bytes,
         )
+        extracted = doc.extracted
         return PageOutcome(
             url=request.url,
             status="ok",
             title=extracted.title,
             text=extracted.text,
-            warnings=body.warnings,
+            warnings=doc.warnings,
+            author=extracted.author,
+            published=extracted.published,
+            modified=extracted.modified,
         )
 
 

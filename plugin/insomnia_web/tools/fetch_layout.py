@@ -1,17 +1,20 @@
 """The text the model reads for a WebFetch result.
 
-Layout: a metadata header (URL, final URL when different, status, type, title, the character
-range shown, where the text came from, warnings), then the page slice between the
-untrusted-content delimiters, then, when more text follows, a marker saying exactly how to
-continue, and a note when the download itself was cut.
+Layout: a metadata header (URL, final URL when different, status, type, title, author,
+published and modified dates, a PDF's page count, the character range shown, where the text
+came from, warnings), then the page slice between the untrusted-content delimiters, then,
+when more text follows, a marker saying exactly how to continue, and a note when the
+download itself was cut.
 """
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from ..modeltext import format_age, format_utc, one_line, wrap_untrusted
 from ..schemas import WebFetchOutput
 
-__all__ = ["render_fetch", "truncation_marker"]
+__all__ = ["DOCUMENT_FACTS", "document_facts", "render_fetch", "truncation_marker"]
 
 MAX_TITLE_CHARS = 200
 
@@ -35,6 +38,45 @@ def _source_line(out: WebFetchOutput) -> str:
     return f"Source: fetched {fetched} (snapshot {out.snapshot[:12]})"
 
 
+DOCUMENT_FACTS = ("author", "published", "modified", "pages")
+"""What ``WebFetchOutput.document`` may hold, when the page or PDF states it."""
+
+
+class _Facts(Protocol):
+    @property
+    def author(self) -> str | None: ...
+    @property
+    def published(self) -> str | None: ...
+    @property
+    def modified(self) -> str | None: ...
+    @property
+    def pages(self) -> int | None: ...
+
+
+def document_facts(page: _Facts) -> dict[str, Any]:
+    """The stated author, dates and page count of a stored page (unknown ones left out)."""
+    return {k: getattr(page, k) for k in DOCUMENT_FACTS if getattr(page, k) is not None}
+
+
+def _document_lines(out: WebFetchOutput) -> list[str]:
+    """Author, dates and page count, when the document states them."""
+    doc = out.document
+    lines = []
+    if doc.get("author"):
+        lines.append(f"Author: {one_line(str(doc['author']), MAX_TITLE_CHARS)}")
+    dates = [
+        f"{label}: {one_line(str(doc[key]), 40)}"
+        for label, key in (("Published", "published"), ("Modified", "modified"))
+        if doc.get(key)
+    ]
+    if dates:
+        lines.append(" · ".join(dates))
+    if doc.get("pages"):
+        n = doc["pages"]
+        lines.append(f"Pages: {n} (each starts with a [Page k of {n}] line)")
+    return lines
+
+
 def _header(out: WebFetchOutput) -> list[str]:
     lines = [f"URL: {one_line(out.url, 2048)}"]
     if out.final_url != out.url:
@@ -44,6 +86,7 @@ def _header(out: WebFetchOutput) -> list[str]:
     lines.append(f"Status: {out.status} · Type: {out.content_type}{charset}")
     if out.title:
         lines.append(f'Title: "{one_line(out.title, MAX_TITLE_CHARS)}"')
+    lines.extend(_document_lines(out))
     end = out.start_index + len(out.text)
     lines.append(f"Chars: {out.start_index}-{end} of {out.total_chars}")
     lines.append(_source_line(out))
