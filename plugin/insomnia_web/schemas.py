@@ -123,6 +123,7 @@ class ExcerptItem(_Out, kw_only=True, frozen=True):
     start: Annotated[int, Meta(description="Offset in page text; -1: snippet.")]
     end: Annotated[int, Meta(description="End offset; -1: snippet.")]
     heading: Annotated[str | None, Meta(description="Heading path.")] = None
+    byline: Annotated[str | None, Meta(description="Author, dates.")] = None
 
 
 class PageStatus(_Out, kw_only=True, frozen=True):
@@ -218,9 +219,9 @@ class WebFetchOutput(_Out, kw_only=True, frozen=True):
     content_type: Annotated[str, Meta(description="Media type.")]
     charset: Annotated[str | None, Meta(description="Charset.")]
     title: Annotated[str | None, Meta(description="Title.")]
-    document: Annotated[
-        dict[str, Any], Meta(description="As stated: author, published, modified, pages.")
-    ] = msgspec.field(default_factory=dict)
+    document: Annotated[dict[str, Any], Meta(description="Author, published, modified, pages.")] = (
+        msgspec.field(default_factory=dict)
+    )
     text: Annotated[str, Meta(description="Text slice (untrusted).")]
     start_index: Annotated[int, Meta(description="Slice offset.")]
     next_start_index: Annotated[int | None, Meta(description="Next start_index; null at end.")]
