@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from insomnia_web import MockProvider, Runtime, SearchHit
@@ -64,3 +65,24 @@ async def test_excerpt_labels_carry_the_byline(site: Site, tmp_path: Path) -> No
     line = "By Ann Lee · published 2026-03-01 · modified 2026-03-05"
     assert f"[1] Brewing tea - {site.url('/tea')}\n{line}\n" in found.text
     assert found.output["excerpts"][0]["byline"] == line
+
+
+@pytest.mark.asyncio
+async def test_the_history_file_holds_a_fetched_pages_text_once(site: Site, tmp_path: Path) -> None:
+    """A WebFetch result in the JSONL history carries the page text once, not twice."""
+    from insomnia_web.history import ToolResultEvent, decode_event
+
+    history = tmp_path / "history.jsonl"
+    manifest = manifest_for(site.port, tmp_path / "cache.sqlite3")
+    web = msgspec.structs.replace(manifest.web, history_path=str(history))
+    site.set("/tea", ARTICLE)
+    async with Runtime(
+        msgspec.structs.replace(manifest, web=web), load_entrypoints=False
+    ) as runtime:
+        result = await runtime.call_tool("WebFetch", {"url": site.url("/tea")})
+    assert result.ok, result.text
+    raw = history.read_text()
+    assert raw.count("Green tea is brewed at eighty degrees") == 6
+    last = decode_event(raw.splitlines()[-1])
+    assert isinstance(last, ToolResultEvent)
+    assert last.output == result.output
