@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -167,3 +168,16 @@ def test_rate_limiter_refuses_past_the_deadline_without_reserving() -> None:
         limiter.reserve("a.test", deadline=0.5)
     assert getattr(info.value, "code", None) == "rate_limited"
     assert limiter.reserve("a.test", deadline=2.0) == 1.0
+
+
+@pytest.mark.asyncio
+async def test_concurrent_fetches_of_one_site_share_one_robots_read(
+    site: Site, runtime: Runtime
+) -> None:
+    """Several pages of one site fetched at once read its robots.txt once."""
+    site.set("/robots.txt", ROBOTS, content_type="text/plain")
+    for n in range(4):
+        site.set(f"/p{n}", f"<p>Page {n}.</p>")
+    results = await asyncio.gather(*(fetch(runtime, site, f"/p{n}") for n in range(4)))
+    assert all(r.ok for r in results)
+    assert site.hits["/robots.txt"] == 1

@@ -29,7 +29,7 @@ from urllib.parse import quote, unquote
 import msgspec
 from yarl import URL
 
-from ..errors import ToolError
+from ..errors import ToolError, ToolTimeout
 
 if TYPE_CHECKING:
     from .client import SafeClient
@@ -209,8 +209,15 @@ class RobotsCache:
             task.add_done_callback(lambda t: self._expire_early(origin, t))
         else:
             task = entry[1]
-        async with asyncio.timeout(min(timeout_s, ROBOTS_TIMEOUT_S)):
-            return await asyncio.shield(task)
+        limit = min(timeout_s, ROBOTS_TIMEOUT_S)
+        try:
+            async with asyncio.timeout(limit):
+                return await asyncio.shield(task)
+        except TimeoutError:
+            raise ToolTimeout(
+                f"reading {origin}/robots.txt took longer than the {limit:g} s left",
+                phase="robots",
+            ) from None
 
     def _remember(self, origin: str, until: float, task: asyncio.Task[RobotsRules]) -> None:
         self._sites.pop(origin, None)
