@@ -3,8 +3,10 @@ environment; target names are left to the proxy, and the URL policy still applie
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -14,6 +16,11 @@ from insomnia_web.config import FetchConfig, UrlPolicyConfig
 from insomnia_web.errors import ToolError
 from insomnia_web.net import SafeClient, StaticResolver
 from tests.support import LOOPBACK, DialGuard
+
+from .conftest import SITE, RawHandler
+from .test_tls import https_server, trust
+
+__all__ = ["https_server"]  # the HTTPS fixture, shared with the TLS tests
 
 Serve = Callable[[web.Application], Awaitable[int]]
 
@@ -134,3 +141,41 @@ async def test_an_unreachable_proxy_is_a_connection_error(dial_guard: DialGuard)
             await client.fetch("https://docs.example/")
     assert info.value.code == "connection_error"
     assert LOOPBACK in info.value.message
+
+
+@pytest.mark.asyncio
+async def test_https_goes_through_a_connect_tunnel_and_verifies_the_target(
+    https_server: tuple[int, Path],
+    serve_raw: Callable[[RawHandler], Awaitable[int]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An https URL is tunnelled with CONNECT; TLS is verified against the URL's host."""
+    port, cert = https_server
+    trust(monkeypatch, cert)
+    tunnels: list[str] = []
+
+    async def connect_proxy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        request = await reader.readuntil(b"\r\n\r\n")
+        target = request.split(b" ", 2)[1].decode()
+        tunnels.append(target)
+        up_reader, up_writer = await asyncio.open_connection(LOOPBACK, int(target.split(":")[1]))
+        writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            while data := await src.read(65536):
+                dst.write(data)
+                await dst.drain()
+            dst.close()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    proxy_port = await serve_raw(connect_proxy)
+    client = SafeClient(
+        FetchConfig(proxy=f"http://{LOOPBACK}:{proxy_port}"),
+        UrlPolicyConfig(ports=[port]),
+        resolver=StaticResolver({}),
+    )
+    async with client:
+        result = await client.fetch(f"https://{SITE}:{port}/")
+    assert result.body == b"secure"
+    assert tunnels == [f"{SITE}:{port}"]
