@@ -100,6 +100,11 @@ class Politeness:
         self.limiter = HostRateLimiter(config.host_rate_limit_per_s, config.host_burst, clock=clock)
         self.clock = clock
 
+    async def aclose(self) -> None:
+        """Stop what is still running (robots.txt reads)."""
+        if self.robots is not None:
+            await self.robots.aclose()
+
     def gate(self, timeout_s: float) -> Callable[[URL], Awaitable[None]]:
         """The ``before_request`` hook of one fetch whose deadline is *timeout_s* from now."""
         deadline = self.clock() + timeout_s

@@ -219,6 +219,14 @@ class RobotsCache:
                 phase="robots",
             ) from None
 
+    async def aclose(self) -> None:
+        """Cancel robots.txt reads still running (the client is about to close)."""
+        pending = [task for _, task in self._sites.values() if not task.done()]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        self._sites.clear()
+
     def _remember(self, origin: str, until: float, task: asyncio.Task[RobotsRules]) -> None:
         self._sites.pop(origin, None)
         while len(self._sites) >= MAX_SITES:

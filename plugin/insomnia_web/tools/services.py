@@ -79,6 +79,8 @@ class WebServices:
                 await provider.aclose()
             except Exception as exc:
                 errors.append(exc)
+        if self._politeness is not None:
+            await self._politeness.aclose()
         if self._client is not None:
             await self._client.aclose()
         if self._cache is not None:
