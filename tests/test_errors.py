@@ -43,7 +43,9 @@ DESIGN_CODES = [
     "robots_disallowed",
     "rate_limited",
     "provider_error",
+    "quota_exceeded",
     "cache_error",
+    "cache_unavailable",
     "internal_error",
 ]
 

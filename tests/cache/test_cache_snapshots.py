@@ -105,7 +105,7 @@ def test_document_facts_round_trip(cache: Cache, clock: FakeClock) -> None:
     )
 
 
-def test_a_version_1_file_gains_the_meta_column(cache_path: Path, clock: FakeClock) -> None:
+def test_a_version_2_file_gains_the_meta_column(cache_path: Path, clock: FakeClock) -> None:
     """A cache file written before document facts existed opens, and its pages still read."""
     cache_path.parent.mkdir(parents=True)
     conn = sqlite3.connect(cache_path)
@@ -115,7 +115,7 @@ def test_a_version_1_file_gains_the_meta_column(cache_path: Path, clock: FakeClo
         " status INTEGER NOT NULL, content_type TEXT, charset TEXT, bytes INTEGER NOT NULL,"
         " fetched_at REAL NOT NULL, redirects TEXT NOT NULL, truncated INTEGER NOT NULL,"
         " download_truncated INTEGER NOT NULL, UNIQUE (url, hash));"
-        "PRAGMA user_version = 1;"
+        "PRAGMA user_version = 2;"
     )
     conn.execute(
         "INSERT INTO snapshots (hash, url, final_url, mode, text, status, bytes, fetched_at,"

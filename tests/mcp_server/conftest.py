@@ -24,6 +24,8 @@ from mcp import Client, ClientSession, StdioServerParameters, stdio_client, type
 from mcp.client.session import ClientRequestContext, ElicitationFnT
 from mcp.shared.dispatcher import ProgressFnT
 
+from insomnia_web.mcp_server.listing import ERROR_META_KEY
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"
 PAGE_TEXT = "Loopback pages answer quickly and never leave this machine."
@@ -159,6 +161,7 @@ class Connection:
     client: ClientSession | Client
     protocol_version: str
     server_info: types.Implementation | None
+    instructions: str | None = None
 
     def list_tools(self) -> list[types.Tool]:
         """``tools/list``."""
@@ -181,18 +184,18 @@ async def _open(
     errlog: TextIO,
     elicitation: ElicitationFnT | None,
     modern: bool,
-) -> AsyncIterator[tuple[ClientSession | Client, str, types.Implementation | None]]:
+) -> AsyncIterator[tuple[ClientSession | Client, str, types.Implementation | None, str | None]]:
     if modern:
         transport = stdio_client(params, errlog=errlog)
         async with Client(transport, elicitation_callback=elicitation, mode="auto") as client:
-            yield client, client.protocol_version, client.server_info
+            yield client, client.protocol_version, client.server_info, client.instructions
         return
     async with (
         stdio_client(params, errlog=errlog) as (read, write),
         ClientSession(read, write, elicitation_callback=elicitation) as session,
     ):
         init = await session.initialize()
-        yield session, init.protocol_version, init.server_info
+        yield session, init.protocol_version, init.server_info, init.instructions
 
 
 @pytest.fixture(scope="module")
@@ -225,12 +228,12 @@ def connect(
         errlog = stack.enter_context(errlog_path.open("w", encoding="utf-8"))
         opening = portal.wrap_async_context_manager(_open(params, errlog, elicitation, modern))
         try:
-            client, version, info = stack.enter_context(opening)
+            client, version, info, instructions = stack.enter_context(opening)
         except Exception as exc:
             errlog.flush()
             stderr = errlog_path.read_text(encoding="utf-8")[-4000:]
             raise RuntimeError(f"MCP server did not start; its stderr:\n{stderr}") from exc
-        yield Connection(portal, client, version, info)
+        yield Connection(portal, client, version, info, instructions)
 
 
 def text_of(result: types.CallToolResult) -> str:
@@ -239,3 +242,13 @@ def text_of(result: types.CallToolResult) -> str:
     block = result.content[0]
     assert isinstance(block, types.TextContent)
     return block.text
+
+
+def error_of(result: types.CallToolResult) -> dict[str, Any]:
+    """The typed error of an isError result (in ``_meta``; errors carry no structured output)."""
+    assert result.is_error
+    assert result.structured_content is None
+    assert result.meta is not None
+    error = result.meta[ERROR_META_KEY]
+    assert isinstance(error, dict)
+    return error

@@ -16,7 +16,15 @@ from insomnia_web.config import load_manifest
 from insomnia_web.history import ToolCallEvent, ToolResultEvent, decode_event
 from insomnia_web.runtime import Runtime
 
-from .conftest import PAGE_TEXT, Connection, connect, server_params, text_of, write_manifest
+from .conftest import (
+    PAGE_TEXT,
+    Connection,
+    connect,
+    error_of,
+    server_params,
+    text_of,
+    write_manifest,
+)
 
 EXPECTED = {"web_search": "WebSearch", "web_fetch": "WebFetch", "save_finding": "SaveFinding"}
 ALLOW = ["WebSearch", "SaveFinding", "WebFetch(domain:site.test)", "WebFetch(domain:blocked.test)"]
@@ -59,14 +67,6 @@ def structured(result: types.CallToolResult) -> dict[str, Any]:
     return result.structured_content
 
 
-def error_of(result: types.CallToolResult) -> dict[str, Any]:
-    """The ``error`` object of an isError result."""
-    assert result.is_error
-    error = structured(result)["error"]
-    assert isinstance(error, dict)
-    return error
-
-
 def test_server_declares_name_title_and_version(conn: Connection) -> None:
     """The server introduces itself as insomnia-web with the installed package version."""
     info = conn.server_info
@@ -74,6 +74,16 @@ def test_server_declares_name_title_and_version(conn: Connection) -> None:
     assert info.name == "insomnia-web"
     assert info.version == importlib.metadata.version("insomnia-web")
     assert info.title
+
+
+def test_server_sends_instructions_naming_its_tools(conn: Connection) -> None:
+    """The handshake carries instructions that name the MCP tools and the untrusted text rule."""
+    assert conn.instructions
+    for name in EXPECTED:
+        assert name in conn.instructions
+    for runtime_name in EXPECTED.values():
+        assert runtime_name not in conn.instructions
+    assert "UNTRUSTED WEB CONTENT" in conn.instructions
 
 
 def test_lists_exactly_the_three_web_tools(tools: dict[str, types.Tool]) -> None:
@@ -85,7 +95,7 @@ def test_lists_exactly_the_three_web_tools(tools: dict[str, types.Tool]) -> None
 def test_listing_carries_the_runtime_schemas(
     tools: dict[str, types.Tool], runtime: Runtime, name: str
 ) -> None:
-    """Input and output schemas are the tool's own, and both are valid JSON Schemas."""
+    """Schemas and title are the tool's own; the description names the MCP tools."""
     tool = runtime.get_tool(EXPECTED[name])
     listed = tools[name]
     assert listed.input_schema == tool.input_schema()
@@ -93,7 +103,13 @@ def test_listing_carries_the_runtime_schemas(
     jsonschema.Draft202012Validator.check_schema(listed.input_schema)
     jsonschema.Draft202012Validator.check_schema(listed.output_schema)
     assert listed.title == tool.title
-    assert listed.description == tool.description()
+    renamed = {runtime_name: public for public, runtime_name in EXPECTED.items()}
+    expected = tool.description()
+    for runtime_name, public in renamed.items():
+        expected = expected.replace(runtime_name, public)
+    assert listed.description == expected
+    assert listed.description is not None
+    assert not any(runtime_name in listed.description for runtime_name in renamed)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -181,3 +181,20 @@ async def test_concurrent_fetches_of_one_site_share_one_robots_read(
     results = await asyncio.gather(*(fetch(runtime, site, f"/p{n}") for n in range(4)))
     assert all(r.ok for r in results)
     assert site.hits["/robots.txt"] == 1
+
+
+@pytest.mark.asyncio
+async def test_an_unreachable_site_fails_with_its_own_error_and_is_asked_again(
+    site: Site, runtime: Runtime
+) -> None:
+    """A robots.txt read that fails in transport reports that error, and is not kept."""
+    site.set("/page", "<p>Here.</p>")
+    https_url = site.url("/page").replace("http://", "https://")  # this server speaks http
+    for _ in range(2):
+        result = await runtime.call_tool("WebFetch", {"url": https_url})
+        assert result.error is not None
+        assert result.error.code == "tls_error"
+    tool = runtime.get_tool("WebFetch")
+    robots = tool.services.politeness.robots  # type: ignore[attr-defined]
+    assert robots is not None
+    assert robots._sites == {}

@@ -17,7 +17,7 @@ from pathlib import Path
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "fts5_available", "open_database"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 10_000
 
 _TABLES = """
@@ -52,7 +52,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
     redirects TEXT NOT NULL,       -- JSON list
     truncated INTEGER NOT NULL,
     download_truncated INTEGER NOT NULL,
-    meta TEXT NOT NULL DEFAULT '{}',  -- JSON: pages, author, published, modified
+    meta TEXT NOT NULL DEFAULT '{}',  -- version 3, JSON: pages, author, published, modified
     UNIQUE (url, hash)
 );
 CREATE INDEX IF NOT EXISTS snapshots_by_hash ON snapshots (hash, fetched_at);
@@ -75,9 +75,21 @@ CREATE TABLE IF NOT EXISTS findings (
 );
 CREATE INDEX IF NOT EXISTS findings_by_source ON findings (source_url, verified);
 CREATE INDEX IF NOT EXISTS findings_by_expiry ON findings (expires_at);
+
+CREATE TABLE IF NOT EXISTS rate_buckets (   -- version 2: provider budgets (cache/budget.py)
+    name TEXT PRIMARY KEY,         -- provider:key-fingerprint
+    next_free REAL NOT NULL,       -- Unix time the next request may start
+    hold_until REAL NOT NULL       -- Unix time before which no request starts (429)
+);
+CREATE TABLE IF NOT EXISTS provider_usage (
+    name TEXT NOT NULL,
+    day TEXT NOT NULL,             -- UTC YYYY-MM-DD
+    requests INTEGER NOT NULL,
+    PRIMARY KEY (name, day)
+);
 """
 
-# Columns added after version 1, with their definition, for files made by older versions.
+# Columns added to existing tables (version 3), with their definition, for older files.
 _ADDED_COLUMNS = {"snapshots": {"meta": "TEXT NOT NULL DEFAULT '{}'"}}
 
 _FTS_TABLES = {

@@ -1,9 +1,14 @@
 """How insomnia tools and results look to an MCP client.
 
 A tool keeps its schemas, title and annotations; only its name changes to snake_case
-(``WebSearch`` -> ``web_search``). A result becomes a ``CallToolResult``: the runtime's text
+(``WebSearch`` -> ``web_search``), and so do the tool names its description and its
+results mention (:mod:`.wording`). A result becomes a ``CallToolResult``: the runtime's text
 as the text content, the structured output as ``structuredContent``, and a failure as
-``isError: true`` with ``{"error": {...}}`` as its structured content.
+``isError: true`` with its text and the typed error under ``_meta["insomnia-web/error"]``.
+
+A failure carries no ``structuredContent``: clients (the TypeScript SDK among them) validate
+structured content against the tool's ``outputSchema`` even on errors, and an error is not
+an output.
 """
 
 from __future__ import annotations
@@ -12,13 +17,25 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import msgspec
 from mcp import types
 
 from ..errors import ErrorInfo
+from ..modeltext import render_error
 from ..runtime import ToolResult
 from ..tools.base import Tool
+from .wording import Renamer
 
-__all__ = ["call_result", "error_payload", "mcp_tool", "mcp_tool_name", "tool_names"]
+__all__ = [
+    "ERROR_META_KEY",
+    "call_result",
+    "error_meta",
+    "mcp_tool",
+    "mcp_tool_name",
+    "tool_names",
+]
+
+ERROR_META_KEY = "insomnia-web/error"
 
 _WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
@@ -42,13 +59,17 @@ def tool_names(names: Iterable[str]) -> dict[str, str]:
     return mapping
 
 
-def mcp_tool(tool: Tool[Any, Any]) -> types.Tool:
-    """The MCP listing of *tool*: schemas, title and truthful behaviour hints."""
+def mcp_tool(tool: Tool[Any, Any], renamer: Renamer | None = None) -> types.Tool:
+    """The MCP listing of *tool*: schemas, title and truthful behaviour hints.
+
+    *renamer* rewrites the tool names its texts mention; by default only its own.
+    """
+    renamer = renamer or Renamer({tool.name: mcp_tool_name(tool.name)})
     hints = tool.annotations
     return types.Tool(
         name=mcp_tool_name(tool.name),
         title=tool.title or None,
-        description=tool.description(),
+        description=renamer.text(tool.description()),
         input_schema=tool.input_schema(),
         output_schema=tool.output_schema(),
         annotations=types.ToolAnnotations(
@@ -60,8 +81,8 @@ def mcp_tool(tool: Tool[Any, Any]) -> types.Tool:
     )
 
 
-def error_payload(error: ErrorInfo) -> dict[str, Any]:
-    """``{"error": {code, message, hint, retryable, retry_after_s[, details]}}``."""
+def error_meta(error: ErrorInfo) -> dict[str, Any]:
+    """``{"insomnia-web/error": {code, message, hint, retryable, retry_after_s[, details]}}``."""
     body: dict[str, Any] = {
         "code": error.code,
         "message": error.message,
@@ -71,13 +92,25 @@ def error_payload(error: ErrorInfo) -> dict[str, Any]:
     }
     if error.details:
         body["details"] = error.details
-    return {"error": body}
+    return {ERROR_META_KEY: body}
 
 
-def call_result(result: ToolResult) -> types.CallToolResult:
-    """The MCP result of one runtime call (the same text the runtime returns)."""
-    content: list[types.ContentBlock] = [types.TextContent(type="text", text=result.text)]
+def call_result(result: ToolResult, renamer: Renamer | None = None) -> types.CallToolResult:
+    """The MCP result of one runtime call: the runtime's text, with MCP tool names."""
+    renamer = renamer or Renamer({})
     if result.ok:
+        content: list[types.ContentBlock] = [
+            types.TextContent(type="text", text=renamer.result(result.text))
+        ]
         return types.CallToolResult(content=content, structured_content=result.output)
-    structured = error_payload(result.error) if result.error is not None else None
-    return types.CallToolResult(content=content, structured_content=structured, is_error=True)
+    if result.error is None:
+        text = renamer.result(result.text)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
+                                    is_error=True)  # fmt: skip
+    error = msgspec.structs.replace(
+        result.error,
+        message=renamer.text(result.error.message),
+        hint=renamer.text(result.error.hint),
+    )
+    content = [types.TextContent(type="text", text=render_error(error))]
+    return types.CallToolResult(content=content, is_error=True, _meta=error_meta(error))

@@ -168,6 +168,7 @@ class SafeClient(AsyncClosing):
         before_request: RedirectCheck | None = None,
         accept: str = DEFAULT_ACCEPT,
         trusted_origin: bool = False,
+        on_bytes: Callable[[int], None] | None = None,
     ) -> FetchResult:
         """GET *url* under the policy and return its bounded, decompressed body.
 
@@ -184,6 +185,8 @@ class SafeClient(AsyncClosing):
           hop) before it is resolved or sent; it may raise to stop the fetch.
         - ``trusted_origin``: the URL is a configured provider endpoint: port, host-name
           and address rules are skipped for it, and redirects are never followed.
+        - ``on_bytes``: called with the decompressed bytes read so far, after each chunk of
+          the final response's body (for progress displays; it must not block).
 
         Raises a :class:`~insomnia_web.errors.ToolError` with the code of the failure.
         """
@@ -207,6 +210,7 @@ class SafeClient(AsyncClosing):
             redirect_check=redirect_check,
             before_request=before_request,
             started=started,
+            on_bytes=on_bytes,
         )
         try:
             async with asyncio.timeout(deadline):
@@ -251,6 +255,7 @@ class _Fetch:
         redirect_check: RedirectCheck | None,
         before_request: RedirectCheck | None = None,
         started: float,
+        on_bytes: Callable[[int], None] | None = None,
     ) -> None:
         self.client = client
         self.limit = limit
@@ -261,6 +266,7 @@ class _Fetch:
         self.redirect_check = redirect_check
         self.before_request = before_request
         self.started = started
+        self.on_bytes = on_bytes
         self.redirects: list[str] = []
 
     def _blocked(self, exc: ToolError, location: str) -> ToolError:
@@ -367,6 +373,8 @@ class _Fetch:
         async for chunk in resp.content.iter_any():
             for piece in decoder.feed(chunk, limit + 1 - buffer.tell()):
                 buffer.write(piece)
+            if self.on_bytes is not None:
+                self.on_bytes(min(buffer.tell(), limit))
             if buffer.tell() > limit:
                 break
         else:

@@ -13,8 +13,10 @@ agent (the RFC merges every group that names it).
   :class:`~.client.SafeClient` (at most :data:`MAX_ROBOTS_BYTES`, :data:`ROBOTS_TIMEOUT_S`),
   keeps the rules for :data:`ROBOTS_TTL_S`, and raises ``robots_disallowed`` for a URL the
   site disallows. What an answer means follows RFC 9309 section 2.3.1: 2xx is parsed; a 4xx
-  means no rules; a 5xx, 429 or an unreachable server means "disallow everything" (kept
-  for :data:`ROBOTS_ERROR_TTL_S` only, so a later call tries again).
+  means no rules; a 5xx or 429 means "disallow everything" (kept for
+  :data:`ROBOTS_ERROR_TTL_S` only, so a later call tries again). A site that cannot be
+  reached at all (timeout, connection, TLS or protocol failure) fails the fetch with that
+  error, as the page itself would, and is asked again on the next call.
 """
 
 from __future__ import annotations
@@ -238,7 +240,9 @@ class RobotsCache:
         entry = self._sites.get(origin)
         if entry is None or entry[1] is not task:
             return
-        if task.cancelled() or task.exception() is not None or task.result().disallow_all:
+        if task.cancelled() or task.exception() is not None:
+            del self._sites[origin]  # unreachable: the next call asks again
+        elif task.result().disallow_all:
             self._sites[origin] = (self.clock() + ROBOTS_ERROR_TTL_S, task)
 
     async def _read(self, origin: str) -> RobotsRules:
@@ -259,7 +263,7 @@ class RobotsCache:
             )
         except ToolError as exc:
             if exc.code in _UNREACHABLE:
-                return RobotsRules(disallow_all=True)
+                raise  # the page could not be reached either: say why
             # Redirected elsewhere, blocked, no such host: no rules to follow (and the page's
             # own fetch reports a host that cannot be reached).
             return RobotsRules()

@@ -185,7 +185,7 @@ async def fetch_pages(
     client: SafeClient,
     ctx: FetchContext,
     deadline_s: float,
-    per_host_concurrency: int = 2,
+    per_host_concurrency: int = 6,
     clock: Callable[[], float] = time.monotonic,
     gate: Gate | None = None,
 ) -> list[PageOutcome]:
