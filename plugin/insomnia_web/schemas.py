@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
@@ -222,9 +222,10 @@ class WebFetchOutput(_Out, kw_only=True, frozen=True):
     content_type: Annotated[str, Meta(description="Media type.")]
     charset: Annotated[str | None, Meta(description="Charset.")]
     title: Annotated[str | None, Meta(description="Title.")]
-    document: Annotated[dict[str, Any], Meta(description="Author, published, modified, pages.")] = (
-        msgspec.field(default_factory=dict)
-    )
+    author: Annotated[str | None, Meta(description="Author, if stated.")] = None
+    published: Annotated[str | None, Meta(description="Published (ISO), if stated.")] = None
+    modified: Annotated[str | None, Meta(description="Modified (ISO), if stated.")] = None
+    pages: Annotated[int | None, Meta(description="PDF page count.")] = None
     text: Annotated[str, Meta(description="Text slice (untrusted).")]
     start_index: Annotated[int, Meta(description="Slice offset.")]
     next_start_index: Annotated[int | None, Meta(description="Next start_index; null at end.")]

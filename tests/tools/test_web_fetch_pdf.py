@@ -42,7 +42,7 @@ async def test_a_pdf_is_read_page_by_page_with_markers(site: Site, runtime: Runt
     out = ok(result := await fetch(runtime, site, "/report.pdf"))
     assert out["content_type"] == PDF
     assert out["title"] == "Tea Report 2026"
-    assert out["document"] == {"author": "Ann Lee", "pages": 3}
+    assert (out["author"], out["pages"], out["published"]) == ("Ann Lee", 3, None)
     assert out["text"].startswith("[Page 1 of 3]\nAnnual report\nTea sales rose by a tenth.")
     assert "\n\n[Page 2 of 3]\nCosts fell.\nShipping was cheaper than planned." in out["text"]
     assert out["text"].endswith("[Page 3 of 3]\nOutlook: steady.")
@@ -59,9 +59,9 @@ async def test_a_pdf_is_recognised_by_its_header_whatever_its_label(
     site.set("/bare", REPORT, content_type=None)
     labelled = ok(await fetch(runtime, site, "/blob"))
     assert labelled["content_type"] == PDF
-    assert labelled["document"]["pages"] == 3
+    assert labelled["pages"] == 3
     assert any("body is a PDF" in w for w in labelled["warnings"])
-    assert ok(await fetch(runtime, site, "/bare"))["document"]["pages"] == 3
+    assert ok(await fetch(runtime, site, "/bare"))["pages"] == 3
 
 
 @pytest.mark.asyncio
@@ -74,7 +74,7 @@ async def test_start_index_pages_over_a_pdf_from_the_stored_copy(
     assert first["truncated"] is True
     rest = ok(await fetch(runtime, site, "/report.pdf", start_index=first["next_start_index"]))
     assert rest["cache"]["hit"] is True
-    assert rest["document"] == {"author": "Ann Lee", "pages": 3}
+    assert (rest["author"], rest["pages"]) == ("Ann Lee", 3)
     whole = first["text"] + rest["text"]
     assert rest["start_index"] == len(first["text"])
     assert whole.startswith("[Page 1 of 3]\n")

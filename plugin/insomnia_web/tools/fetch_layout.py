@@ -9,15 +9,11 @@ download itself was cut.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
-
 from ..modeltext import format_age, format_utc, one_line, wrap_untrusted
 from ..schemas import WebFetchOutput
 
 __all__ = [
-    "DOCUMENT_FACTS",
     "MODEL_CONTINUE",
-    "document_facts",
     "render_fetch",
     "truncation_marker",
 ]
@@ -45,42 +41,20 @@ def _source_line(out: WebFetchOutput) -> str:
     return f"Source: fetched {fetched} (snapshot {out.snapshot[:12]})"
 
 
-DOCUMENT_FACTS = ("author", "published", "modified", "pages")
-"""What ``WebFetchOutput.document`` may hold, when the page or PDF states it."""
-
-
-class _Facts(Protocol):
-    @property
-    def author(self) -> str | None: ...
-    @property
-    def published(self) -> str | None: ...
-    @property
-    def modified(self) -> str | None: ...
-    @property
-    def pages(self) -> int | None: ...
-
-
-def document_facts(page: _Facts) -> dict[str, Any]:
-    """The stated author, dates and page count of a stored page (unknown ones left out)."""
-    return {k: getattr(page, k) for k in DOCUMENT_FACTS if getattr(page, k) is not None}
-
-
 def _document_lines(out: WebFetchOutput) -> list[str]:
     """Author, dates and page count, when the document states them."""
-    doc = out.document
     lines = []
-    if doc.get("author"):
-        lines.append(f"Author: {one_line(str(doc['author']), MAX_TITLE_CHARS)}")
+    if out.author:
+        lines.append(f"Author: {one_line(out.author, MAX_TITLE_CHARS)}")
     dates = [
-        f"{label}: {one_line(str(doc[key]), 40)}"
-        for label, key in (("Published", "published"), ("Modified", "modified"))
-        if doc.get(key)
+        f"{label}: {one_line(value, 40)}"
+        for label, value in (("Published", out.published), ("Modified", out.modified))
+        if value
     ]
     if dates:
         lines.append(" · ".join(dates))
-    if doc.get("pages"):
-        n = doc["pages"]
-        lines.append(f"Pages: {n} (each starts with a [Page k of {n}] line)")
+    if out.pages:
+        lines.append(f"Pages: {out.pages} (each starts with a [Page k of {out.pages}] line)")
     return lines
 
 

@@ -27,7 +27,7 @@ from ..errors import ToolError
 from ..schemas import FetchCacheInfo, WebFetchInput, WebFetchOutput
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .fetch_findings import canonical_source, verify_findings
-from .fetch_layout import document_facts, render_fetch
+from .fetch_layout import render_fetch
 from .fetch_paging import slice_text
 from .fetch_progress import DownloadProgress
 from .web_base import WebTool
@@ -106,7 +106,10 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             content_type=page.content_type or "",
             charset=page.charset,
             title=page.title,
-            document=document_facts(page),
+            author=page.author,
+            published=page.published,
+            modified=page.modified,
+            pages=page.pages,
             text=piece.text,
             start_index=piece.start,
             next_start_index=piece.next_start,
