@@ -359,14 +359,22 @@ def _report_wcxb(results: dict[str, Scores], line: Callable[[str, dict[str, floa
     line(
         "wcxb with-snippets found",
         {
-            n: _mean([r.with_share for r in s.rows if r.with_share is not None])
+            n: _mean(
+                [r.with_share for r in s.rows if r.page.dataset == ds and r.with_share is not None]
+            )
             for n, s in results.items()
         },
     )
     line(
         "wcxb without-snippets found",
         {
-            n: _mean([r.without_share for r in s.rows if r.without_share is not None])
+            n: _mean(
+                [
+                    r.without_share
+                    for r in s.rows
+                    if r.page.dataset == ds and r.without_share is not None
+                ]
+            )
             for n, s in results.items()
         },
     )
