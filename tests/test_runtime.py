@@ -418,3 +418,48 @@ async def test_always_answer_covers_both_spellings_of_a_host() -> None:
     runtime = make_runtime(prompter=RecordingPrompter("always"))
     assert (await runtime.call_tool("Echo", {"host": "bücher.example"})).ok
     assert runtime.permission_for("Echo", "xn--bcher-kva.example") == "allow"
+
+
+class UnknownHostsTool(EchoTool):
+    """A fixture tool that cannot say which hosts it will contact."""
+
+    name: ClassVar[str] = "Roam"
+
+    def subject(self, args: EchoIn, ctx: ToolContext) -> CallSubject:
+        return CallSubject(summary="roam", hosts_unknown=True)
+
+
+class RoamPlugin:
+    """Registers UnknownHostsTool."""
+
+    __name__ = "roam-plugin"
+
+    @hookimpl
+    def register_tools(self, register: Callable[[Tool[Any, Any]], None]) -> None:
+        register(UnknownHostsTool(Manifest()))
+
+
+@pytest.mark.asyncio
+async def test_always_is_never_remembered_for_unknown_hosts() -> None:
+    """Answering "always" for a call with unknown hosts allows that call only."""
+    prompter = RecordingPrompter("always")
+    runtime = make_runtime(prompter=prompter, plugins=(RoamPlugin(),))
+    for _ in range(2):
+        assert (await runtime.call_tool("Roam", {"host": "x"})).ok
+    assert len(prompter.requests) == 2
+    assert runtime.permission_for("Roam", "") == "ask"
+
+
+@pytest.mark.asyncio
+async def test_unknown_hosts_are_refused_by_domain_deny_rules() -> None:
+    """A deny rule for some domain refuses a call whose hosts are unknown, and its hint
+    suggests no rule."""
+    runtime = make_runtime(
+        {"allow": ["Roam"], "deny": ["Roam(domain:*.internal.example)"]}, plugins=(RoamPlugin(),)
+    )
+    result = await runtime.call_tool("Roam", {"host": "x"})
+    assert result.error is not None
+    assert result.error.code == "permission_denied"
+    assert "[permissions]" not in result.error.hint
+    assert runtime.permission_for("Roam", "xn--zz.internal.example") == "deny"
+    assert runtime.permission_for("Roam", "ok.example") == "allow"

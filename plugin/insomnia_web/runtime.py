@@ -34,7 +34,8 @@ from .history import (
     ToolCallEvent,
     ToolResultEvent,
 )
-from .hosts.names import idna_host
+from .hosts.addresses import parse_ip
+from .hosts.names import idna_host, syntax_problem
 from .modeltext import render_error
 from .permissions import Decision, Level, ToolCall, combine
 from .plugins import (
@@ -84,6 +85,27 @@ def _field_error(exc: msgspec.ValidationError) -> ToolError:
         hint=f"Fix {field} to follow the rule, then call again.",
         details={"field": field},
     )
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        parse_ip(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _denial_hint(call: ToolCall, decision: Decision) -> str:
+    """What the model can do about a refusal, naming a rule only when one would help.
+
+    An allow rule cannot override a deny (any deny wins), nor match a call whose hosts are
+    unknown; it can lift a refusal by the default or by a person's answer to a question.
+    """
+    base = "Do not retry this call; ask the user, or use another source."
+    if decision.level == "deny" or call.hosts_unknown:
+        return base
+    rule = call.tool + (f"(domain:{call.domains[0]})" if len(call.domains) == 1 else "")
+    return f"{base} (The user can add {rule} to [permissions] allow.)"
 
 
 class Runtime(AsyncClosing):
@@ -144,18 +166,33 @@ class Runtime(AsyncClosing):
 
     @staticmethod
     def _grant_keys(call: ToolCall) -> list[tuple[str, str]]:
+        """What an "always" answer remembers: the tool on each host, or on no host at all.
+
+        A call whose hosts are unknown has no key: such an answer is never remembered.
+        """
+        if call.hosts_unknown:
+            return []
         return [(call.tool, idna_host(d)) for d in call.domains or ("*",)]
 
     def _effective(self, call: ToolCall) -> tuple[Decision, Level, Who]:
         """The decision, and the level after this session's "always" answers."""
         decision, by = self.decide(call)
-        if decision.level == "ask" and all(k in self._grants for k in self._grant_keys(call)):
+        keys = self._grant_keys(call)
+        if decision.level == "ask" and keys and all(k in self._grants for k in keys):
             return decision, "allow", "user"
         return decision, decision.level, by
 
     def permission_for(self, tool: str, host: str) -> Level:
-        """The verdict for *tool* on *host* without prompting (session grants count)."""
-        call = ToolCall(id="probe", tool=tool, input={}, domains=(host.lower(),))
+        """The verdict for *tool* on *host* without prompting (session grants count).
+
+        A host that is not a well-formed name (empty, or an ``xn--`` label that is not
+        valid IDNA) is an unknown host: every domain deny rule matches it.
+        """
+        name = idna_host(host)
+        if syntax_problem(name) is not None and not _is_ip(name):
+            call = ToolCall(id="probe", tool=tool, input={}, hosts_unknown=True)
+        else:
+            call = ToolCall(id="probe", tool=tool, input={}, domains=(name,))
         return self._effective(call)[1]
 
     async def _authorize(self, call: ToolCall) -> None:
@@ -192,16 +229,10 @@ class Runtime(AsyncClosing):
             )
         )
         if level != "allow":
-            rule_hint = (
-                f"add {call.tool}"
-                + (f"(domain:{call.domains[0]})" if call.domains else "")
-                + " to [permissions] allow"
-            )
             raise ToolError(
                 "permission_denied",
                 f"{call.tool} call refused: {reason}.",
-                hint="Do not retry this call; ask the user, or use another source. "
-                f"(The user can {rule_hint}.)",
+                hint=_denial_hint(call, decision),
                 details={"by": who, "rule": decision.rule},
             )
 
@@ -274,7 +305,12 @@ class Runtime(AsyncClosing):
         tool.preflight(args, ctx)
         subject = tool.subject(args, ctx)
         call = ToolCall(
-            id=call_id, tool=name, input=raw, domains=subject.domains, summary=subject.summary
+            id=call_id,
+            tool=name,
+            input=raw,
+            domains=subject.domains,
+            summary=subject.summary,
+            hosts_unknown=subject.hosts_unknown,
         )
         return _Prepared(tool=tool, args=args, ctx=ctx, call=call)
 

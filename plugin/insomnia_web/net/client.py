@@ -45,7 +45,8 @@ MAX_HEADERS = 100
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
-RedirectCheck = Callable[[URL], Awaitable[None]]
+RedirectCheck = Callable[[Target], Awaitable[None]]
+"""Awaited with each cross-host hop as the policy checked it (``target.host`` normalised)."""
 
 
 def _first_line(text: object) -> str:
@@ -168,7 +169,8 @@ class SafeClient(AsyncClosing):
           refused with ``response_too_large`` unless ``allow_truncate`` is True.
         - ``headers``: extra request headers for provider API calls (never model input);
           sent only to the origin of *url*, never to a redirect target elsewhere.
-        - ``redirect_check``: awaited with the URL of each cross-host hop; it may raise
+        - ``redirect_check``: awaited with the checked :class:`~.urlpolicy.Target` of each
+          cross-host hop (its ``host`` is the policy's normalised host); it may raise
           ``ToolError("redirect_not_followed", ...)``.
         - ``trusted_origin``: the URL is a configured provider endpoint: port, host-name
           and address rules are skipped for it, and redirects are never followed.
@@ -254,7 +256,7 @@ class _Fetch:
                 and target.host != previous.host
             ):
                 # Before DNS: a hop the caller refuses must not even be looked up.
-                await self.redirect_check(target.url)
+                await self.redirect_check(target)
             try:
                 addresses = await self.client._addresses(target)
             except ToolError as exc:

@@ -97,10 +97,15 @@ class ToolAnnotations(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class CallSubject(msgspec.Struct, frozen=True, kw_only=True):
-    """What a call will touch: the hosts it contacts and a one-line summary for prompts."""
+    """What a call will touch: the hosts it contacts and a one-line summary for prompts.
+
+    ``hosts_unknown=True`` says the call contacts hosts that cannot be named in advance:
+    every domain deny (and ask) rule then applies to it, and no domain allow rule does.
+    """
 
     domains: tuple[str, ...] = ()
     summary: str = ""
+    hosts_unknown: bool = False
 
 
 class ToolOutput(msgspec.Struct, Generic[OutT], frozen=True, kw_only=True):

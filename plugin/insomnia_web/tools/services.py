@@ -14,6 +14,7 @@ from ..errors import ToolError
 if TYPE_CHECKING:
     from ..cache import Cache
     from ..net.client import SafeClient
+    from ..net.urlpolicy import UrlPolicy
     from ..search.base import SearchProvider
 
 __all__ = ["WebServices"]
@@ -25,9 +26,22 @@ class WebServices:
     def __init__(self, manifest: Manifest) -> None:
         self.manifest = manifest
         self._client: SafeClient | None = None
+        self._policy: UrlPolicy | None = None
         self._cache: Cache | None = None
         self._providers: dict[str, SearchProvider] = {}
         self._closed = False
+
+    @property
+    def policy(self) -> UrlPolicy:
+        """The static URL policy (pure: no I/O), as the client applies it to every URL."""
+        if self._policy is None:
+            if self._client is not None:
+                self._policy = self._client.policy
+            else:
+                from ..net.urlpolicy import UrlPolicy
+
+                self._policy = UrlPolicy(self.manifest.web.url_policy)
+        return self._policy
 
     @property
     def client(self) -> SafeClient:

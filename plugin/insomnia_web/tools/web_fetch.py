@@ -21,10 +21,10 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
-from yarl import URL
 
 from ..errors import ToolError
 from ..extract.body import decode_body, effective_type, refuse_binary, require_supported
+from ..net.urlpolicy import Target
 from ..schemas import FetchCacheInfo, WebFetchInput, WebFetchOutput
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .fetch_findings import canonical_source, verify_findings
@@ -70,16 +70,14 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             "details.location; timeout: retry once; http_error 404: search for the URL."
         )
 
+    def preflight(self, args: WebFetchInput, ctx: ToolContext) -> None:
+        """Run the static URL policy first: nobody is asked to approve a URL it refuses."""
+        self.services.policy.check(args.url)
+
     def subject(self, args: WebFetchInput, ctx: ToolContext) -> CallSubject:
-        """The URL's host, and exactly what will be fetched."""
-        try:
-            host = URL(args.url).host or ""
-        except (ValueError, TypeError):
-            host = ""
-        return CallSubject(
-            domains=(host.lower(),) if host else (),
-            summary=f"fetch {args.url} ({args.mode})",
-        )
+        """The host as the URL policy parsed it, and exactly what will be fetched."""
+        target = self.services.policy.check(args.url)
+        return CallSubject(domains=(target.host,), summary=f"fetch {target.url} ({args.mode})")
 
     async def run(self, args: WebFetchInput, ctx: ToolContext) -> ToolOutput[WebFetchOutput]:
         """Serve the page from a stored snapshot or fetch it, then return one slice of it."""
@@ -89,7 +87,7 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
         # Refuse a bad URL before the cache or the network sees it. The key of the stored
         # page and of the findings saved from it is the same: the URL parsed as the policy
         # parses it, without the fragment (which is never requested).
-        self.services.client.policy.check(args.url)
+        self.services.policy.check(args.url)
         key = canonical_source(args.url)
         cache = self.services.cache
         # SQLite work runs in a thread (once per phase), so a busy database never stalls
@@ -180,11 +178,11 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
 
         return msgspec.structs.replace(page, hash=snapshot_hash(page.text, page.mode))
 
-    def _redirect_check(self, ctx: ToolContext) -> Callable[[URL], Awaitable[None]]:
+    def _redirect_check(self, ctx: ToolContext) -> Callable[[Target], Awaitable[None]]:
         """Follow a cross-host redirect only to a host this tool is allowed on without asking."""
 
-        async def check(location: URL) -> None:
-            host = (location.host or "").lower()
+        async def check(target: Target) -> None:
+            location, host = target.url, target.host
             verdict = ctx.permission_for(self.name, host)
             if verdict == "allow":
                 return

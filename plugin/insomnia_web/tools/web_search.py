@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -25,7 +25,13 @@ from ..schemas import (
 from ..search.base import SearchProvider, SearchRequest, SearchResponse
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .search_cache import SearchCache, provenance_header, search_params
-from .search_filter import FilterOutcome, filter_hits, normalize_domain
+from .search_filter import (
+    FilterOutcome,
+    filter_findings,
+    filter_hits,
+    normalize_domain,
+    recheck_output,
+)
 from .search_results import render_results, result_items
 from .web_base import WebTool
 
@@ -144,6 +150,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         if cached is not None:
             stored, info = cached
             ctx.progress(f"answered from the cache ({info.match} match)", None, None)
+            # The rules may have changed since it was stored: show only what they allow now.
+            stored = recheck_output(
+                stored, policy=self.services.policy, permission=self._fetch_verdict(ctx)
+            )
             output = msgspec.structs.replace(
                 stored, cache=info, warnings=[*stored.warnings, *warnings]
             )
@@ -160,8 +170,8 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                 output = self._results_output(args, provider.name, response, outcome, warnings)
             if self._worth_storing(output):
                 await asyncio.to_thread(store.store, args.query, params, output, output.warnings)
-            return await self._finish(output, store, altered_query=response.altered_query)
-        return await self._finish(output, store)
+            return await self._finish(output, store, ctx, altered_query=response.altered_query)
+        return await self._finish(output, store, ctx)
 
     # --- cache and excerpts ------------------------------------------------------------
 
@@ -220,12 +230,28 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             return False
         return output.mode == "results" or any(p.status == "ok" for p in output.pages)
 
+    @staticmethod
+    def _fetch_verdict(ctx: ToolContext) -> Callable[[str], str]:
+        """host -> the WebFetch verdict for it under the current rules (no prompting)."""
+        return lambda host: ctx.permission_for("WebFetch", host)
+
     async def _finish(
-        self, output: WebSearchOutput, store: SearchCache, *, altered_query: str | None = None
+        self,
+        output: WebSearchOutput,
+        store: SearchCache,
+        ctx: ToolContext,
+        *,
+        altered_query: str | None = None,
     ) -> ToolOutput[WebSearchOutput]:
-        """Add the related findings and the provenance line; render the text for the model."""
+        """Add the related findings and the provenance line; render the text for the model.
+
+        Findings whose source the URL policy or a deny rule refuses are not shown.
+        """
         warnings = list(output.warnings)
-        findings = await asyncio.to_thread(store.findings, output.query, warnings)
+        found = await asyncio.to_thread(store.findings, output.query, warnings)
+        findings = filter_findings(
+            found, policy=self.services.policy, permission=self._fetch_verdict(ctx)
+        )
         info = output.cache
         if not output.results and findings:
             info = SearchCacheInfo(
@@ -334,7 +360,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         """Drop results the URL policy or a WebFetch deny rule refuses, and apply domains."""
         outcome = filter_hits(
             response.hits,
-            policy=self.services.client.policy,
+            policy=self.services.policy,
             allowed_domains=request.allowed_domains,
             blocked_domains=request.blocked_domains,
             permission=lambda host: ctx.permission_for("WebFetch", host),
