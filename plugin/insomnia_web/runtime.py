@@ -23,8 +23,9 @@ import msgspec
 
 from .closing import AsyncClosing
 from .config import Manifest, validation_location
-from .errors import ErrorInfo, ToolError
+from .errors import ErrorInfo, ManifestError, ToolError
 from .history import (
+    Event,
     HistorySink,
     JsonlHistory,
     MemoryHistory,
@@ -41,12 +42,14 @@ from .permissions import Decision, Level, ToolCall, combine
 from .plugins import (
     RegisteredProvider,
     RegisteredTool,
+    check_names,
     collect_providers,
     collect_tools,
     make_plugin_manager,
 )
 from .prompts import DenyPrompter, Prompter, PromptRequest
 from .search.base import SearchProvider
+from .textcheck import first_surrogate_field, replace_surrogates
 from .tools.base import Tool, ToolContext
 
 __all__ = ["Runtime", "ToolResult"]
@@ -85,6 +88,15 @@ def _field_error(exc: msgspec.ValidationError) -> ToolError:
         hint=f"Fix {field} to follow the rule, then call again.",
         details={"field": field},
     )
+
+
+def _jsonl_history(path: str) -> JsonlHistory:
+    """The history file of ``web.history_path``, refused now if it cannot be written."""
+    sink = JsonlHistory(path)
+    problem = sink.problem()
+    if problem is not None:
+        raise ManifestError(f"web.history_path: {problem}", key="web.history_path")
+    return sink
 
 
 def _is_ip(text: str) -> bool:
@@ -131,11 +143,12 @@ class Runtime(AsyncClosing):
         self.prompter: Prompter = prompter or DenyPrompter()
         sink: HistorySink = history if history is not None else MemoryHistory()
         if self.manifest.web.history_path:
-            sink = MultiHistory(sink, JsonlHistory(self.manifest.web.history_path))
+            sink = MultiHistory(sink, _jsonl_history(self.manifest.web.history_path))
         self.history = sink
         self.pm = make_plugin_manager(plugins=plugins, load_entrypoints=load_entrypoints)
         self.tools: dict[str, RegisteredTool] = collect_tools(self.pm, self.manifest)
         self.providers: dict[str, RegisteredProvider] = collect_providers(self.pm)
+        check_names(self.manifest, self.tools, self.providers)
         self._provider_classes = MappingProxyType(
             {name: reg.cls for name, reg in self.providers.items()}
         )
@@ -219,7 +232,7 @@ class Runtime(AsyncClosing):
                         self._grants.update(self._grant_keys(call))
                     level = "deny" if answer == "deny" else "allow"
                     reason = f"user answered {answer}"
-        self.history.append(
+        self._record(
             PermissionEvent(
                 call_id=call.id,
                 decision="allow" if level == "allow" else "deny",
@@ -245,7 +258,9 @@ class Runtime(AsyncClosing):
         call_id = call_id or f"call_{secrets.token_hex(6)}"
         raw = dict(args or {})
         started = time.monotonic()
-        self.history.append(ToolCallEvent(call_id=call_id, tool=name, input=raw))
+        bad_field = first_surrogate_field(raw)
+        recorded = raw if bad_field is None else replace_surrogates(raw)
+        self._record(ToolCallEvent(call_id=call_id, tool=name, input=recorded))
         try:
             result = await self._call(name, raw, call_id)
         except ToolError as exc:
@@ -263,7 +278,7 @@ class Runtime(AsyncClosing):
             )
         duration_ms = int((time.monotonic() - started) * 1000)
         result = msgspec.structs.replace(result, duration_ms=duration_ms)
-        self.history.append(
+        self._record(
             ToolResultEvent(
                 call_id=call_id,
                 ok=result.ok,
@@ -277,8 +292,23 @@ class Runtime(AsyncClosing):
         )
         return result
 
+    def _record(self, event: Event) -> None:
+        """Append *event* to the history; a failing sink is logged, never raised to the caller."""
+        try:
+            self.history.append(event)
+        except Exception:
+            log.exception("the history sink failed to record a %s event", type(event).__name__)
+
     def _prepare(self, name: str, raw: dict[str, Any], call_id: str) -> _Prepared:
         """Validate and preflight a call; the steps before permission, shared by all paths."""
+        field = first_surrogate_field(raw)
+        if field is not None:
+            raise ToolError(
+                "invalid_input",
+                f"{field}: contains a lone surrogate code point, which is not valid Unicode text",
+                hint=f"Send {field} as valid UTF-8 text.",
+                details={"field": field},
+            )
         reg = self.tools.get(name)
         if reg is None:
             known = ", ".join(sorted(self.tools)) or "none"
@@ -296,7 +326,7 @@ class Runtime(AsyncClosing):
         ctx = ToolContext(
             call_id=call_id,
             manifest=self.manifest,
-            progress=lambda m, d, t: self.history.append(
+            progress=lambda m, d, t: self._record(
                 ProgressEvent(call_id=call_id, message=m, done=d, total=t)
             ),
             permission_probe=self.permission_for,

@@ -97,19 +97,22 @@ def pattern_problem(pattern: str) -> str | None:
     if text == "*":
         return None
     name = idna_host(text.removeprefix("*."))
-    if ":" in name or name.replace(".", "").isdigit():
-        try:
-            ipaddress.ip_address(name)
-        except ValueError:
-            return f"{pattern!r} is not a host name or an IP address"
+    if _is_ip(name):
         return None
-    problem = syntax_problem(name)
-    if problem is not None or "*" in name:
-        return (
-            f"{pattern!r} is not a host pattern: use example.com, *.example.com, * or an "
-            "IP address (no scheme, port, path or spaces)"
-        )
-    return None
+    if syntax_problem(name) is None and "*" not in name:
+        return None
+    return (
+        f"{pattern!r} is not a host pattern: use example.com, *.example.com, * or an "
+        "IP address (no scheme, port, path or spaces)"
+    )
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 class HostPatterns:
