@@ -83,6 +83,7 @@ class BraveProvider(SearchProvider):
         base_url: str = "https://api.search.brave.com",
         rate_limit_per_s: float = 1.0,
     ) -> None:
+        self._api_key = api_key
         self.endpoint = URL(base_url.rstrip("/") + SEARCH_PATH)
         self.http = ProviderHttp(
             provider=self.name,
@@ -95,6 +96,10 @@ class BraveProvider(SearchProvider):
                 "or not subscribed to the Web Search API",
             },
         )
+
+    def secrets(self) -> tuple[str, ...]:
+        """The API key: never shown, even when an answer echoes it."""
+        return (self._api_key,)
 
     @classmethod
     def hosts(cls, manifest: Manifest) -> tuple[str, ...]:

@@ -23,6 +23,7 @@ from ..schemas import (
     WebSearchOutput,
 )
 from ..search.base import SearchProvider, SearchRequest, SearchResponse
+from ..search.redact import Redactor
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .search_cache import SearchCache, provenance_header, search_params
 from .search_filter import (
@@ -331,12 +332,20 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
     async def _search(
         self, provider: SearchProvider, request: SearchRequest, ctx: ToolContext
     ) -> SearchResponse:
-        """Ask *provider*; a plugin's unexpected exception becomes ``provider_error``."""
+        """Ask *provider*; a plugin's unexpected exception becomes ``provider_error``.
+
+        The provider's secrets (its API key) are redacted from its answer and its errors
+        before anything else sees them: the model, the history and the cache.
+        """
         ctx.progress(f"searching {provider.name}", None, None)
+        redactor = Redactor(provider.secrets())
         try:
             response = await provider.search(request, self.services.client)
-        except ToolError:
-            raise
+        except ToolError as exc:
+            clean = redactor.error(exc)
+            if clean is exc:
+                raise
+            raise clean from None
         except Exception as exc:
             log.exception("search provider %s failed", provider.name)
             raise ToolError(
@@ -352,7 +361,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                 retryable=False,
                 details={"provider": provider.name},
             )
-        return response
+        return redactor.value(response) if redactor else response
 
     def _filter(
         self, response: SearchResponse, request: SearchRequest, ctx: ToolContext
