@@ -143,3 +143,23 @@ async def test_www_form_is_what_is_fetched(make_runtime: MakeRuntime, site: Site
     assert result.ok, result.text
     assert result.output is not None
     assert result.output["url"] == site.url("/p")
+
+
+@pytest.mark.asyncio
+async def test_stored_redirect_to_a_host_now_denied_is_fetched_again(
+    make_runtime: MakeRuntime, site: Site
+) -> None:
+    """A snapshot that came through a redirect to another host is not served once that host
+    is denied: the fetch runs again and meets the rule."""
+    site.set("/moved", "", status=302, headers={"Location": site.url("/p", host="other.test")})
+    site.set("/p", "<p>the moved page</p>")
+    both = {"allow": ["WebFetch"]}
+    first = await make_runtime(permissions=both).call_tool("WebFetch", {"url": site.url("/moved")})
+    assert first.ok, first.text
+    denied = {"allow": ["WebFetch"], "deny": ["WebFetch(domain:other.test)"]}
+    again = await make_runtime(permissions=denied).call_tool(
+        "WebFetch", {"url": site.url("/moved")}
+    )
+    assert again.error is not None
+    assert again.error.code == "redirect_not_followed"
+    assert site.hits["/moved"] == 2

@@ -93,6 +93,9 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
         # SQLite work runs in a thread (once per phase), so a busy database never stalls
         # the event loop.
         page = await asyncio.to_thread(self._stored, cache, key, args, warnings)
+        if page is not None and not self._still_allowed(page, ctx):
+            warnings.append("the stored copy came through a redirect the rules now refuse")
+            page = None
         hit = page is not None
         if page is None:
             page = await self._download(key, args.mode, ctx, started, warnings)
@@ -121,6 +124,17 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             warnings=warnings,
         )
         return ToolOutput(output=out, text=render_fetch(out), truncated=piece.truncated)
+
+    def _still_allowed(self, page: Snapshot, ctx: ToolContext) -> bool:
+        """Whether a stored page may be served under the current rules: the URL passed the
+        permission step for this call; a redirect target on another host must pass the URL
+        policy and be allowed without asking, as following that redirect now would."""
+        try:
+            first = self.services.policy.check(page.url).host
+            final = self.services.policy.check(page.final_url).host
+        except ToolError:
+            return False
+        return final == first or ctx.permission_for(self.name, final) == "allow"
 
     def _max_chars(self, args: WebFetchInput, warnings: list[str]) -> int:
         cap = self.manifest.web.fetch.max_output_chars
