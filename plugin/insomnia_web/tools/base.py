@@ -8,7 +8,7 @@ for every failure it can name; the runtime turns it into a result for the model.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 import msgspec
@@ -25,13 +25,17 @@ __all__ = [
     "ToolAnnotations",
     "ToolContext",
     "ToolOutput",
+    "ToolSpec",
     "compact_schema",
+    "tool_spec",
 ]
 
 InT = TypeVar("InT", bound=msgspec.Struct)
 OutT = TypeVar("OutT", bound=msgspec.Struct)
 
 PermissionProbe = Callable[[str, str], "Literal['allow', 'ask', 'deny']"]
+HopApprover = Callable[[str, str, str], "Awaitable[Literal['allow', 'ask', 'deny']]"]
+"""(tool, location, host) -> verdict; *host* is the URL policy's normalised host."""
 
 
 def _collapse_optional(node: dict[str, Any]) -> None:
@@ -54,8 +58,9 @@ def compact_schema(schema: Any, *, keep_defaults: bool = True, _described: bool 
     """A tool schema trimmed for the model's context without changing what it accepts.
 
     Drops msgspec's generated ``title``s, a nested object's docstring where the property
-    already has a description, null and empty defaults (all defaults for outputs); writes
-    optional scalars as ``type: [T, "null"]``.
+    already has a description, a description that only restates its property's name
+    (``url: "URL."``), null and empty defaults (all defaults for outputs); writes optional
+    scalars as ``type: [T, "null"]``.
     """
     if isinstance(schema, list):
         return [compact_schema(x, keep_defaults=keep_defaults) for x in schema]
@@ -73,7 +78,7 @@ def compact_schema(schema: Any, *, keep_defaults: bool = True, _described: bool 
     for key, value in node.items():
         if key == "properties":
             out[key] = {
-                name: compact_schema(prop, keep_defaults=keep_defaults)
+                name: compact_schema(_unless_restated(name, prop), keep_defaults=keep_defaults)
                 for name, prop in value.items()
             }
         elif key in ("items", "anyOf"):
@@ -85,6 +90,26 @@ def compact_schema(schema: Any, *, keep_defaults: bool = True, _described: bool 
         else:
             out[key] = value
     return out
+
+
+def _unless_restated(name: str, prop: Any) -> Any:
+    """*prop* without its description when that only says the property's name again."""
+    if not isinstance(prop, dict) or not isinstance(prop.get("description"), str):
+        return prop
+    said = prop["description"].strip().rstrip(".").lower()
+    if said not in (name.lower(), name.lower().replace("_", " ")):
+        return prop
+    return {k: v for k, v in prop.items() if k != "description"}
+
+
+def published_schema(struct: type[msgspec.Struct], *, keep_defaults: bool) -> dict[str, Any]:
+    """The compact schema of a tool's input or output Struct, as clients receive it.
+
+    The root has no description: the tool's own description says what the call does.
+    """
+    schema: dict[str, Any] = compact_schema(inline_schema(struct), keep_defaults=keep_defaults)
+    schema.pop("description", None)
+    return schema
 
 
 class ToolAnnotations(msgspec.Struct, frozen=True, kw_only=True):
@@ -127,11 +152,13 @@ class ToolContext:
         progress: Callable[[str, int | None, int | None], None],
         permission_probe: PermissionProbe,
         search_providers: Mapping[str, type[SearchProvider]],
+        hop_approver: HopApprover | None = None,
     ) -> None:
         self.call_id = call_id
         self.manifest = manifest
         self._progress = progress
         self._probe = permission_probe
+        self._hop_approver = hop_approver
         self.search_providers = search_providers
 
     def progress(self, message: str, done: int | None = None, total: int | None = None) -> None:
@@ -145,6 +172,31 @@ class ToolContext:
         whose hosts the policy denies.
         """
         return self._probe(tool, host)
+
+    async def approve_redirect(
+        self, tool: str, location: str, host: str
+    ) -> Literal["allow", "ask", "deny"]:
+        """The verdict for following a redirect to *location* (on *host*) within this call.
+
+        Like :meth:`permission_for`, except that a host the rules ask about may be put to
+        the person (when the host runtime was told to, e.g. the CLI's ``--yes``); ``ask``
+        means nobody was asked, so the redirect goes back to the model.
+        """
+        if self._hop_approver is None:
+            return self._probe(tool, host)
+        return await self._hop_approver(tool, location, host)
+
+
+class ToolSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """A tool as an LLM API is told about it (see :meth:`Runtime.tool_specs`)."""
+
+    name: str
+    title: str
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+    annotations: ToolAnnotations
+    plugin: str
 
 
 class Tool(ABC, Generic[InT, OutT]):
@@ -165,15 +217,11 @@ class Tool(ABC, Generic[InT, OutT]):
 
     def input_schema(self) -> dict[str, Any]:
         """JSON Schema of the input: refs inlined, compact (see :func:`compact_schema`)."""
-        schema: dict[str, Any] = compact_schema(inline_schema(self.input_type))
-        return schema
+        return published_schema(self.input_type, keep_defaults=True)
 
     def output_schema(self) -> dict[str, Any]:
         """JSON Schema of the structured output: compact, without defaults."""
-        schema: dict[str, Any] = compact_schema(
-            inline_schema(self.output_type), keep_defaults=False
-        )
-        return schema
+        return published_schema(self.output_type, keep_defaults=False)
 
     def precheck(self, raw: Mapping[str, Any]) -> None:
         """Checks on the raw input before decoding (e.g. a dedicated error code); default none."""
@@ -198,3 +246,16 @@ class Tool(ABC, Generic[InT, OutT]):
     async def aclose(self) -> None:
         """Release what the tool holds (sessions, files); called once by the runtime."""
         return None
+
+
+def tool_spec(tool: Tool[Any, Any], *, plugin: str) -> ToolSpec:
+    """The :class:`ToolSpec` of *tool*, registered by *plugin*."""
+    return ToolSpec(
+        name=tool.name,
+        title=tool.title,
+        description=tool.description(),
+        input_schema=tool.input_schema(),
+        output_schema=tool.output_schema(),
+        annotations=tool.annotations,
+        plugin=plugin,
+    )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
@@ -139,9 +138,8 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             max_tokens=budget,
             pages=self.manifest.web.pipeline.pages,
         )
-        # The cache's SQLite work runs in a thread, so a busy database never stalls the loop.
-        cached = await asyncio.to_thread(
-            store.lookup,
+        # The cache store never blocks the loop (SQLite runs in a thread, PostgreSQL is async).
+        cached = await store.lookup(
             args.query,
             params,
             freshness=args.freshness,
@@ -170,7 +168,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             else:
                 output = self._results_output(args, provider.name, response, outcome, warnings)
             if self._worth_storing(output):
-                await asyncio.to_thread(store.store, args.query, params, output, output.warnings)
+                await store.store(args.query, params, output, output.warnings)
             return await self._finish(output, store, ctx, altered_query=response.altered_query)
         return await self._finish(output, store, ctx)
 
@@ -249,11 +247,13 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         Findings whose source the URL policy or a deny rule refuses are not shown.
         """
         warnings = list(output.warnings)
-        found = await asyncio.to_thread(store.findings, output.query, warnings)
+        found = await store.findings(output.query, warnings)
         findings = filter_findings(
             found, policy=self.services.policy, permission=self._fetch_verdict(ctx)
         )
         info = output.cache
+        if store.unavailable and info.status == "miss":
+            info = SearchCacheInfo(status="unavailable")
         if not output.results and findings:
             info = SearchCacheInfo(
                 status="hit",
@@ -263,7 +263,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             )
         output = msgspec.structs.replace(output, cache=info, findings=findings, warnings=warnings)
         header = provenance_header(
-            info, provider=output.provider, searched_at=self._now().timestamp()
+            info,
+            provider=output.provider,
+            searched_at=self._now().timestamp(),
+            cache_enabled=store.cache is not None,
         )
         if altered_query:
             # Provider-supplied text outside the untrusted delimiters: one line, defused.
