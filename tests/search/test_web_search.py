@@ -390,3 +390,18 @@ def test_provenance_without_a_cache_names_no_cache() -> None:
     info = SearchCacheInfo(status="miss")
     header = provenance_header(info, provider="brave", searched_at=when, cache_enabled=False)
     assert header == "[source: brave · 2026-12-02T10:00Z]"
+
+
+@pytest.mark.asyncio
+async def test_provider_on_an_undecodable_host_has_unknown_hosts(
+    make_runtime: Callable[..., Runtime], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A provider base_url whose host is not valid IDNA makes the search's hosts unknown, so
+    a domain deny rule refuses it (instead of an internal error, or no rule matching)."""
+    monkeypatch.setenv("BRAVE_SEARCH_API_KEY", "test-key-123456")
+    data = manifest_data({"provider": "brave", "brave": {"base_url": "https://xn--zz.example"}})
+    data["permissions"] = {"allow": ["WebSearch"], "deny": ["WebSearch(domain:*.example)"]}
+    runtime = make_runtime(data)
+    result = await runtime.call_tool("WebSearch", {"query": "guide"})
+    assert result.error is not None
+    assert result.error.code == "permission_denied"

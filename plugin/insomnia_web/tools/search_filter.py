@@ -8,6 +8,9 @@ fetch goes through the full policy again. A result is dropped when
   these are counted in ``refused`` (the output's ``filtered``);
 - its host is outside ``allowed_domains`` or inside ``blocked_domains`` (the host equals
   the domain or is a subdomain of it): these are what the caller asked for, not counted.
+
+A stored answer goes through :func:`recheck_output` before it is shown, and saved findings
+through :func:`filter_findings`, so rules added since the answer was stored apply to it.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ import msgspec
 
 from ..errors import ToolError
 from ..extract import warm_workers
+from ..hosts.names import idna_host, syntax_problem
 from ..modeltext import one_line
 from ..pipeline import render_excerpt_search, render_findings, run_excerpts
 from ..rank import estimate_tokens
@@ -108,15 +109,24 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             )
 
     def subject(self, args: WebSearchInput, ctx: ToolContext) -> CallSubject:
-        """The provider's hosts, and the query as the person approving will see it."""
+        """The provider's hosts (normalised as the URL policy does), and the query as the
+        person approving will see it. Hosts the provider cannot name, or names that are
+        not well formed, make the call's hosts unknown: domain deny rules then apply."""
         s = self.manifest.web.search
         cls = ctx.search_providers.get(s.provider or "")
-        domains = cls.hosts(self.manifest) if cls is not None else ()
+        unknown = False
+        try:
+            named = cls.hosts(self.manifest) if cls is not None else ()
+        except (ValueError, TypeError):
+            named, unknown = (), True
+        domains = tuple(idna_host(d) for d in named if d)
+        unknown = unknown or any(syntax_problem(d) is not None for d in domains)
         mode = args.mode or s.mode
         extra = " and fetch the top pages" if mode == "excerpts" else ""
         return CallSubject(
-            domains=tuple(d for d in domains if d),
+            domains=() if unknown else domains,
             summary=f"search {s.provider or '(no provider)'} for {args.query!r}{extra}",
+            hosts_unknown=unknown,
         )
 
     async def run(self, args: WebSearchInput, ctx: ToolContext) -> ToolOutput[WebSearchOutput]:
