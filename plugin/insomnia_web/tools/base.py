@@ -34,7 +34,8 @@ InT = TypeVar("InT", bound=msgspec.Struct)
 OutT = TypeVar("OutT", bound=msgspec.Struct)
 
 PermissionProbe = Callable[[str, str], "Literal['allow', 'ask', 'deny']"]
-HopApprover = Callable[[str, str], "Awaitable[Literal['allow', 'ask', 'deny']]"]
+HopApprover = Callable[[str, str, str], "Awaitable[Literal['allow', 'ask', 'deny']]"]
+"""(tool, location, host) -> verdict; *host* is the URL policy's normalised host."""
 
 
 def _collapse_optional(node: dict[str, Any]) -> None:
@@ -141,10 +142,15 @@ class ToolAnnotations(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class CallSubject(msgspec.Struct, frozen=True, kw_only=True):
-    """What a call will touch: the hosts it contacts and a one-line summary for prompts."""
+    """What a call will touch: the hosts it contacts and a one-line summary for prompts.
+
+    ``hosts_unknown=True`` says the call contacts hosts that cannot be named in advance:
+    every domain deny (and ask) rule then applies to it, and no domain allow rule does.
+    """
 
     domains: tuple[str, ...] = ()
     summary: str = ""
+    hosts_unknown: bool = False
 
 
 class ToolOutput(msgspec.Struct, Generic[OutT], frozen=True, kw_only=True):
@@ -198,7 +204,7 @@ class ToolContext:
         """
         if self._hop_approver is None:
             return self._probe(tool, host)
-        return await self._hop_approver(tool, location)
+        return await self._hop_approver(tool, location, host)
 
 
 class ToolSpec(msgspec.Struct, frozen=True, kw_only=True):
