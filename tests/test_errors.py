@@ -40,9 +40,12 @@ DESIGN_CODES = [
     "content_decoding_error",
     "unsupported_content",
     "http_error",
+    "robots_disallowed",
     "rate_limited",
     "provider_error",
+    "quota_exceeded",
     "cache_error",
+    "cache_unavailable",
     "internal_error",
 ]
 

@@ -2,7 +2,9 @@
 
 Built-in providers use :class:`ProviderHttp`; plugin providers may too. What it does:
 
-- waits for the provider's shared :class:`~.ratelimit.TokenBucket` within the deadline;
+- waits for the provider's :class:`~.ratelimit.TokenBucket` within the deadline (a
+  :class:`~.ratelimit.SharedBucket` when the cache store holds the key's budget, so every
+  process using the key shares it, and a 429's wait holds back all of them);
 - fetches through :class:`~insomnia_web.net.SafeClient` as a *trusted origin* (the endpoint
   is fixed by configuration), never following redirects, with a body cap (2 MiB);
 - maps answers to errors: 429 is ``rate_limited`` with ``retry_after_s``; the statuses in
@@ -54,6 +56,9 @@ class ProviderHttp:
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)
     status_messages: Mapping[int, str] = field(default_factory=dict)
     """Messages for specific statuses (e.g. 401/403: the key is missing or invalid)."""
+    status_hints: Mapping[int, str] = field(default_factory=dict)
+    """Hints for specific statuses (e.g. 401/403: which key to check); such answers are
+    never retryable."""
     max_bytes: int = MAX_PROVIDER_BYTES
 
     async def get_json(self, client: SafeClient, url: URL, *, timeout_s: float, type: type[T]) -> T:
@@ -76,7 +81,7 @@ class ProviderHttp:
                 return self._decode(result, type)
             error, wait = self._status_error(result)
             if wait is not None and error.code == "rate_limited":
-                self.bucket.defer(wait)
+                await self.bucket.hold(wait)
             if (
                 attempt == 1
                 and wait is not None
@@ -141,9 +146,15 @@ class ProviderHttp:
                 ),
                 wait if wait is not None else 1.0,
             )
-        if status in self.status_messages:
-            message = self.status_messages[status]
-            return ToolError("provider_error", message, retryable=False, details=details), None
+        if status in self.status_messages or status in self.status_hints:
+            message = self.status_messages.get(
+                status, f"{self.provider} refused the request with HTTP {status}"
+            )
+            hint = self.status_hints.get(status)
+            error = ToolError(
+                "provider_error", message, hint=hint, retryable=False, details=details
+            )
+            return error, None
         if status >= 500:
             wait = result.retry_after_s()
             return (

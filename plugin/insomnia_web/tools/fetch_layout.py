@@ -1,9 +1,10 @@
 """The text the model reads for a WebFetch result.
 
-Layout: a metadata header (URL, final URL when different, status, type, title, the character
-range shown, where the text came from, warnings), then the page slice between the
-untrusted-content delimiters, then, when more text follows, a marker saying exactly how to
-continue, and a note when the download itself was cut.
+Layout: a metadata header (URL, final URL when different, status, type, title, author,
+published and modified dates, a PDF's page count, the character range shown, where the text
+came from, warnings), then the page slice between the untrusted-content delimiters, then,
+when more text follows, a marker saying exactly how to continue, and a note when the
+download itself was cut.
 """
 
 from __future__ import annotations
@@ -11,17 +12,22 @@ from __future__ import annotations
 from ..modeltext import format_age, format_utc, one_line, wrap_untrusted
 from ..schemas import WebFetchOutput
 
-__all__ = ["render_fetch", "truncation_marker"]
+__all__ = [
+    "MODEL_CONTINUE",
+    "render_fetch",
+    "truncation_marker",
+]
 
 MAX_TITLE_CHARS = 200
 
+MODEL_CONTINUE = "call WebFetch again with start_index={end} to continue"
+"""How the model continues a truncated page; a host may word it for its own people
+(the CLI says ``--start-index``). ``{end}`` is where the next slice starts."""
 
-def truncation_marker(start: int, end: int, total: int) -> str:
-    """The line that ends a truncated slice and says how to continue."""
-    return (
-        f"[truncated: showing {start}-{end} of {total} chars; call WebFetch again with "
-        f"start_index={end} to continue]"
-    )
+
+def truncation_marker(start: int, end: int, total: int, how: str = MODEL_CONTINUE) -> str:
+    """The line that ends a truncated slice and says how to continue (*how*)."""
+    return f"[truncated: showing {start}-{end} of {total} chars; {how.format(end=end)}]"
 
 
 def _source_line(out: WebFetchOutput) -> str:
@@ -35,15 +41,33 @@ def _source_line(out: WebFetchOutput) -> str:
     return f"Source: fetched {fetched} (snapshot {out.snapshot[:12]})"
 
 
+def _document_lines(out: WebFetchOutput) -> list[str]:
+    """Author, dates and page count, when the document states them."""
+    lines = []
+    if out.author:
+        lines.append(f"Author: {one_line(out.author, MAX_TITLE_CHARS)}")
+    dates = [
+        f"{label}: {one_line(value, 40)}"
+        for label, value in (("Published", out.published), ("Modified", out.modified))
+        if value
+    ]
+    if dates:
+        lines.append(" · ".join(dates))
+    if out.pages:
+        lines.append(f"Pages: {out.pages} (each starts with a [Page k of {out.pages}] line)")
+    return lines
+
+
 def _header(out: WebFetchOutput) -> list[str]:
     lines = [f"URL: {one_line(out.url, 2048)}"]
     if out.final_url != out.url:
         hops = len(out.redirects)
         lines.append(f"Final URL: {one_line(out.final_url, 2048)} (after {hops} redirect(s))")
-    charset = f"; charset {out.charset}" if out.charset else ""
+    charset = f"; charset={out.charset}" if out.charset else ""
     lines.append(f"Status: {out.status} · Type: {out.content_type}{charset}")
     if out.title:
         lines.append(f'Title: "{one_line(out.title, MAX_TITLE_CHARS)}"')
+    lines.extend(_document_lines(out))
     end = out.start_index + len(out.text)
     lines.append(f"Chars: {out.start_index}-{end} of {out.total_chars}")
     lines.append(_source_line(out))
@@ -51,11 +75,13 @@ def _header(out: WebFetchOutput) -> list[str]:
     return lines
 
 
-def render_fetch(out: WebFetchOutput) -> str:
-    """The whole model-facing text of one WebFetch result."""
+def render_fetch(out: WebFetchOutput, *, continue_how: str = MODEL_CONTINUE) -> str:
+    """The whole text of one WebFetch result; *continue_how* words the truncation marker."""
     parts = ["\n".join(_header(out)), wrap_untrusted(out.text)]
     if out.truncated and out.next_start_index is not None:
-        parts.append(truncation_marker(out.start_index, out.next_start_index, out.total_chars))
+        parts.append(
+            truncation_marker(out.start_index, out.next_start_index, out.total_chars, continue_how)
+        )
     if out.download_truncated:
         parts.append(
             f"[download cut: only the first {out.bytes} bytes of the response were read (size "
