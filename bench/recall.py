@@ -17,9 +17,17 @@ Each question stores, by ``dataset/id`` only (no page text is copied):
 
 Rules every question meets: its source page is among the ten returned pages; an answer occurs
 (case-insensitively, whitespace collapsed) on one to three of them; the question does not
-contain its answer. ``python bench/devset_build.py check`` re-validates the stored set against
-the data and exits 1 when a question breaks a rule; ``propose`` and ``add`` are how it was
-built (see that script's docstring).
+contain its answer, and at most a third of its index terms occur in the sentence that holds
+the answer (questions paraphrase). How it was built: ``devset_build.py propose`` printed
+candidate fact sentences of random pages; questions were written by hand from those pages,
+validated and stored with ``add``, reworded with ``rewrite`` where they copied the page, and
+``prune`` dropped the ones that still broke a rule. To re-validate the stored set against the
+data (exit 1 when a question breaks a rule):
+
+    python bench/devset_build.py check
+
+and ``refresh`` stores today's top ten per question after page text changed (see that
+script's docstring).
 
 The measurement
 ---------------
@@ -49,10 +57,10 @@ Methods (``METHODS``, a table of named runners; add a row to measure a new metho
 
 ``--ablate`` adds one row per variant of the default weights (each default feature dropped,
 each other feature added, other cut-offs; ``ablation_variants``), ``--detail`` prints the rank
-of the first answer-bearing passage per question. The speed lines time one call on 5 pages of
-at least 10k words each (pages repeated).
+of the first answer-bearing passage per question. ``--speed`` times one call on 5 pages of
+at least 10k words each (pages repeated). A run takes about a minute (``--ablate`` a few).
 
-    python bench/recall.py [--text truth|extract] [--ablate] [--detail] [--compare A B]
+    python bench/recall.py [--text truth|extract] [--ablate] [--detail] [--speed] [--compare A B]
 
 Data: ``../shared/data`` next to the repository, or ``$INSOMNIA_WEB_DATA``. WCXB pages are
 CC-BY-4.0, "WCXB, Murrough Foley".
