@@ -123,7 +123,7 @@ def test_docs_import_only_the_public_api() -> None:
 
 def _readme_block(marker: str) -> str:
     text = (ROOT / "README.md").read_text()
-    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    blocks: list[str] = re.findall(r"```python\n(.*?)```", text, flags=re.S)
     return next(b for b in blocks if marker in b)
 
 
