@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -132,9 +131,8 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             max_tokens=budget,
             pages=self.manifest.web.pipeline.pages,
         )
-        # The cache's SQLite work runs in a thread, so a busy database never stalls the loop.
-        cached = await asyncio.to_thread(
-            store.lookup,
+        # The cache store never blocks the loop (SQLite runs in a thread, PostgreSQL is async).
+        cached = await store.lookup(
             args.query,
             params,
             freshness=args.freshness,
@@ -159,7 +157,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             else:
                 output = self._results_output(args, provider.name, response, outcome, warnings)
             if self._worth_storing(output):
-                await asyncio.to_thread(store.store, args.query, params, output, output.warnings)
+                await store.store(args.query, params, output, output.warnings)
             return await self._finish(output, store, altered_query=response.altered_query)
         return await self._finish(output, store)
 
@@ -225,8 +223,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
     ) -> ToolOutput[WebSearchOutput]:
         """Add the related findings and the provenance line; render the text for the model."""
         warnings = list(output.warnings)
-        findings = await asyncio.to_thread(store.findings, output.query, warnings)
+        findings = await store.findings(output.query, warnings)
         info = output.cache
+        if store.unavailable and info.status == "miss":
+            info = SearchCacheInfo(status="unavailable")
         if not output.results and findings:
             info = SearchCacheInfo(
                 status="hit",
