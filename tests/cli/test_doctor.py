@@ -94,3 +94,13 @@ def test_a_postgresql_store_that_answers(tmp_path: Path) -> None:
     assert cache["status"] == "ok", cache
     assert cache["detail"].startswith("PostgreSQL postgresql://")
     assert " answers (server " in cache["detail"]
+
+
+def test_extras_come_from_the_package_metadata() -> None:
+    """Every user-facing extra of the installed package is checked; dev and bench are not."""
+    from insomnia_web.cli.doctor import extras
+
+    found = extras()
+    assert found["mcp"] == ["mcp"]
+    assert "psycopg" in found["postgres"]
+    assert not {"dev", "bench"} & set(found)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
-import importlib.util
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -226,29 +226,55 @@ def check_history(setup: Setup) -> Iterator[Finding]:
     yield Finding(check="history", status="ok", detail=str(path))
 
 
-EXTRAS = (
-    ("mcp", "mcp", "the MCP server (insomnia-web mcp)"),
-    ("postgres", "psycopg", "the PostgreSQL cache store (web.cache.url)"),
-)
-"""Optional extras: (extra name, module it installs, what it enables)."""
+ENABLES = {
+    "mcp": "the MCP server (insomnia-web mcp)",
+    "postgres": "the PostgreSQL cache store (web.cache.url)",
+    "rerank": "passage re-ranking",
+}
+"""What each optional extra enables; every extra of the installed package is checked."""
+
+DEVELOPER_EXTRAS = frozenset({"dev", "bench"})
+
+_EXTRA_RE = re.compile(r"""extra\s*==\s*['"]([^'"]+)['"]""")
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def extras() -> dict[str, list[str]]:
+    """The installed package's optional extras and the distributions each one needs."""
+    found: dict[str, list[str]] = {}
+    try:
+        requires = importlib.metadata.requires("insomnia-web") or []
+    except importlib.metadata.PackageNotFoundError:
+        return found
+    for line in requires:
+        extra, name = _EXTRA_RE.search(line), _NAME_RE.match(line)
+        if extra and name and extra.group(1) not in DEVELOPER_EXTRAS:
+            found.setdefault(extra.group(1), []).append(name.group(0))
+    return found
+
+
+def _installed(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 def check_extras(setup: Setup) -> Iterator[Finding]:
-    """Which optional extras are installed."""
-    for extra, module, enables in EXTRAS:
-        if importlib.util.find_spec(module) is None:
-            yield Finding(
-                check=f"extra {extra}",
-                status="info",
-                detail=f"not installed: {enables} is unavailable",
-                fix=f"pip install 'insomnia-web[{extra}]'",
-            )
+    """Which optional extras are installed (read from the package's own metadata)."""
+    for extra, dists in sorted(extras().items()):
+        versions = {dist: _installed(dist) for dist in dists}
+        enables = ENABLES.get(extra, f"the {extra} extra")
+        if all(versions.values()):
+            shown = ", ".join(f"{d} {v}" for d, v in versions.items())
+            yield Finding(check=f"extra {extra}", status="ok", detail=shown)
             continue
-        try:
-            version = importlib.metadata.version(module)
-        except importlib.metadata.PackageNotFoundError:
-            version = "installed"
-        yield Finding(check=f"extra {extra}", status="ok", detail=f"{module} {version}")
+        yield Finding(
+            check=f"extra {extra}",
+            status="info",
+            detail=f"not installed: {enables} is unavailable",
+            fix=f"pip install 'insomnia-web[{extra}]'",
+        )
 
 
 CHECKS: tuple[Callable[[Setup], Iterator[Finding]], ...] = (
