@@ -135,3 +135,18 @@ async def test_fixed_prompters() -> None:
     """--yes allows once; with no terminal nobody can be asked."""
     assert await AutoApprovePrompter().ask(request()) == "once"
     assert await DenyPrompter().ask(request()) == "unavailable"
+
+
+@pytest.mark.asyncio
+async def test_concurrent_questions_are_asked_one_at_a_time(terminal: Terminal) -> None:
+    """Two calls asking at once get one question each, in turn, each with its own answer."""
+    prompter = TerminalPrompter(stdin=terminal.stdin, stderr=terminal.stderr)
+    first = asyncio.create_task(prompter.ask(request("a.example")))
+    second = asyncio.create_task(prompter.ask(request("b.example")))
+    await asyncio.sleep(0.1)
+    assert terminal.screen().count("WebFetch wants to") == 1
+    terminal.type(b"o\n")
+    assert await asyncio.wait_for(first, 5) == "once"
+    await asyncio.sleep(0.1)
+    terminal.type(b"d\n")
+    assert await asyncio.wait_for(second, 5) == "deny"
