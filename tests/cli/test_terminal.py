@@ -79,3 +79,16 @@ def test_a_redirect_to_an_asked_host_is_its_own_question(
         assert term.proc.wait(30) == 0
         assert term.proc.stdout is not None
         assert f"Final URL: http://other.test:{port}/" in term.proc.stdout.read().decode()
+
+
+def test_declining_a_redirect_is_permission_denied(
+    tmp_path: Path, manifest: Path, port: int
+) -> None:
+    """Answering d to the redirect question ends the fetch with permission_denied (exit 1)."""
+    url = f"http://site.test:{port}/moved/other.test"
+    with on_terminal("fetch", url, "--manifest", str(manifest), cwd=tmp_path) as term:
+        term.read_until("[d]eny: ")
+        term.type("d\n")
+        assert term.proc.wait(30) == 1
+        screen = term.read_until("Error [permission_denied]")
+        assert "the user declined to follow the redirect to http://other.test:" in screen
