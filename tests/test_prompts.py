@@ -150,3 +150,11 @@ async def test_concurrent_questions_are_asked_one_at_a_time(terminal: Terminal) 
     await asyncio.sleep(0.1)
     terminal.type(b"d\n")
     assert await asyncio.wait_for(second, 5) == "deny"
+
+
+def test_unknown_hosts_prompt_offers_no_always() -> None:
+    """A call with unknown hosts is shown as such, and "always" is not offered."""
+    call = ToolCall(id="c", tool="WebFetch", input={}, summary="fetch ?", hosts_unknown=True)
+    text = format_request(PromptRequest(call=call, reason="default is ask"))
+    assert "hosts: unknown" in text
+    assert "[a]lways" not in text
