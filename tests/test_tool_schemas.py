@@ -77,3 +77,28 @@ def test_compaction_keeps_meaning() -> None:
     }
     assert "default" not in compact_schema({"default": 3}, keep_defaults=False)
     assert compact_schema({"default": 3}) == {"default": 3}
+
+
+def test_compaction_drops_descriptions_that_restate_the_name() -> None:
+    """``url: "URL."`` says nothing the name does not; ``rank: "1-based rank."`` stays."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "url": {"description": "URL.", "type": "string"},
+            "age_s": {"description": "Age s", "type": "number"},
+            "rank": {"description": "1-based rank.", "type": "integer"},
+        },
+    }
+    assert compact_schema(schema)["properties"] == {
+        "url": {"type": "string"},
+        "age_s": {"type": "number"},
+        "rank": {"description": "1-based rank.", "type": "integer"},
+    }
+
+
+@pytest.mark.parametrize("name", ["WebSearch", "WebFetch", "SaveFinding"])
+def test_published_schemas_have_no_root_description(name: str) -> None:
+    """The tool's description says what it does; the schemas' roots do not repeat it."""
+    tool = RUNTIME.get_tool(name)
+    assert "description" not in tool.input_schema()
+    assert "description" not in tool.output_schema()

@@ -24,6 +24,8 @@ from mcp import Client, ClientSession, StdioServerParameters, stdio_client, type
 from mcp.client.session import ClientRequestContext, ElicitationFnT
 from mcp.shared.dispatcher import ProgressFnT
 
+from insomnia_web.mcp_server.listing import ERROR_META_KEY
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"
 PAGE_TEXT = "Loopback pages answer quickly and never leave this machine."
@@ -239,3 +241,13 @@ def text_of(result: types.CallToolResult) -> str:
     block = result.content[0]
     assert isinstance(block, types.TextContent)
     return block.text
+
+
+def error_of(result: types.CallToolResult) -> dict[str, Any]:
+    """The typed error of an isError result (in ``_meta``; errors carry no structured output)."""
+    assert result.is_error
+    assert result.structured_content is None
+    assert result.meta is not None
+    error = result.meta[ERROR_META_KEY]
+    assert isinstance(error, dict)
+    return error

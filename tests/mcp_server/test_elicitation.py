@@ -20,6 +20,7 @@ from .conftest import (
     Connection,
     Elicitor,
     connect,
+    error_of,
     server_params,
     text_of,
     write_manifest,
@@ -96,8 +97,7 @@ def test_declining_is_permission_denied(
     elicitor.answers.append(types.ElicitResult(action="decline"))
     result = conn.call("web_fetch", {"url": f"http://decline.test:{site_port}/page"})
     assert result.is_error is True
-    assert isinstance(result.structured_content, dict)
-    error = result.structured_content["error"]
+    error = error_of(result)
     assert error["code"] == "permission_denied"
     assert "WebFetch(domain:decline.test)" in error["hint"]
 

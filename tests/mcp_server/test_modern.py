@@ -19,6 +19,7 @@ from .conftest import (
     Connection,
     Elicitor,
     connect,
+    error_of,
     server_params,
     text_of,
     write_manifest,
@@ -82,8 +83,7 @@ def test_declining_is_permission_denied(
     elicitor.answers.append(types.ElicitResult(action="decline"))
     result = conn.call("web_fetch", {"url": f"http://decline.test:{site_port}/page"})
     assert result.is_error is True
-    assert isinstance(result.structured_content, dict)
-    assert result.structured_content["error"]["code"] == "permission_denied"
+    assert error_of(result)["code"] == "permission_denied"
     assert len(elicitor.asked) == 1
 
 
@@ -112,6 +112,5 @@ def test_invalid_input_is_reported_without_asking(conn: Connection, elicitor: El
     """Invalid input needs no permission: invalid_input comes back directly."""
     result = conn.call("web_fetch", {"url": "ftp://site.test/", "max_chars": -1})
     assert result.is_error is True
-    assert isinstance(result.structured_content, dict)
-    assert result.structured_content["error"]["code"] == "invalid_input"
+    assert error_of(result)["code"] == "invalid_input"
     assert elicitor.asked == []

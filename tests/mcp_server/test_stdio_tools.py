@@ -16,7 +16,15 @@ from insomnia_web.config import load_manifest
 from insomnia_web.history import ToolCallEvent, ToolResultEvent, decode_event
 from insomnia_web.runtime import Runtime
 
-from .conftest import PAGE_TEXT, Connection, connect, server_params, text_of, write_manifest
+from .conftest import (
+    PAGE_TEXT,
+    Connection,
+    connect,
+    error_of,
+    server_params,
+    text_of,
+    write_manifest,
+)
 
 EXPECTED = {"web_search": "WebSearch", "web_fetch": "WebFetch", "save_finding": "SaveFinding"}
 ALLOW = ["WebSearch", "SaveFinding", "WebFetch(domain:site.test)", "WebFetch(domain:blocked.test)"]
@@ -57,14 +65,6 @@ def structured(result: types.CallToolResult) -> dict[str, Any]:
     """The structured content of a result, as a dict."""
     assert isinstance(result.structured_content, dict)
     return result.structured_content
-
-
-def error_of(result: types.CallToolResult) -> dict[str, Any]:
-    """The ``error`` object of an isError result."""
-    assert result.is_error
-    error = structured(result)["error"]
-    assert isinstance(error, dict)
-    return error
 
 
 def test_server_declares_name_title_and_version(conn: Connection) -> None:

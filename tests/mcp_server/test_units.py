@@ -7,7 +7,13 @@ from mcp import types
 
 from insomnia_web.config import Manifest
 from insomnia_web.errors import ToolError
-from insomnia_web.mcp_server.listing import call_result, mcp_tool, mcp_tool_name, tool_names
+from insomnia_web.mcp_server.listing import (
+    ERROR_META_KEY,
+    call_result,
+    mcp_tool,
+    mcp_tool_name,
+    tool_names,
+)
 from insomnia_web.mcp_server.permission import answer_from, can_elicit, elicitation_form
 from insomnia_web.permissions import ToolCall
 from insomnia_web.prompts import PromptRequest
@@ -99,12 +105,13 @@ def test_form_shows_the_prompt_and_the_reason() -> None:
 
 
 def test_error_result_keeps_retry_after_and_details() -> None:
-    """A rate-limited error keeps retry_after_s and details in the structured error."""
+    """A rate-limited error keeps retry_after_s and details in its typed error, not as output."""
     info = ToolError("rate_limited", "slow down", retry_after_s=3.0, details={"n": 1}).info()
     result = call_result(ToolResult(call_id="c", tool="WebSearch", ok=False, text="t", error=info))
     assert result.is_error is True
-    assert result.structured_content == {
-        "error": {
+    assert result.structured_content is None
+    assert result.meta == {
+        ERROR_META_KEY: {
             "code": "rate_limited",
             "message": "slow down",
             "hint": info.hint,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -55,11 +56,10 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def store(tmp_path: Path, clock: Clock) -> SearchCache:
-    """A search cache on the fake clock with a one-day TTL."""
-    return SearchCache(
-        SqliteStore(Cache(tmp_path / "c.sqlite3", clock=clock)), ttl_s=86_400, clock=clock
-    )
+def store(tmp_path: Path, clock: Clock) -> Iterator[SearchCache]:
+    """A search cache on the fake clock with a one-day TTL (closed afterwards)."""
+    with Cache(tmp_path / "c.sqlite3", clock=clock) as cache:
+        yield SearchCache(SqliteStore(cache), ttl_s=86_400, clock=clock)
 
 
 PARAMS: dict[str, object] = {"provider": "mock", "mode": "results", "count": 5}
@@ -193,12 +193,12 @@ async def test_broken_cache_warns_instead_of_failing(tmp_path: Path) -> None:
 @pytest.mark.asyncio
 async def test_unreadable_payload_is_a_miss_with_a_warning(tmp_path: Path) -> None:
     """A stored payload that no longer decodes is ignored with a warning."""
-    cache = Cache(tmp_path / "c.sqlite3")
-    cache.put_search("q words", PARAMS, "mock", b"{not json")
     warnings: list[str] = []
-    hit = await SearchCache(SqliteStore(cache), ttl_s=60).lookup(
-        "q words", PARAMS, freshness=None, force_fresh=False, warnings=warnings
-    )
+    with Cache(tmp_path / "c.sqlite3") as cache:
+        cache.put_search("q words", PARAMS, "mock", b"{not json")
+        hit = await SearchCache(SqliteStore(cache), ttl_s=60).lookup(
+            "q words", PARAMS, freshness=None, force_fresh=False, warnings=warnings
+        )
     assert hit is None
     assert warnings == ["cache_error: a stored answer could not be read; searched again"]
 

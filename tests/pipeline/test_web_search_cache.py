@@ -47,6 +47,7 @@ class ClockedServices(WebServices):
     def __init__(self, manifest: Manifest, path: Path, clock: Clock) -> None:
         super().__init__(manifest)
         self.test_cache = SqliteStore(Cache(path, clock=clock))
+        self._cache = self.test_cache  # closed by aclose() like the real one
 
     @property
     def cache(self) -> CacheStore | None:

@@ -3,7 +3,11 @@
 A tool keeps its schemas, title and annotations; only its name changes to snake_case
 (``WebSearch`` -> ``web_search``). A result becomes a ``CallToolResult``: the runtime's text
 as the text content, the structured output as ``structuredContent``, and a failure as
-``isError: true`` with ``{"error": {...}}`` as its structured content.
+``isError: true`` with its text and the typed error under ``_meta["insomnia-web/error"]``.
+
+A failure carries no ``structuredContent``: clients (the TypeScript SDK among them) validate
+structured content against the tool's ``outputSchema`` even on errors, and an error is not
+an output.
 """
 
 from __future__ import annotations
@@ -18,7 +22,16 @@ from ..errors import ErrorInfo
 from ..runtime import ToolResult
 from ..tools.base import Tool
 
-__all__ = ["call_result", "error_payload", "mcp_tool", "mcp_tool_name", "tool_names"]
+__all__ = [
+    "ERROR_META_KEY",
+    "call_result",
+    "error_meta",
+    "mcp_tool",
+    "mcp_tool_name",
+    "tool_names",
+]
+
+ERROR_META_KEY = "insomnia-web/error"
 
 _WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
@@ -60,8 +73,8 @@ def mcp_tool(tool: Tool[Any, Any]) -> types.Tool:
     )
 
 
-def error_payload(error: ErrorInfo) -> dict[str, Any]:
-    """``{"error": {code, message, hint, retryable, retry_after_s[, details]}}``."""
+def error_meta(error: ErrorInfo) -> dict[str, Any]:
+    """``{"insomnia-web/error": {code, message, hint, retryable, retry_after_s[, details]}}``."""
     body: dict[str, Any] = {
         "code": error.code,
         "message": error.message,
@@ -71,7 +84,7 @@ def error_payload(error: ErrorInfo) -> dict[str, Any]:
     }
     if error.details:
         body["details"] = error.details
-    return {"error": body}
+    return {ERROR_META_KEY: body}
 
 
 def call_result(result: ToolResult) -> types.CallToolResult:
@@ -79,5 +92,5 @@ def call_result(result: ToolResult) -> types.CallToolResult:
     content: list[types.ContentBlock] = [types.TextContent(type="text", text=result.text)]
     if result.ok:
         return types.CallToolResult(content=content, structured_content=result.output)
-    structured = error_payload(result.error) if result.error is not None else None
-    return types.CallToolResult(content=content, structured_content=structured, is_error=True)
+    meta = error_meta(result.error) if result.error is not None else None
+    return types.CallToolResult(content=content, is_error=True, _meta=meta)

@@ -54,8 +54,9 @@ def compact_schema(schema: Any, *, keep_defaults: bool = True, _described: bool 
     """A tool schema trimmed for the model's context without changing what it accepts.
 
     Drops msgspec's generated ``title``s, a nested object's docstring where the property
-    already has a description, null and empty defaults (all defaults for outputs); writes
-    optional scalars as ``type: [T, "null"]``.
+    already has a description, a description that only restates its property's name
+    (``url: "URL."``), null and empty defaults (all defaults for outputs); writes optional
+    scalars as ``type: [T, "null"]``.
     """
     if isinstance(schema, list):
         return [compact_schema(x, keep_defaults=keep_defaults) for x in schema]
@@ -73,7 +74,7 @@ def compact_schema(schema: Any, *, keep_defaults: bool = True, _described: bool 
     for key, value in node.items():
         if key == "properties":
             out[key] = {
-                name: compact_schema(prop, keep_defaults=keep_defaults)
+                name: compact_schema(_unless_restated(name, prop), keep_defaults=keep_defaults)
                 for name, prop in value.items()
             }
         elif key in ("items", "anyOf"):
@@ -85,6 +86,26 @@ def compact_schema(schema: Any, *, keep_defaults: bool = True, _described: bool 
         else:
             out[key] = value
     return out
+
+
+def _unless_restated(name: str, prop: Any) -> Any:
+    """*prop* without its description when that only says the property's name again."""
+    if not isinstance(prop, dict) or not isinstance(prop.get("description"), str):
+        return prop
+    said = prop["description"].strip().rstrip(".").lower()
+    if said not in (name.lower(), name.lower().replace("_", " ")):
+        return prop
+    return {k: v for k, v in prop.items() if k != "description"}
+
+
+def published_schema(struct: type[msgspec.Struct], *, keep_defaults: bool) -> dict[str, Any]:
+    """The compact schema of a tool's input or output Struct, as clients receive it.
+
+    The root has no description: the tool's own description says what the call does.
+    """
+    schema: dict[str, Any] = compact_schema(inline_schema(struct), keep_defaults=keep_defaults)
+    schema.pop("description", None)
+    return schema
 
 
 class ToolAnnotations(msgspec.Struct, frozen=True, kw_only=True):
@@ -160,15 +181,11 @@ class Tool(ABC, Generic[InT, OutT]):
 
     def input_schema(self) -> dict[str, Any]:
         """JSON Schema of the input: refs inlined, compact (see :func:`compact_schema`)."""
-        schema: dict[str, Any] = compact_schema(inline_schema(self.input_type))
-        return schema
+        return published_schema(self.input_type, keep_defaults=True)
 
     def output_schema(self) -> dict[str, Any]:
         """JSON Schema of the structured output: compact, without defaults."""
-        schema: dict[str, Any] = compact_schema(
-            inline_schema(self.output_type), keep_defaults=False
-        )
-        return schema
+        return published_schema(self.output_type, keep_defaults=False)
 
     def precheck(self, raw: Mapping[str, Any]) -> None:
         """Checks on the raw input before decoding (e.g. a dedicated error code); default none."""
