@@ -275,6 +275,13 @@ class CacheConfig(_Config, frozen=True):
         int, Meta(ge=0, description="Lifetime of a model-contributed finding.")
     ] = 2_592_000
     findings: Annotated[bool, Meta(description="Register the SaveFinding tool.")] = True
+    max_mb: Annotated[
+        Annotated[int, Meta(ge=1)] | None,
+        Meta(
+            description="Size cap of the SQLite file in MiB: past it, the least recently used "
+            "searches and pages are deleted (findings never). Unset: no cap.",
+        ),
+    ] = 512
 
 
 class WebConfig(_Config, frozen=True):

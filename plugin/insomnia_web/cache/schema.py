@@ -17,7 +17,7 @@ from pathlib import Path
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "fts5_available", "open_database"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 10_000
 
 _TABLES = """
@@ -31,10 +31,12 @@ CREATE TABLE IF NOT EXISTS searches (
     provider TEXT NOT NULL,
     payload BLOB NOT NULL,
     created_at REAL NOT NULL,
+    used_at REAL NOT NULL DEFAULT 0,  -- version 3: last stored or read (size-cap eviction)
     UNIQUE (params_key, norm_query)
 );
 CREATE INDEX IF NOT EXISTS searches_by_terms ON searches (params_key, terms, created_at);
 CREATE INDEX IF NOT EXISTS searches_by_age ON searches (created_at);
+CREATE INDEX IF NOT EXISTS searches_by_use ON searches (used_at);
 
 CREATE TABLE IF NOT EXISTS snapshots (
     id INTEGER PRIMARY KEY,
@@ -52,12 +54,14 @@ CREATE TABLE IF NOT EXISTS snapshots (
     redirects TEXT NOT NULL,       -- JSON list
     truncated INTEGER NOT NULL,
     download_truncated INTEGER NOT NULL,
+    used_at REAL NOT NULL DEFAULT 0,  -- version 3
     UNIQUE (url, hash)
 );
 CREATE INDEX IF NOT EXISTS snapshots_by_hash ON snapshots (hash, fetched_at);
 CREATE INDEX IF NOT EXISTS snapshots_by_url ON snapshots (url, mode, fetched_at);
 CREATE INDEX IF NOT EXISTS snapshots_by_final_url ON snapshots (final_url, mode, fetched_at);
 CREATE INDEX IF NOT EXISTS snapshots_by_age ON snapshots (fetched_at);
+CREATE INDEX IF NOT EXISTS snapshots_by_use ON snapshots (used_at);
 
 CREATE TABLE IF NOT EXISTS findings (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -87,6 +91,14 @@ CREATE TABLE IF NOT EXISTS provider_usage (
     PRIMARY KEY (name, day)
 );
 """
+
+# Columns added to tables of older files, by the version that added them.
+_ADDED_COLUMNS = {
+    3: (
+        "ALTER TABLE searches ADD COLUMN used_at REAL NOT NULL DEFAULT 0",
+        "ALTER TABLE snapshots ADD COLUMN used_at REAL NOT NULL DEFAULT 0",
+    ),
+}
 
 _FTS_TABLES = {
     "searches_fts": "CREATE VIRTUAL TABLE searches_fts USING fts5(terms)",
@@ -151,6 +163,16 @@ def _fts_missing(conn: sqlite3.Connection, fts: bool) -> list[str]:
     return [name for name in _FTS_TABLES if name not in existing]
 
 
+def _add_columns(conn: sqlite3.Connection, version: int) -> None:
+    """Add the columns a file of schema *version* lacks (0: a new file, nothing to add)."""
+    if version == 0:
+        return
+    for added_in, statements in sorted(_ADDED_COLUMNS.items()):
+        if version < added_in:
+            for statement in statements:
+                conn.execute(statement)
+
+
 def _migrate(conn: sqlite3.Connection) -> bool:
     """Create or complete the schema (another process may be doing the same)."""
     fts = fts5_available(conn)
@@ -165,6 +187,7 @@ def _migrate(conn: sqlite3.Connection) -> bool:
                 f"the cache file has schema version {version}; this version of "
                 f"insomnia-web understands up to {SCHEMA_VERSION}"
             )
+        _add_columns(conn, version)
         for statement in _TABLES.split(";"):
             if statement.strip():
                 conn.execute(statement)
