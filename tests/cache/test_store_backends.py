@@ -15,7 +15,6 @@ from insomnia_web.config import CacheConfig
 from .backends import SKIP_REASON, backend_config, postgres_url
 from .conftest import FakeClock
 
-
 PARAMS = {"provider": "mock", "mode": "results", "count": 5}
 
 
