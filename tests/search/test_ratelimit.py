@@ -381,3 +381,17 @@ async def test_a_slot_must_leave_time_for_the_request() -> None:
     client = ScriptedClient(answer(200, b'{"ok": true}'))
     await api.get_json(client, URL("https://api.test/x"), timeout_s=10, type=Payload)  # type: ignore[arg-type]
     assert store.slots[0]["max_wait_s"] == pytest.approx(9.0)
+
+
+@pytest.mark.asyncio
+async def test_store_down_with_a_monthly_limit_sends_nothing() -> None:
+    """With a monthly limit, a request the store cannot count is refused, not sent."""
+    clock = FakeClock()
+    down = ToolError("cache_unavailable", "the cache database is unavailable")
+    bucket = SharedBucket(
+        FakeBudget(error=down), "brave:k", monthly_limit=100, clock=clock, sleep=clock.sleep
+    )
+    with pytest.raises(ToolError) as info:
+        await bucket.acquire(2)
+    assert info.value.code == "cache_unavailable"
+    assert "no request was sent" in info.value.message
