@@ -446,9 +446,15 @@ class Cache:
         max_wait_s: float | None,
         monthly_limit: int | None = None,
     ) -> Slot:
-        """Reserve the next request slot of *bucket* (one ``BEGIN IMMEDIATE``; see budget)."""
+        """Reserve the next request slot of *bucket* (one ``BEGIN IMMEDIATE``; see budget).
+
+        Time spent waiting for the write lock counts against *max_wait_s*.
+        """
+        started = time.monotonic()
         with self._write("rate limit") as conn:
             now = self._clock()
+            if max_wait_s is not None:
+                max_wait_s -= time.monotonic() - started
             row = conn.execute(
                 "SELECT next_free, hold_until FROM rate_buckets WHERE name = ?", (bucket,)
             ).fetchone()

@@ -1,10 +1,14 @@
-"""The size cap of the cache file: least recently used searches and pages go first."""
+"""The SQLite file's own rules: the size cap (least recently used first), lock waits."""
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
+import pytest
+
+from insomnia_web import ToolError
 from insomnia_web.cache import Cache, Snapshot, schema
 
 from .conftest import FakeClock
@@ -70,3 +74,21 @@ def test_a_version_2_file_gains_the_use_column(cache_path: Path, clock: FakeCloc
         cache.put_snapshot(page(1, clock.now))
     with sqlite3.connect(cache_path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+
+
+def test_time_waiting_for_the_lock_counts_against_the_deadline(cache_path: Path) -> None:
+    """A slot taken after waiting for another writer's lock leaves only what remains of
+    max_wait_s: 0.5 s of lock wait and a 0.5 s slot do not fit in 0.8 s."""
+    with Cache(cache_path) as cache:
+        cache.take_slot("brave:k", interval_s=1.0, max_wait_s=5)
+        conn = sqlite3.connect(cache_path, isolation_level=None, check_same_thread=False)
+        conn.execute("BEGIN IMMEDIATE")
+        timer = threading.Timer(0.5, conn.commit)
+        timer.start()
+        try:
+            with pytest.raises(ToolError) as info:
+                cache.take_slot("brave:k", interval_s=1.0, max_wait_s=0.8)
+        finally:
+            timer.join()
+            conn.close()
+    assert info.value.code == "rate_limited"
