@@ -19,6 +19,7 @@ from msgspec import Meta
 
 from .errors import ManifestError
 from .hosts.addresses import parse_cidrs, parse_ip
+from .manifest_path import DEFAULT_MANIFEST_NAME, find_manifest
 from .permissions import parse_rules
 
 __all__ = [
@@ -37,8 +38,6 @@ __all__ = [
     "manifest_schema",
     "parse_manifest",
 ]
-
-DEFAULT_MANIFEST_NAME = "insomnia.toml"
 
 PermissionLevel = Literal["allow", "ask", "deny"]
 
@@ -188,7 +187,7 @@ class PipelineConfig(_Config, frozen=True):
     ] = 1500
     per_host_concurrency: Annotated[
         int, Meta(ge=1, le=10, description="Concurrent page fetches per host.")
-    ] = 2
+    ] = 6
 
 
 class UrlPolicyConfig(_Config, frozen=True):
@@ -455,12 +454,17 @@ def _check_cache_url(manifest: Manifest, source: str) -> None:
 
 
 def load_manifest(path: str | os.PathLike[str] | None = None) -> Manifest:
-    """Load a TOML or JSON manifest; with no path, ``./insomnia.toml`` if present, else defaults."""
+    """Load a TOML or JSON manifest.
+
+    With no *path*: ``$INSOMNIA_WEB_MANIFEST``, else ``./insomnia.toml``, else
+    ``$XDG_CONFIG_HOME/insomnia-web/insomnia.toml``, else the built-in defaults (see
+    :mod:`insomnia_web.manifest_path`).
+    """
     if path is None:
-        default = Path(DEFAULT_MANIFEST_NAME)
-        if not default.is_file():
+        found = find_manifest().path
+        if found is None:
             return Manifest()
-        path = default
+        path = found
     p = Path(path)
     try:
         raw = p.read_bytes()

@@ -19,6 +19,7 @@ import msgspec
 
 from ..config import Manifest
 from ..errors import ToolError
+from ..tools.fetch_progress import format_bytes
 
 if TYPE_CHECKING:
     from ..cache import CacheStats
@@ -56,7 +57,8 @@ def run_extract(
 ) -> int:
     """Extract each HTML file (``-`` is stdin); print its text, or one JSON line per file.
 
-    With several files each text is headed ``# FILE``. A file that cannot be read or is not
+    With several files each text is headed ``==> FILE <==`` (as ``head`` does: a line no
+    extracted page produces, unlike a Markdown heading). A file that cannot be read or is not
     text is reported on *err* and the others are still extracted; the status is then 1.
     """
     status = 0
@@ -76,18 +78,10 @@ def run_extract(
             out.write(json.dumps(doc, ensure_ascii=False) + "\n")
             continue
         if len(files) > 1:
-            out.write(("\n" if printed else "") + f"# {name}\n\n")
+            out.write(("\n" if printed else "") + f"==> {name} <==\n")
         out.write((doc["text"] or "").rstrip("\n") + "\n")
         printed += 1
     return status
-
-
-def _size(n: int) -> str:
-    if n < 1024:
-        return f"{n} bytes"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KiB"
-    return f"{n / (1024 * 1024):.1f} MiB"
 
 
 def run_cache(manifest: Manifest, action: str, *, as_json: bool, out: TextIO) -> int:
@@ -109,7 +103,8 @@ async def _run_cache(manifest: Manifest, action: str, *, as_json: bool, out: Tex
             if as_json:
                 out.write(json.dumps({"path": store.location, "deleted": deleted}) + "\n")
             else:
-                out.write(f"cleared {deleted} entries from {store.location}\n")
+                noun = "entry" if deleted == 1 else "entries"
+                out.write(f"cleared {deleted} {noun} from {store.location}\n")
             return 0
         stats = await store.stats()
     finally:
@@ -135,7 +130,7 @@ def _stats_lines(stats: CacheStats, *, enabled: bool) -> list[str]:
         matching = "SQLite FTS5" if stats.fts5 else "same words only (no FTS5)"
         engine = f"SQLite {stats.sqlite_version}"
     lines += [
-        f"size: {_size(stats.file_bytes)}",
+        f"size: {format_bytes(stats.file_bytes)}",
         f"searches: {stats.searches}",
         f"pages: {stats.pages}",
         f"findings: {stats.findings}",

@@ -19,6 +19,7 @@ Every WebSearch text starts with a provenance line (:func:`provenance_header`)::
     [cache: similar match to "earlier query" · 1d old]
     [cache: finding match to "earlier question" · 3d old]
     [cache: unavailable · brave · 2026-12-02T10:00Z]
+    [source: brave · 2026-12-02T10:00Z]            (the cache is disabled)
 """
 
 from __future__ import annotations
@@ -108,8 +109,16 @@ def _quoted(query: str | None) -> str:
     return f'"{text}"'
 
 
-def provenance_header(info: SearchCacheInfo, *, provider: str, searched_at: float) -> str:
-    """The first line of every WebSearch text: where the answer came from, and how old it is."""
+def provenance_header(
+    info: SearchCacheInfo, *, provider: str, searched_at: float, cache_enabled: bool = True
+) -> str:
+    """The first line of every WebSearch text: where the answer came from, and how old it is.
+
+    With the cache disabled there is no cache to speak of: the line names the provider and
+    the time only (``[source: brave · 2026-12-02T10:00Z]``).
+    """
+    if not cache_enabled:
+        return f"[source: {provider} · {format_utc(searched_at)}]"
     if info.status == "unavailable":
         return f"[cache: unavailable · {provider} · {format_utc(searched_at)}]"
     if info.status == "miss" or info.match is None:

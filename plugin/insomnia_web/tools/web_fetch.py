@@ -29,6 +29,7 @@ from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .fetch_findings import canonical_source, verify_findings
 from .fetch_layout import render_fetch
 from .fetch_paging import slice_text
+from .fetch_progress import DownloadProgress
 from .web_base import WebTool
 
 if TYPE_CHECKING:  # the cache and the extractor are imported on first use, not at registration
@@ -181,11 +182,16 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
         return msgspec.structs.replace(page, hash=snapshot_hash(page.text, page.mode))
 
     def _redirect_check(self, ctx: ToolContext) -> Callable[[URL], Awaitable[None]]:
-        """Follow a cross-host redirect only to a host this tool is allowed on without asking."""
+        """Follow a cross-host redirect only to a host this call may fetch.
+
+        A host the rules allow is followed; one they ask about is followed when the host
+        runtime put it to the person and they agreed (the CLI with ``--yes``), and otherwise
+        returned to the model with the location to fetch on its own.
+        """
 
         async def check(location: URL) -> None:
             host = (location.host or "").lower()
-            verdict = ctx.permission_for(self.name, host)
+            verdict = await ctx.approve_redirect(self.name, str(location), host)
             if verdict == "allow":
                 return
             would = "ask the user" if verdict == "ask" else "refuse it"
@@ -219,6 +225,7 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             max_bytes=cfg.max_response_bytes,
             allow_truncate=True,
             redirect_check=self._redirect_check(ctx),
+            on_bytes=DownloadProgress(url, ctx.progress),
         )
         result.raise_for_status()
         ctx.progress(f"downloaded {result.bytes_read} bytes from {result.final_url}", None, None)

@@ -236,7 +236,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             )
         output = msgspec.structs.replace(output, cache=info, findings=findings, warnings=warnings)
         header = provenance_header(
-            info, provider=output.provider, searched_at=self._now().timestamp()
+            info,
+            provider=output.provider,
+            searched_at=self._now().timestamp(),
+            cache_enabled=store.cache is not None,
         )
         if altered_query:
             # Provider-supplied text outside the untrusted delimiters: one line, defused.
