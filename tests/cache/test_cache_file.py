@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,7 @@ def page(n: int, now: float) -> Snapshot:
 
 def used_bytes(path: Path) -> int:
     """Bytes of the file's pages in use."""
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn:
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         free = conn.execute("PRAGMA freelist_count").fetchone()[0]
         size = conn.execute("PRAGMA page_size").fetchone()[0]
@@ -63,7 +64,7 @@ def test_a_version_2_file_gains_the_use_column(cache_path: Path, clock: FakeCloc
     """A file written before the size cap is migrated in place and keeps its rows."""
     with Cache(cache_path, clock=clock) as cache:
         cache.put_search("python asyncio", {"n": 1}, "mock", b"{}")
-    with sqlite3.connect(cache_path) as conn:  # turn it back into a version 2 file
+    with closing(sqlite3.connect(cache_path, isolation_level=None)) as conn:  # version 2 again
         conn.execute("DROP INDEX searches_by_use")
         conn.execute("DROP INDEX snapshots_by_use")
         conn.execute("ALTER TABLE searches DROP COLUMN used_at")
@@ -72,7 +73,7 @@ def test_a_version_2_file_gains_the_use_column(cache_path: Path, clock: FakeCloc
     with Cache(cache_path, clock=clock, max_bytes=CAP) as cache:
         assert cache.get_search("python asyncio", {"n": 1}, max_age_s=60) is not None
         cache.put_snapshot(page(1, clock.now))
-    with sqlite3.connect(cache_path) as conn:
+    with closing(sqlite3.connect(cache_path)) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
 
 
