@@ -19,6 +19,7 @@ from msgspec import Meta
 
 from .errors import ManifestError
 from .hosts.addresses import parse_cidrs, parse_ip
+from .hosts.names import pattern_problem
 from .manifest_path import DEFAULT_MANIFEST_NAME, find_manifest
 from .permissions import parse_rules
 
@@ -94,7 +95,8 @@ class SearchConfig(_Config, frozen=True):
         str | None,
         Meta(
             description='Search provider name: "brave", "searxng" or a plugin-registered '
-            "name. Unset: WebSearch is registered but answers not_configured.",
+            "name (an unregistered name is refused when the runtime starts). Unset: WebSearch "
+            "is registered but answers not_configured.",
         ),
     ] = None
     count: Annotated[int, Meta(ge=1, le=20, description="Default number of results (1-20).")] = 5
@@ -167,6 +169,38 @@ class FetchConfig(_Config, frozen=True):
     user_agent: Annotated[
         str, Meta(min_length=1, max_length=200, description="Fixed User-Agent header.")
     ] = "insomnia-web/0.1 (+https://pypi.org/project/insomnia-web/)"
+    robots: Annotated[
+        Literal["obey", "ignore"],
+        Meta(
+            description="obey: WebFetch and excerpt pages follow each site's robots.txt for "
+            "the User-Agent's product token (robots_disallowed otherwise); ignore: never read it.",
+        ),
+    ] = "obey"
+    host_rate_limit_per_s: Annotated[
+        float,
+        Meta(
+            gt=0,
+            le=1000,
+            description="Requests per second to one host, shared by WebFetch and excerpt "
+            "pages (after a burst of host_burst).",
+        ),
+    ] = 2.0
+    host_burst: Annotated[
+        int,
+        Meta(
+            ge=1,
+            le=100,
+            description="Requests to one host allowed at once before the per-host rate applies.",
+        ),
+    ] = 5
+    proxy: Annotated[
+        Annotated[str, Meta(pattern=r"^https?://[^/?#@]+/?$")] | None,
+        Meta(
+            description="Forward proxy for every request, e.g. http://proxy.internal:3128 "
+            "(never read from the environment). The proxy resolves names, so DNS pinning "
+            "does not apply; the URL policy still checks host names and literal addresses.",
+        ),
+    ] = None
 
 
 class PipelineConfig(_Config, frozen=True):
@@ -211,12 +245,15 @@ class UrlPolicyConfig(_Config, frozen=True):
         list[str],
         Meta(
             description="Host patterns exempt from the hostname and address block lists "
-            '("example.com", "*.example.com").',
+            '("example.com", "*.example.com", "*" or an IP address); no scheme, port or path.',
         ),
     ] = msgspec.field(default_factory=list)
     deny_hosts: Annotated[
         list[str],
-        Meta(description='Host patterns never fetched ("example.com", "*.example.com").'),
+        Meta(
+            description='Host patterns never fetched ("example.com", "*.example.com", "*" or '
+            "an IP address); no scheme, port or path.",
+        ),
     ] = msgspec.field(default_factory=list)
     resolve: Annotated[
         dict[str, list[str]],
@@ -292,6 +329,17 @@ class WebConfig(_Config, frozen=True):
         str | None,
         Meta(description="Append history events to this JSONL file (~ is expanded)."),
     ] = None
+    history_max_mb: Annotated[
+        float,
+        Meta(
+            ge=0,
+            description="Size cap of the history file in MiB: past it the file is rotated "
+            "(history.jsonl -> history.jsonl.1 ...). 0: no cap.",
+        ),
+    ] = 50.0
+    history_backups: Annotated[
+        int, Meta(ge=0, le=100, description="Rotated history files kept (oldest dropped).")
+    ] = 3
     search: SearchConfig = msgspec.field(default_factory=SearchConfig)
     fetch: FetchConfig = msgspec.field(default_factory=FetchConfig)
     pipeline: PipelineConfig = msgspec.field(default_factory=PipelineConfig)
@@ -300,8 +348,8 @@ class WebConfig(_Config, frozen=True):
 
 
 _RULE_DOC = (
-    'Rules "Tool" or "Tool(domain:PATTERN)"; PATTERN is a host, *.host for its '
-    "subdomains, or * for any host."
+    'Rules "Tool" or "Tool(domain:PATTERN)"; Tool is a registered tool or its MCP name '
+    "(WebFetch or web_fetch); PATTERN is a host, *.host for its subdomains, or * for any host."
 )
 
 
@@ -384,6 +432,8 @@ def parse_manifest(data: dict[str, Any], *, source: str = "manifest") -> Manifes
     """Validate a decoded manifest mapping; errors name the key path and the rule."""
     try:
         manifest = msgspec.convert(data, Manifest, str_keys=True)
+    except RecursionError as exc:
+        raise ManifestError(f"{source}: the manifest is nested too deeply") from exc
     except msgspec.ValidationError as exc:
         path, text = validation_location(exc)
         key = path.removeprefix("$").lstrip(".") or "(top level)"
@@ -409,6 +459,12 @@ def _check_semantics(manifest: Manifest, source: str) -> None:
                 f"{source}: permissions.{level}: {exc}", key=f"permissions.{level}"
             ) from exc
 
+    for name in ("allow_hosts", "deny_hosts"):
+        for index, pattern in enumerate(getattr(manifest.web.url_policy, name)):
+            problem = pattern_problem(pattern)
+            if problem is not None:
+                key = f"web.url_policy.{name}[{index}]"
+                raise ManifestError(f"{source}: {key}: {problem}", key=key)
     try:
         parse_cidrs(manifest.web.url_policy.allow_cidrs)
     except ValueError as exc:
@@ -477,6 +533,8 @@ def load_manifest(path: str | os.PathLike[str] | None = None) -> Manifest:
             data = tomllib.loads(raw.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise ManifestError(f"{p}: not valid {p.suffix.lstrip('.') or 'TOML'}: {exc}") from exc
+    except RecursionError as exc:
+        raise ManifestError(f"{p}: the manifest is nested too deeply to read") from exc
     if not isinstance(data, dict):
         raise ManifestError(f"{p}: the manifest must be a table/object")
     return parse_manifest(data, source=str(p))

@@ -82,11 +82,16 @@ def format_request(request: PromptRequest, *, always_lasts: str = "this session"
     """The text a terminal shows for *request*; *always_lasts* says how long "always" lasts."""
     call = request.call
     lines = [f"{call.tool} wants to {call.summary}"]
-    if call.domains:
+    if call.hosts_unknown:
+        lines.append("  hosts: unknown (it may contact any host)")
+    elif call.domains:
         lines.append(f"  hosts: {', '.join(call.domains)}")
     if request.prompt:
         lines.append(f"  {request.prompt}")
     lines.append(f"  why asked: {request.reason}")
+    if call.hosts_unknown:  # an "always" could not say for which hosts: never offered
+        lines.append("Allow? [o]nce / [d]eny: ")
+        return "\n".join(lines)
     scope = "this domain" if call.domains else "this tool"
     lines.append(f"Allow? [o]nce / [a]lways for {scope}, {always_lasts} / [d]eny: ")
     return "\n".join(lines)

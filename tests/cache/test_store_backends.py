@@ -71,6 +71,24 @@ async def test_storing_again_replaces(store: CacheStore) -> None:
 
 
 @pytest.mark.asyncio
+async def test_snapshot_document_facts(store: CacheStore) -> None:
+    """A page's author, dates and page count are stored with it on both backends."""
+    import msgspec
+
+    facts = {"pages": 4, "author": "Ann Lee", "published": "2026-03-01", "modified": None}
+    stored = await store.put_snapshot(msgspec.structs.replace(page(), **facts))
+    again = await store.get_snapshot_by_hash(stored.hash)
+    assert again == stored
+    assert again is not None
+    assert (again.pages, again.author, again.published, again.modified) == (
+        4,
+        "Ann Lee",
+        "2026-03-01",
+        None,
+    )
+
+
+@pytest.mark.asyncio
 async def test_snapshots(store: CacheStore, clock: FakeClock) -> None:
     """A stored page comes back by hash at any age, and as the latest only while young."""
     stored = await store.put_snapshot(page())
@@ -189,7 +207,10 @@ async def test_unreachable_server_is_unavailable_at_once() -> None:
 def test_migrations_are_plain_sql_files_in_the_package() -> None:
     """The PostgreSQL schema comes from numbered .sql files shipped inside the package."""
     found = migrations()
-    assert [(version, name) for version, name, _ in found] == [(1, "0001_initial.sql")]
+    assert [(version, name) for version, name, _ in found] == [
+        (1, "0001_initial.sql"),
+        (2, "0002_snapshot_meta.sql"),
+    ]
     assert "CREATE TABLE searches" in found[0][2]
 
 
@@ -206,7 +227,7 @@ async def test_postgres_schema_is_versioned_and_a_newer_one_refused(tmp_path: Pa
         await store.aclose()
         with psycopg.connect(cfg.url, autocommit=True) as conn:
             rows = conn.execute("SELECT version, name FROM insomnia_web_schema").fetchall()
-            assert rows == [(1, "0001_initial.sql")]
+            assert rows == [(1, "0001_initial.sql"), (2, "0002_snapshot_meta.sql")]
             conn.execute("INSERT INTO insomnia_web_schema (version, name) VALUES (99, 'x')")
         newer = PostgresStore(cfg.url)
         with pytest.raises(ToolError) as info:

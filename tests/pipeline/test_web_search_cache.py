@@ -72,8 +72,19 @@ class Web:
         self.calls += 1
         return list(self.hits)
 
-    def runtime(self, *, mode: str = "excerpts", cache_path: Path | None = None) -> Runtime:
-        """A runtime for the mock provider; its WebSearch uses the fake clock."""
+    def runtime(
+        self,
+        *,
+        mode: str = "excerpts",
+        cache_path: Path | None = None,
+        permissions: dict[str, Any] | None = None,
+        **url_policy: Any,
+    ) -> Runtime:
+        """A runtime for the mock provider; its WebSearch uses the fake clock.
+
+        *permissions* replaces the permission table (default: WebSearch and WebFetch allowed);
+        other keywords are added to ``web.url_policy``.
+        """
         provider = MockProvider.named("mock", self.answer)
 
         manifest = parse_manifest(
@@ -85,9 +96,10 @@ class Web:
                         "allow_cidrs": [f"{LOOPBACK}/32"],
                         "ports": [self.sim.port],
                         "resolve": {h: [LOOPBACK] for h in HOSTS},
+                        **url_policy,
                     },
                 },
-                "permissions": {"allow": ["WebSearch", "WebFetch"]},
+                "permissions": permissions or {"allow": ["WebSearch", "WebFetch"]},
             }
         )
         rt = Runtime(
@@ -238,14 +250,13 @@ async def test_finding_alone_is_served_as_a_finding_match(env: Web) -> None:
     """With no web results but a matching finding, the header says finding match."""
     env.hits.clear()
     rt = env.runtime(mode="results")
-    env.cache().add_finding(
-        "tortoise lifespan", "Over 150 years.", "https://a.test/x", ttl_s=10 * 86_400
-    )
+    source = env.sim.url("a.test", "/x")
+    env.cache().add_finding("tortoise lifespan", "Over 150 years.", source, ttl_s=10 * 86_400)
     env.clock.now += 3 * 86_400 - 5000
     text, out = await search(rt, "tortoise lifespan")
     assert text.splitlines()[0] == '[cache: finding match to "tortoise lifespan" · 2d old]'
     assert out["cache"]["match"] == "finding"
-    assert "UNVERIFIED model finding (claimed source: https://a.test/x)" in text
+    assert f"UNVERIFIED model finding (claimed source: {source})" in text
 
 
 @pytest.mark.asyncio

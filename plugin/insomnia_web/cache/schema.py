@@ -54,7 +54,8 @@ CREATE TABLE IF NOT EXISTS snapshots (
     redirects TEXT NOT NULL,       -- JSON list
     truncated INTEGER NOT NULL,
     download_truncated INTEGER NOT NULL,
-    used_at REAL NOT NULL DEFAULT 0,  -- version 3
+    meta TEXT NOT NULL DEFAULT '{}',  -- version 3, JSON: pages, author, published, modified
+    used_at REAL NOT NULL DEFAULT 0,  -- version 3: last stored or read (size-cap eviction)
     UNIQUE (url, hash)
 );
 CREATE INDEX IF NOT EXISTS snapshots_by_hash ON snapshots (hash, fetched_at);
@@ -92,12 +93,10 @@ CREATE TABLE IF NOT EXISTS provider_usage (
 );
 """
 
-# Columns added to tables of older files, by the version that added them.
+# Columns added to existing tables (version 3), with their definition, for older files.
 _ADDED_COLUMNS = {
-    3: (
-        "ALTER TABLE searches ADD COLUMN used_at REAL NOT NULL DEFAULT 0",
-        "ALTER TABLE snapshots ADD COLUMN used_at REAL NOT NULL DEFAULT 0",
-    ),
+    "searches": {"used_at": "REAL NOT NULL DEFAULT 0"},
+    "snapshots": {"meta": "TEXT NOT NULL DEFAULT '{}'", "used_at": "REAL NOT NULL DEFAULT 0"},
 }
 
 _FTS_TABLES = {
@@ -163,14 +162,15 @@ def _fts_missing(conn: sqlite3.Connection, fts: bool) -> list[str]:
     return [name for name in _FTS_TABLES if name not in existing]
 
 
-def _add_columns(conn: sqlite3.Connection, version: int) -> None:
-    """Add the columns a file of schema *version* lacks (0: a new file, nothing to add)."""
-    if version == 0:
-        return
-    for added_in, statements in sorted(_ADDED_COLUMNS.items()):
-        if version < added_in:
-            for statement in statements:
-                conn.execute(statement)
+def _add_columns(conn: sqlite3.Connection) -> None:
+    """Add the columns a file made by an older version lacks (before their indexes)."""
+    for table, columns in _ADDED_COLUMNS.items():
+        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if not have:  # a new file: the table is created with every column
+            continue
+        for name, definition in columns.items():
+            if name not in have:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
 
 
 def _migrate(conn: sqlite3.Connection) -> bool:
@@ -187,7 +187,7 @@ def _migrate(conn: sqlite3.Connection) -> bool:
                 f"the cache file has schema version {version}; this version of "
                 f"insomnia-web understands up to {SCHEMA_VERSION}"
             )
-        _add_columns(conn, version)
+        _add_columns(conn)
         for statement in _TABLES.split(";"):
             if statement.strip():
                 conn.execute(statement)

@@ -46,12 +46,15 @@ _DEFAULTS = CacheConfig()
 
 _SNAPSHOT_COLUMNS = (
     "hash, url, final_url, mode, title, text, status, content_type, charset, bytes, "
-    "fetched_at, redirects, truncated, download_truncated"
+    "fetched_at, redirects, truncated, download_truncated, meta"
 )
+_N_SNAPSHOT = len(_SNAPSHOT_COLUMNS.split(", "))
 _FINDING_COLUMNS = (
     "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at"
 )
 _redirects_decoder = msgspec.json.Decoder(list[str])
+_META_FIELDS = ("pages", "author", "published", "modified")
+_meta_decoder = msgspec.json.Decoder(dict[str, Any])
 
 
 def canonical_params(params: Mapping[str, object]) -> str:
@@ -315,12 +318,12 @@ class Cache:
             stored.hash, stored.url, stored.final_url, stored.mode, stored.title, stored.text,
             stored.status, stored.content_type, stored.charset, stored.bytes,
             stored.fetched_at, msgspec.json.encode(stored.redirects).decode(),
-            int(stored.truncated), int(stored.download_truncated), self._clock(),
+            int(stored.truncated), int(stored.download_truncated), _meta(stored), self._clock(),
         )  # fmt: skip
         with self._write("store page") as conn:
             conn.execute(
                 f"INSERT OR REPLACE INTO snapshots ({_SNAPSHOT_COLUMNS}, used_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 values,
             )
         return stored
@@ -335,8 +338,8 @@ class Cache:
             ).fetchone()
             if row is None:
                 return None
-            self._touch(conn, "snapshots", row[14], row[15])
-            return _snapshot(row[:14])
+            self._touch(conn, "snapshots", row[_N_SNAPSHOT], row[_N_SNAPSHOT + 1])
+            return _snapshot(row[:_N_SNAPSHOT])
 
     def get_latest_snapshot(self, url: str, mode: str, *, max_age_s: float) -> Snapshot | None:
         """The newest version of *url* (requested or final URL) in *mode*, if young enough."""
@@ -350,8 +353,8 @@ class Cache:
             ).fetchone()
             if row is None:
                 return None
-            self._touch(conn, "snapshots", row[14], row[15])
-            return _snapshot(row[:14])
+            self._touch(conn, "snapshots", row[_N_SNAPSHOT], row[_N_SNAPSHOT + 1])
+            return _snapshot(row[:_N_SNAPSHOT])
 
     # -- findings ---------------------------------------------------------------------
 
@@ -568,9 +571,16 @@ def _hit(match: Literal["exact", "similar"], row: Any, now: float) -> SearchHit:
     )
 
 
+def _meta(snapshot: Snapshot) -> str:
+    """The snapshot's document metadata as the ``meta`` column's JSON (unset keys left out)."""
+    values = {k: getattr(snapshot, k) for k in _META_FIELDS if getattr(snapshot, k) is not None}
+    return msgspec.json.encode(values).decode()
+
+
 def _snapshot(row: Any) -> Snapshot:
     (content_hash, url, final_url, mode, title, text, status, content_type, charset, size,
-     fetched_at, redirects, truncated, download_truncated) = row  # fmt: skip
+     fetched_at, redirects, truncated, download_truncated, meta) = row  # fmt: skip
+    known = {k: v for k, v in _meta_decoder.decode(meta or "{}").items() if k in _META_FIELDS}
     return Snapshot(
         hash=content_hash,
         url=url,
@@ -586,6 +596,7 @@ def _snapshot(row: Any) -> Snapshot:
         redirects=_redirects_decoder.decode(redirects),
         truncated=bool(truncated),
         download_truncated=bool(download_truncated),
+        **known,
     )
 
 

@@ -5,6 +5,7 @@ Layout (the provenance line comes first; :mod:`insomnia_web.tools.search_cache` 
     [cache: miss · brave · 2026-12-02T10:00Z]
     <<<UNTRUSTED WEB CONTENT ...>>>
     [1] Title - URL
+    By Author · published 2026-03-01
     § Heading > Path
     passage
 
@@ -28,10 +29,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..modeltext import format_age, wrap_untrusted
+from ..modeltext import format_age, one_line, wrap_untrusted
 from ..schemas import ExcerptItem, FindingItem, PageStatus, ResultItem, WebSearchOutput
 
-__all__ = ["render_excerpt_search", "render_findings", "render_unread"]
+__all__ = ["ASK_NOTE", "render_excerpt_search", "render_findings", "render_unread"]
 
 HEADING_MARK = "§"
 
@@ -42,6 +43,8 @@ def _label(n: int, title: str, url: str) -> str:
 
 def _excerpt(e: ExcerptItem) -> str:
     lines = [_label(e.id, e.title, e.url)]
+    if e.byline:
+        lines.append(one_line(e.byline, 300))
     if e.heading:
         lines.append(f"{HEADING_MARK} {e.heading}")
     lines.append(e.text)
@@ -55,6 +58,13 @@ def _other_results(results: Sequence[ResultItem], used: set[str]) -> list[str]:
     return ["Other results (not used):"] + [
         f"- {' '.join(r.title.split()) or r.url} - {r.url}" for r in rest
     ]
+
+
+ASK_NOTE = (
+    "{n} page(s) not read (permission_required): WebFetch on their hosts asks the user "
+    "first, and an excerpt search asks nobody. WebFetch such a URL to ask, or the user can "
+    "allow its host in [permissions]."
+)
 
 
 def render_unread(pages: Sequence[PageStatus]) -> str:
@@ -103,6 +113,9 @@ def render_excerpt_search(output: WebSearchOutput, header: str) -> str:
     unread = render_unread(output.pages)
     if unread:
         parts.append(unread)
+    asked = sum(1 for p in output.pages if p.error_code == "permission_required")
+    if asked:
+        parts.append(ASK_NOTE.format(n=asked))
     if output.filtered:
         noun = "result was" if output.filtered == 1 else "results were"
         parts.append(f"{output.filtered} {noun} hidden by the URL policy or a deny rule.")
