@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from typing import Literal, Protocol, TextIO
+from typing import ClassVar, Literal, Protocol, TextIO
 
 import msgspec
 
@@ -42,13 +42,20 @@ class PromptRequest(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Prompter(Protocol):
-    """Asks a person to allow a call."""
+    """Asks a person to allow a call.
+
+    A prompter may set ``approves_every_ask = True`` when its person approved every question
+    in advance (``--yes``): then a probe that would ask (an excerpt page, a redirect hop)
+    is allowed without a prompt.
+    """
 
     async def ask(self, request: PromptRequest) -> Answer: ...
 
 
 class AutoApprovePrompter:
-    """Allows every asked call once (``--yes``)."""
+    """Allows every asked call once (``--yes``), excerpt pages and redirect hops included."""
+
+    approves_every_ask: ClassVar[bool] = True
 
     async def ask(self, request: PromptRequest) -> Answer:
         """Always ``"once"``."""

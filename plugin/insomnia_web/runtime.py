@@ -295,6 +295,23 @@ class Runtime(AsyncClosing):
             return "allow"
         return "deny" if who == "user" else "ask"
 
+    async def _approve_page(self, call_id: str, tool: str, url: str, host: str) -> Level:
+        """The verdict for reading *url* on *host* within call *call_id* (an excerpt page).
+
+        An ``ask`` is settled (and recorded as a ``permission`` event) only when the prompter
+        approves every question in advance (``approves_every_ask``, the CLI's ``--yes``);
+        otherwise nobody is asked mid-call and ``ask`` is returned.
+        """
+        host = idna_host(host)
+        level = self.permission_for(tool, host)
+        if level != "ask" or not getattr(self.prompter, "approves_every_ask", False):
+            return level
+        page = ToolCall(
+            id=call_id, tool=tool, input={"url": url}, domains=(host,), summary=f"read {url}"
+        )
+        settled, _, _, _ = await self._settle(page)
+        return "allow" if settled == "allow" else "deny"
+
     # --- calls -------------------------------------------------------------------------
 
     async def call_tool(
@@ -379,6 +396,7 @@ class Runtime(AsyncClosing):
             hop_approver=lambda tool, location, host: self._approve_hop(
                 call_id, tool, location, host
             ),
+            page_approver=lambda tool, url, host: self._approve_page(call_id, tool, url, host),
             search_providers=self.search_providers,
         )
         tool.preflight(args, ctx)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from insomnia_web import DenyPrompter
+
 from .conftest import SimWeb
 from .test_web_search_cache import Web, env, search
 
@@ -16,7 +18,7 @@ ASK_FETCH = {"default": "ask", "allow": ["WebSearch"]}
 async def test_excerpt_search_does_not_read_ask_hosts(env: Web, sim: SimWeb) -> None:
     """With WebFetch on "ask", excerpt search reads no page; each is skipped as
     permission_required, and the text says so."""
-    rt = env.runtime(permissions=ASK_FETCH)
+    rt = env.runtime(permissions=ASK_FETCH, prompter=DenyPrompter())
     text, out = await search(rt, "giant tortoise lifespan")
     assert sim.seen == []
     assert [(p["status"], p["error_code"]) for p in out["pages"]] == [
@@ -28,9 +30,22 @@ async def test_excerpt_search_does_not_read_ask_hosts(env: Web, sim: SimWeb) -> 
 
 
 @pytest.mark.asyncio
+async def test_approving_every_ask_reads_ask_hosts(env: Web, sim: SimWeb) -> None:
+    """A prompter that approves every question in advance (``--yes``) lets excerpt search
+    read the pages WebFetch would ask about; pages[] lists each page read."""
+    rt = env.runtime(permissions=ASK_FETCH)  # AutoApprovePrompter
+    text, out = await search(rt, "giant tortoise lifespan")
+    assert [p["status"] for p in out["pages"]] == ["ok", "ok"]
+    assert "about 101 years" in text
+
+
+@pytest.mark.asyncio
 async def test_excerpt_search_reads_allowed_hosts_only(env: Web, sim: SimWeb) -> None:
     """An allow rule for one host lets excerpt search read that host's page, not the other."""
-    rt = env.runtime(permissions={**ASK_FETCH, "allow": ["WebSearch", "WebFetch(domain:a.test)"]})
+    rt = env.runtime(
+        permissions={**ASK_FETCH, "allow": ["WebSearch", "WebFetch(domain:a.test)"]},
+        prompter=DenyPrompter(),
+    )
     _, out = await search(rt, "giant tortoise lifespan")
     assert sim.seen == [("a.test", "/robots.txt"), ("a.test", "/p")]  # robots.txt obeyed
     assert [p["status"] for p in out["pages"]] == ["ok", "skipped"]
@@ -41,7 +56,10 @@ async def test_excerpt_search_follows_no_redirect_to_an_ask_host(env: Web, sim: 
     """A page on an allowed host that redirects to an ask host is not read there."""
     sim.pages[("a.test", "/p")].status = 302
     sim.pages[("a.test", "/p")].location = sim.url("c.test", "/p")
-    rt = env.runtime(permissions={**ASK_FETCH, "allow": ["WebSearch", "WebFetch(domain:a.test)"]})
+    rt = env.runtime(
+        permissions={**ASK_FETCH, "allow": ["WebSearch", "WebFetch(domain:a.test)"]},
+        prompter=DenyPrompter(),
+    )
     _, out = await search(rt, "giant tortoise lifespan")
     assert ("c.test", "/p") not in sim.seen
     assert out["pages"][0]["error_code"] == "redirect_blocked"
@@ -67,7 +85,10 @@ async def test_cached_answer_obeys_a_deny_rule_added_later(env: Web) -> None:
 async def test_cached_answer_drops_passages_of_a_host_now_on_ask(env: Web) -> None:
     """A page read under an allow rule that is now "ask" keeps its result, not its passages."""
     await search(env.runtime(), "giant tortoise lifespan")
-    rt = env.runtime(permissions={**ASK_FETCH, "allow": ["WebSearch", "WebFetch(domain:b.test)"]})
+    rt = env.runtime(
+        permissions={**ASK_FETCH, "allow": ["WebSearch", "WebFetch(domain:b.test)"]},
+        prompter=DenyPrompter(),
+    )
     text, out = await search(rt, "giant tortoise lifespan")
     assert out["cache"]["status"] == "hit"
     assert "about 101 years" not in text

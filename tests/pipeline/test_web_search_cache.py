@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from insomnia_web import AutoApprovePrompter, Manifest, Runtime, parse_manifest
+from insomnia_web import AutoApprovePrompter, Manifest, Prompter, Runtime, parse_manifest
 from insomnia_web.cache import Cache, CacheStore, SqliteStore
 from insomnia_web.history import MemoryHistory, ProgressEvent
 from insomnia_web.search.base import (
@@ -78,6 +78,7 @@ class Web:
         mode: str = "excerpts",
         cache_path: Path | None = None,
         permissions: dict[str, Any] | None = None,
+        prompter: Prompter | None = None,
         **url_policy: Any,
     ) -> Runtime:
         """A runtime for the mock provider; its WebSearch uses the fake clock.
@@ -104,7 +105,7 @@ class Web:
         )
         rt = Runtime(
             manifest,
-            prompter=AutoApprovePrompter(),
+            prompter=prompter or AutoApprovePrompter(),
             history=self.history,
             plugins=[ProviderPlugin(provider, name="test-mock-provider")],
             load_entrypoints=False,

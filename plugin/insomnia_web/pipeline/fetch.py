@@ -54,6 +54,10 @@ class FetchContext(Protocol):
     def permission_for(self, tool: str, host: str) -> Literal["allow", "ask", "deny"]:
         """The policy's verdict for *tool* on *host*, without prompting."""
 
+    async def approve_page(self, tool: str, url: str, host: str) -> Literal["allow", "ask", "deny"]:
+        """The verdict for reading *url* within this call: an ``ask`` becomes ``allow`` (and
+        is recorded) only where the person approved every question in advance."""
+
 
 class PageRequest(msgspec.Struct, frozen=True, kw_only=True):
     """One page to fetch."""
@@ -200,7 +204,7 @@ async def fetch_pages(
     outcomes: dict[int, PageOutcome] = {}
     allowed: list[int] = []
     for i, request in enumerate(requests):
-        refusal = _refusal(request.url, client, ctx)
+        refusal = await _refusal(request.url, client, ctx)
         if refusal is None:
             allowed.append(i)
         else:
@@ -229,14 +233,17 @@ async def fetch_pages(
     return [outcomes[i] for i in range(len(requests))]
 
 
-def _refusal(url: str, client: SafeClient, ctx: FetchContext) -> str | None:
+async def _refusal(url: str, client: SafeClient, ctx: FetchContext) -> str | None:
     """Why *url* is not read (a policy code, ``permission_denied`` or ``permission_required``),
-    or None when WebFetch is allowed on its host without asking."""
+    or None when WebFetch is allowed on its host without asking (or the person approved
+    every question in advance: ``--yes``)."""
     try:
         host = client.policy.check(url).host
     except ToolError as exc:
         return exc.code
     verdict = ctx.permission_for("WebFetch", host)
+    if verdict == "ask":
+        verdict = await ctx.approve_page("WebFetch", url, host)
     if verdict == "allow":
         return None
     return "permission_denied" if verdict == "deny" else "permission_required"

@@ -173,12 +173,14 @@ class ToolContext:
         permission_probe: PermissionProbe,
         search_providers: Mapping[str, type[SearchProvider]],
         hop_approver: HopApprover | None = None,
+        page_approver: HopApprover | None = None,
     ) -> None:
         self.call_id = call_id
         self.manifest = manifest
         self._progress = progress
         self._probe = permission_probe
         self._hop_approver = hop_approver
+        self._page_approver = page_approver
         self.search_providers = search_providers
 
     def progress(self, message: str, done: int | None = None, total: int | None = None) -> None:
@@ -205,6 +207,17 @@ class ToolContext:
         if self._hop_approver is None:
             return self._probe(tool, host)
         return await self._hop_approver(tool, location, host)
+
+    async def approve_page(self, tool: str, url: str, host: str) -> Literal["allow", "ask", "deny"]:
+        """The verdict for reading *url* (on *host*) as part of this call, e.g. an excerpt page.
+
+        Like :meth:`permission_for`, except that where the person approved every question in
+        advance (the CLI's ``--yes``) an ``ask`` is allowed and recorded as their answer.
+        Nobody is asked mid-call otherwise.
+        """
+        if self._page_approver is None:
+            return self._probe(tool, host)
+        return await self._page_approver(tool, url, host)
 
 
 class ToolSpec(msgspec.Struct, frozen=True, kw_only=True):
