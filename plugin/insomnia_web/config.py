@@ -69,7 +69,8 @@ class BraveConfig(_Config, frozen=True):
         Annotated[int, Meta(ge=1)] | None,
         Meta(
             description="Refuse further Brave requests once this many were sent this calendar "
-            "month (UTC), counted in the cache store shared by every process. Unset: no limit.",
+            "month (UTC), counted in the cache store shared by every process (needs the "
+            "cache; while the store is unreachable no request is sent). Unset: no limit.",
         ),
     ] = None
 
@@ -311,6 +312,13 @@ class CacheConfig(_Config, frozen=True):
         int, Meta(ge=0, description="Lifetime of a model-contributed finding.")
     ] = 2_592_000
     findings: Annotated[bool, Meta(description="Register the SaveFinding tool.")] = True
+    max_mb: Annotated[
+        Annotated[int, Meta(ge=1)] | None,
+        Meta(
+            description="Size cap of the SQLite file in MiB: past it, the least recently used "
+            "searches and pages are deleted (findings never). Unset: no cap.",
+        ),
+    ] = 512
 
 
 class WebConfig(_Config, frozen=True):
@@ -476,6 +484,12 @@ def _check_semantics(manifest: Manifest, source: str) -> None:
 
 
 def _check_cache_url(manifest: Manifest, source: str) -> None:
+    if manifest.web.search.brave.monthly_limit is not None and not manifest.web.cache.enabled:
+        raise ManifestError(
+            f"{source}: web.search.brave.monthly_limit: requests are counted in the cache "
+            "store; it needs web.cache.enabled = true",
+            key="web.search.brave.monthly_limit",
+        )
     url = manifest.web.cache.url
     if url is None:
         return

@@ -18,7 +18,7 @@ import pytest
 
 from insomnia_web.config import CacheConfig
 
-__all__ = ["BACKENDS", "PG_ENV", "backend_config", "postgres_url"]
+__all__ = ["BACKENDS", "PG_ENV", "SKIP_REASON", "backend_config", "postgres_url"]
 
 PG_ENV = "INSOMNIA_WEB_TEST_POSTGRES"
 SKIP_REASON = f"no PostgreSQL server for tests: set {PG_ENV} (.ci/run starts one)"

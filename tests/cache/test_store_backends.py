@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
 from insomnia_web import ToolError
 from insomnia_web.cache import CacheStore, Snapshot, open_store
-from insomnia_web.cache.postgres import PostgresStore
+from insomnia_web.cache.postgres import PostgresStore, migrations
 from insomnia_web.config import CacheConfig
 
+from .backends import SKIP_REASON, backend_config, postgres_url
 from .conftest import FakeClock
-
-pytestmark = pytest.mark.asyncio
 
 PARAMS = {"provider": "mock", "mode": "results", "count": 5}
 
@@ -25,12 +25,14 @@ def page(text: str = "The whole page text.", *, url: str = "https://a.test/p") -
     )
 
 
+@pytest.mark.asyncio
 async def test_store_is_the_interface(store: CacheStore, store_config: CacheConfig) -> None:
     """Both backends implement CacheStore and say which one they are."""
     assert isinstance(store, CacheStore)
     assert store.backend == ("postgresql" if store_config.url else "sqlite")
 
 
+@pytest.mark.asyncio
 async def test_exact_then_similar_search(store: CacheStore, clock: FakeClock) -> None:
     """A stored answer is found for the same query (exact) and for a near one (similar)."""
     await store.put_search("python asyncio tutorial beginners", PARAMS, "mock", b'{"a": 1}')
@@ -46,6 +48,7 @@ async def test_exact_then_similar_search(store: CacheStore, clock: FakeClock) ->
     )
 
 
+@pytest.mark.asyncio
 async def test_search_misses(store: CacheStore, clock: FakeClock) -> None:
     """Other parameters, a missing word, a different number or too much age never hit."""
     await store.put_search("python 3.11 release date", PARAMS, "mock", b"{}")
@@ -56,6 +59,7 @@ async def test_search_misses(store: CacheStore, clock: FakeClock) -> None:
     assert await store.get_search("python 3.11 release date", PARAMS, max_age_s=60) is None
 
 
+@pytest.mark.asyncio
 async def test_storing_again_replaces(store: CacheStore) -> None:
     """A second answer for the same query and parameters replaces the first."""
     await store.put_search("asyncio timeout", PARAMS, "mock", b"old")
@@ -66,6 +70,7 @@ async def test_storing_again_replaces(store: CacheStore) -> None:
     assert (await store.stats()).searches == 1
 
 
+@pytest.mark.asyncio
 async def test_snapshot_document_facts(store: CacheStore) -> None:
     """A page's author, dates and page count are stored with it on both backends."""
     import msgspec
@@ -83,6 +88,7 @@ async def test_snapshot_document_facts(store: CacheStore) -> None:
     )
 
 
+@pytest.mark.asyncio
 async def test_snapshots(store: CacheStore, clock: FakeClock) -> None:
     """A stored page comes back by hash at any age, and as the latest only while young."""
     stored = await store.put_snapshot(page())
@@ -95,6 +101,7 @@ async def test_snapshots(store: CacheStore, clock: FakeClock) -> None:
     assert await store.get_latest_snapshot("https://a.test/p", "raw", max_age_s=200) is None
 
 
+@pytest.mark.asyncio
 async def test_findings_found_and_verified(store: CacheStore) -> None:
     """A finding is found for its question, listed for its source, and can be verified."""
     fact = "Python 3.12 was released on 2 October 2023."
@@ -109,6 +116,7 @@ async def test_findings_found_and_verified(store: CacheStore) -> None:
     assert (found.verified, found.verified_by_url) == (True, "https://x.test/")
 
 
+@pytest.mark.asyncio
 async def test_findings_expire(store: CacheStore, clock: FakeClock) -> None:
     """A finding past its lifetime is no longer found."""
     await store.add_finding("tortoise lifespan", "About 150 years.", None, ttl_s=60)
@@ -116,6 +124,7 @@ async def test_findings_expire(store: CacheStore, clock: FakeClock) -> None:
     assert await store.find_findings("tortoise lifespan") == []
 
 
+@pytest.mark.asyncio
 async def test_slots_are_spaced_by_the_rate(store: CacheStore, clock: FakeClock) -> None:
     """Each slot of a bucket starts one interval after the previous one."""
     waits = [
@@ -126,6 +135,7 @@ async def test_slots_are_spaced_by_the_rate(store: CacheStore, clock: FakeClock)
     assert other.wait_s == 0
 
 
+@pytest.mark.asyncio
 async def test_slot_beyond_the_deadline_is_refused(store: CacheStore) -> None:
     """A slot further away than max_wait_s is rate_limited with retry_after_s, not taken."""
     await store.take_slot("brave:k", interval_s=2.0, max_wait_s=10)
@@ -136,6 +146,7 @@ async def test_slot_beyond_the_deadline_is_refused(store: CacheStore) -> None:
     assert (await store.take_slot("brave:k", interval_s=2.0, max_wait_s=10)).wait_s == 2.0
 
 
+@pytest.mark.asyncio
 async def test_hold_delays_every_user_of_the_bucket(
     store: CacheStore, store_config: CacheConfig, clock: FakeClock
 ) -> None:
@@ -149,6 +160,7 @@ async def test_hold_delays_every_user_of_the_bucket(
     assert slot.wait_s == pytest.approx(3.0)
 
 
+@pytest.mark.asyncio
 async def test_monthly_limit_and_usage(store: CacheStore, clock: FakeClock) -> None:
     """Requests are counted per day and month; past the monthly limit they are refused."""
     for _ in range(2):
@@ -165,6 +177,7 @@ async def test_monthly_limit_and_usage(store: CacheStore, clock: FakeClock) -> N
     assert (await store.stats()).usage == [usage]
 
 
+@pytest.mark.asyncio
 async def test_stats_and_clear(store: CacheStore) -> None:
     """Stats count each store's rows; clear deletes them and says how many."""
     await store.put_search("q words", PARAMS, "mock", b"{}")
@@ -177,6 +190,7 @@ async def test_stats_and_clear(store: CacheStore) -> None:
     assert (await store.stats()).searches == 0
 
 
+@pytest.mark.asyncio
 async def test_unreachable_server_is_unavailable_at_once() -> None:
     """A PostgreSQL server that refuses connections gives cache_unavailable, quickly, twice."""
     store = PostgresStore("postgresql://nobody@127.0.0.1:9/none", timeout_s=2.0)
@@ -188,3 +202,36 @@ async def test_unreachable_server_is_unavailable_at_once() -> None:
         assert "127.0.0.1:9" in info.value.message
     await store.aclose()
     assert time.monotonic() - started < 2.0
+
+
+def test_migrations_are_plain_sql_files_in_the_package() -> None:
+    """The PostgreSQL schema comes from numbered .sql files shipped inside the package."""
+    found = migrations()
+    assert [(version, name) for version, name, _ in found] == [
+        (1, "0001_initial.sql"),
+        (2, "0002_snapshot_meta.sql"),
+    ]
+    assert "CREATE TABLE searches" in found[0][2]
+
+
+@pytest.mark.asyncio
+@pytest.mark.skipif(postgres_url() is None, reason=SKIP_REASON)
+async def test_postgres_schema_is_versioned_and_a_newer_one_refused(tmp_path: Path) -> None:
+    """Opening records each applied migration; a database from a newer release is refused."""
+    import psycopg
+
+    with backend_config("postgresql", tmp_path) as cfg:
+        assert cfg.url is not None
+        store = PostgresStore(cfg.url)
+        await store.stats()
+        await store.aclose()
+        with psycopg.connect(cfg.url, autocommit=True) as conn:
+            rows = conn.execute("SELECT version, name FROM insomnia_web_schema").fetchall()
+            assert rows == [(1, "0001_initial.sql"), (2, "0002_snapshot_meta.sql")]
+            conn.execute("INSERT INTO insomnia_web_schema (version, name) VALUES (99, 'x')")
+        newer = PostgresStore(cfg.url)
+        with pytest.raises(ToolError) as info:
+            await newer.stats()
+        await newer.aclose()
+    assert info.value.code == "cache_error"
+    assert "schema version 99" in info.value.message

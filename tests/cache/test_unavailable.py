@@ -113,3 +113,11 @@ def test_password_in_the_url_is_refused() -> None:
         parse_manifest({"web": {"cache": {"url": "postgresql://u:sekrit@db/x"}}})
     with pytest.raises(ValueError, match="password_env"):
         parse_manifest({"web": {"cache": {"url": "postgresql://u@db/x?password=sekrit"}}})
+
+
+def test_monthly_limit_needs_the_cache() -> None:
+    """A monthly limit with the cache disabled is a manifest error: nothing would count it."""
+    with pytest.raises(ValueError, match=r"web\.cache\.enabled"):
+        parse_manifest(
+            {"web": {"cache": {"enabled": False}, "search": {"brave": {"monthly_limit": 10}}}}
+        )

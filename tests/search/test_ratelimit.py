@@ -368,3 +368,30 @@ async def test_store_down_falls_back_to_the_local_bucket() -> None:
     assert bucket.fallback == "the cache database is unavailable"
     await bucket.hold(1.0)  # a 429 is still honoured locally
     assert await bucket.acquire(2) == pytest.approx(1.0)
+
+
+@pytest.mark.asyncio
+async def test_a_slot_must_leave_time_for_the_request() -> None:
+    """The bucket is asked for a slot that leaves a second of the deadline for the request."""
+    clock = FakeClock()
+    store = FakeBudget()
+    api = dataclasses.replace(
+        http(clock), bucket=SharedBucket(store, "test:k", clock=clock, sleep=clock.sleep)
+    )
+    client = ScriptedClient(answer(200, b'{"ok": true}'))
+    await api.get_json(client, URL("https://api.test/x"), timeout_s=10, type=Payload)  # type: ignore[arg-type]
+    assert store.slots[0]["max_wait_s"] == pytest.approx(9.0)
+
+
+@pytest.mark.asyncio
+async def test_store_down_with_a_monthly_limit_sends_nothing() -> None:
+    """With a monthly limit, a request the store cannot count is refused, not sent."""
+    clock = FakeClock()
+    down = ToolError("cache_unavailable", "the cache database is unavailable")
+    bucket = SharedBucket(
+        FakeBudget(error=down), "brave:k", monthly_limit=100, clock=clock, sleep=clock.sleep
+    )
+    with pytest.raises(ToolError) as info:
+        await bucket.acquire(2)
+    assert info.value.code == "cache_unavailable"
+    assert "no request was sent" in info.value.message

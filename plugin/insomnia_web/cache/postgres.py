@@ -465,7 +465,11 @@ class PostgresStore:
         max_wait_s: float | None,
         monthly_limit: int | None = None,
     ) -> Slot:
-        """Reserve the next slot of *bucket*, holding its row lock (see :mod:`.budget`)."""
+        """Reserve the next slot of *bucket*, holding its row lock (see :mod:`.budget`).
+
+        Time spent connecting and waiting for the lock counts against *max_wait_s*.
+        """
+        started = time.monotonic()
 
         async def step(conn: AsyncConnection[Any]) -> Slot:
             async with conn.transaction():
@@ -481,6 +485,7 @@ class PostgresStore:
                 row = await cur.fetchone()
                 next_free, hold_until = row if row is not None else (0.0, 0.0)
                 now = await self._now(conn)
+                left = None if max_wait_s is None else max_wait_s - (time.monotonic() - started)
                 cur = await conn.execute(
                     "SELECT coalesce(sum(requests), 0) FROM provider_usage "
                     "WHERE name = %s AND day >= %s AND day < %s",
@@ -490,7 +495,7 @@ class PostgresStore:
                 used = int(used_row[0]) if used_row else 0
                 wait = plan_slot(
                     bucket=bucket, now=now, next_free=next_free, hold_until=hold_until,
-                    interval_s=interval_s, max_wait_s=max_wait_s, month_requests=used,
+                    interval_s=interval_s, max_wait_s=left, month_requests=used,
                     monthly_limit=monthly_limit,
                 )  # fmt: skip
                 await conn.execute(

@@ -31,10 +31,12 @@ CREATE TABLE IF NOT EXISTS searches (
     provider TEXT NOT NULL,
     payload BLOB NOT NULL,
     created_at REAL NOT NULL,
+    used_at REAL NOT NULL DEFAULT 0,  -- version 3: last stored or read (size-cap eviction)
     UNIQUE (params_key, norm_query)
 );
 CREATE INDEX IF NOT EXISTS searches_by_terms ON searches (params_key, terms, created_at);
 CREATE INDEX IF NOT EXISTS searches_by_age ON searches (created_at);
+CREATE INDEX IF NOT EXISTS searches_by_use ON searches (used_at);
 
 CREATE TABLE IF NOT EXISTS snapshots (
     id INTEGER PRIMARY KEY,
@@ -53,12 +55,14 @@ CREATE TABLE IF NOT EXISTS snapshots (
     truncated INTEGER NOT NULL,
     download_truncated INTEGER NOT NULL,
     meta TEXT NOT NULL DEFAULT '{}',  -- version 3, JSON: pages, author, published, modified
+    used_at REAL NOT NULL DEFAULT 0,  -- version 3: last stored or read (size-cap eviction)
     UNIQUE (url, hash)
 );
 CREATE INDEX IF NOT EXISTS snapshots_by_hash ON snapshots (hash, fetched_at);
 CREATE INDEX IF NOT EXISTS snapshots_by_url ON snapshots (url, mode, fetched_at);
 CREATE INDEX IF NOT EXISTS snapshots_by_final_url ON snapshots (final_url, mode, fetched_at);
 CREATE INDEX IF NOT EXISTS snapshots_by_age ON snapshots (fetched_at);
+CREATE INDEX IF NOT EXISTS snapshots_by_use ON snapshots (used_at);
 
 CREATE TABLE IF NOT EXISTS findings (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -90,7 +94,10 @@ CREATE TABLE IF NOT EXISTS provider_usage (
 """
 
 # Columns added to existing tables (version 3), with their definition, for older files.
-_ADDED_COLUMNS = {"snapshots": {"meta": "TEXT NOT NULL DEFAULT '{}'"}}
+_ADDED_COLUMNS = {
+    "searches": {"used_at": "REAL NOT NULL DEFAULT 0"},
+    "snapshots": {"meta": "TEXT NOT NULL DEFAULT '{}'", "used_at": "REAL NOT NULL DEFAULT 0"},
+}
 
 _FTS_TABLES = {
     "searches_fts": "CREATE VIRTUAL TABLE searches_fts USING fts5(terms)",
@@ -156,9 +163,11 @@ def _fts_missing(conn: sqlite3.Connection, fts: bool) -> list[str]:
 
 
 def _add_columns(conn: sqlite3.Connection) -> None:
-    """Add the columns a file made by an older version lacks."""
+    """Add the columns a file made by an older version lacks (before their indexes)."""
     for table, columns in _ADDED_COLUMNS.items():
         have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if not have:  # a new file: the table is created with every column
+            continue
         for name, definition in columns.items():
             if name not in have:
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
@@ -178,10 +187,10 @@ def _migrate(conn: sqlite3.Connection) -> bool:
                 f"the cache file has schema version {version}; this version of "
                 f"insomnia-web understands up to {SCHEMA_VERSION}"
             )
+        _add_columns(conn)
         for statement in _TABLES.split(";"):
             if statement.strip():
                 conn.execute(statement)
-        _add_columns(conn)
         for name in _fts_missing(conn, fts):
             conn.execute(_FTS_TABLES[name])
             conn.execute(_FTS_BACKFILL[name])

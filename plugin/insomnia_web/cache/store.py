@@ -34,6 +34,11 @@ Store = Literal["all", "searches", "pages", "findings"]
 
 PRUNE_INTERVAL_S = 600.0
 """Expired rows are deleted by the first write after this many seconds (per Cache object)."""
+TOUCH_INTERVAL_S = 60.0
+"""A read marks a row used again only when its mark is older than this (reads stay reads)."""
+EVICT_TARGET = 0.9
+"""Past the size cap, least recently used rows go until the file is this fraction of it."""
+_EVICT_BATCH = 32
 _CANDIDATES = 50  # similar-match candidates examined per lookup
 _NO_FTS_FINDINGS_SCAN = 500  # newest unexpired findings scanned when FTS5 is missing
 _IGNORED_PARAMS = frozenset({"force_fresh"})
@@ -43,6 +48,7 @@ _SNAPSHOT_COLUMNS = (
     "hash, url, final_url, mode, title, text, status, content_type, charset, bytes, "
     "fetched_at, redirects, truncated, download_truncated, meta"
 )
+_N_SNAPSHOT = len(_SNAPSHOT_COLUMNS.split(", "))
 _FINDING_COLUMNS = (
     "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at"
 )
@@ -82,8 +88,11 @@ class Cache:
         clock: Callable[[], float] = time.time,
         search_ttl_s: float = _DEFAULTS.search_ttl_s,
         page_ttl_s: float = _DEFAULTS.page_ttl_s,
+        max_bytes: int | None = None,
     ) -> None:
         self.path = Path(path).expanduser()
+        self.max_bytes = max_bytes
+        """Size cap of the stored searches and pages; ``None``: no cap."""
         self._clock = clock
         self._search_ttl_s = search_ttl_s
         self._page_ttl_s = page_ttl_s
@@ -94,8 +103,14 @@ class Cache:
 
     @classmethod
     def from_config(cls, cfg: CacheConfig, *, clock: Callable[[], float] = time.time) -> Cache:
-        """A cache at ``cfg.path`` whose writes prune rows older than the configured TTLs."""
-        return cls(cfg.path, clock=clock, search_ttl_s=cfg.search_ttl_s, page_ttl_s=cfg.page_ttl_s)
+        """A cache at ``cfg.path`` pruning rows past the TTLs and the file past ``max_mb``."""
+        return cls(
+            cfg.path,
+            clock=clock,
+            search_ttl_s=cfg.search_ttl_s,
+            page_ttl_s=cfg.page_ttl_s,
+            max_bytes=None if cfg.max_mb is None else cfg.max_mb * 1024 * 1024,
+        )
 
     # -- connection -------------------------------------------------------------------
 
@@ -138,6 +153,7 @@ class Cache:
             try:
                 yield conn
                 self._maybe_prune(conn)
+                self._maybe_evict(conn)
                 conn.execute("COMMIT")
             except BaseException:
                 conn.rollback()
@@ -163,6 +179,43 @@ class Cache:
         conn.execute("DELETE FROM searches WHERE created_at < ?", (old_search,))
         conn.execute("DELETE FROM findings WHERE expires_at <= ?", (now,))
         conn.execute("DELETE FROM snapshots WHERE fetched_at < ?", (now - self._page_ttl_s,))
+
+    def _used_bytes(self, conn: sqlite3.Connection) -> int:
+        """Bytes of the file's pages in use (freed pages are reused, not counted)."""
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        free = conn.execute("PRAGMA freelist_count").fetchone()[0]
+        size: int = conn.execute("PRAGMA page_size").fetchone()[0]
+        return int((pages - free) * size)
+
+    def _maybe_evict(self, conn: sqlite3.Connection) -> None:
+        """Past :attr:`max_bytes`, delete the least recently used searches and pages.
+
+        Findings are never evicted: they are what a model chose to keep.
+        """
+        if self.max_bytes is None or self._used_bytes(conn) <= self.max_bytes:
+            return
+        target = self.max_bytes * EVICT_TARGET
+        while True:
+            rows = conn.execute(
+                "SELECT 'searches', id, used_at FROM searches UNION ALL "
+                "SELECT 'snapshots', id, used_at FROM snapshots ORDER BY 3 LIMIT ?",
+                (_EVICT_BATCH,),
+            ).fetchall()
+            if not rows:
+                return
+            for table, row_id, _ in rows:
+                if table == "searches" and self._fts:
+                    conn.execute("DELETE FROM searches_fts WHERE rowid = ?", (row_id,))
+                conn.execute(f"DELETE FROM {table} WHERE id = ?", (row_id,))
+                if self._used_bytes(conn) <= target:
+                    return
+
+    def _touch(self, conn: sqlite3.Connection, table: str, row_id: int, used_at: float) -> None:
+        """Mark a row read now (for eviction), at most once per :data:`TOUCH_INTERVAL_S`."""
+        now = self._clock()
+        if self.max_bytes is None or now - used_at < TOUCH_INTERVAL_S:
+            return
+        conn.execute(f"UPDATE {table} SET used_at = ? WHERE id = ?", (now, row_id))
 
     # -- searches ---------------------------------------------------------------------
 
@@ -191,8 +244,8 @@ class Cache:
             conn.execute("DELETE FROM searches WHERE params_key = ? AND norm_query = ?", row[:2])
             cur = conn.execute(
                 "INSERT INTO searches (params_key, norm_query, terms, n_terms, query, "
-                "provider, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                row,
+                "provider, payload, created_at, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*row, row[-1]),
             )
             if self._fts:
                 conn.execute(
@@ -214,20 +267,21 @@ class Cache:
         words = content_words(query)
         now = self._clock()
         since = now - max_age_s
-        columns = "query, provider, created_at, payload"
+        columns = "s.query, s.provider, s.created_at, s.payload, s.id, s.used_at, s.terms"
         with self._use("search lookup") as conn:
             row = conn.execute(
-                f"SELECT {columns} FROM searches WHERE params_key = ? AND norm_query = ? "
+                f"SELECT {columns} FROM searches s WHERE params_key = ? AND norm_query = ? "
                 "AND created_at >= ?",
                 (params_key, normalize_query(query), since),
             ).fetchone()
             if row is not None:
-                return _hit("exact", row, now)
+                self._touch(conn, "searches", row[4], row[5])
+                return _hit("exact", row[:4], now)
             if not words:
                 return None
             if self._fts:
                 rows = conn.execute(
-                    f"SELECT {columns}, s.terms FROM searches_fts f "
+                    f"SELECT {columns} FROM searches_fts f "
                     "JOIN searches s ON s.id = f.rowid WHERE searches_fts MATCH ? "
                     "AND s.params_key = ? AND s.created_at >= ? AND s.n_terms <= ? "
                     "ORDER BY s.n_terms, s.created_at DESC LIMIT ?",
@@ -241,12 +295,14 @@ class Cache:
                 ).fetchall()
             else:
                 rows = conn.execute(
-                    f"SELECT {columns}, terms FROM searches WHERE params_key = ? AND terms = ? "
+                    f"SELECT {columns} FROM searches s WHERE params_key = ? AND terms = ? "
                     "AND created_at >= ? ORDER BY created_at DESC LIMIT 1",
                     (params_key, _terms(words), since),
                 ).fetchall()
-        # Rows come fewest terms first, then newest first: the first match is the best.
-        best = next((r for r in rows if search_matches(words, r[4].split(" "))), None)
+            # Rows come fewest terms first, then newest first: the first match is the best.
+            best = next((r for r in rows if search_matches(words, r[6].split(" "))), None)
+            if best is not None:
+                self._touch(conn, "searches", best[4], best[5])
         return None if best is None else _hit("similar", best[:4], now)
 
     # -- page snapshots ---------------------------------------------------------------
@@ -262,12 +318,12 @@ class Cache:
             stored.hash, stored.url, stored.final_url, stored.mode, stored.title, stored.text,
             stored.status, stored.content_type, stored.charset, stored.bytes,
             stored.fetched_at, msgspec.json.encode(stored.redirects).decode(),
-            int(stored.truncated), int(stored.download_truncated), _meta(stored),
+            int(stored.truncated), int(stored.download_truncated), _meta(stored), self._clock(),
         )  # fmt: skip
         with self._write("store page") as conn:
             conn.execute(
-                f"INSERT OR REPLACE INTO snapshots ({_SNAPSHOT_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT OR REPLACE INTO snapshots ({_SNAPSHOT_COLUMNS}, used_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 values,
             )
         return stored
@@ -276,23 +332,29 @@ class Cache:
         """The stored page version with this content hash (the newest copy), at any age."""
         with self._use("page lookup") as conn:
             row = conn.execute(
-                f"SELECT {_SNAPSHOT_COLUMNS} FROM snapshots WHERE hash = ? "
+                f"SELECT {_SNAPSHOT_COLUMNS}, id, used_at FROM snapshots WHERE hash = ? "
                 "ORDER BY fetched_at DESC LIMIT 1",
                 (content_hash,),
             ).fetchone()
-            return None if row is None else _snapshot(row)
+            if row is None:
+                return None
+            self._touch(conn, "snapshots", row[_N_SNAPSHOT], row[_N_SNAPSHOT + 1])
+            return _snapshot(row[:_N_SNAPSHOT])
 
     def get_latest_snapshot(self, url: str, mode: str, *, max_age_s: float) -> Snapshot | None:
         """The newest version of *url* (requested or final URL) in *mode*, if young enough."""
         since = self._clock() - max_age_s
         with self._use("page lookup") as conn:
             row = conn.execute(
-                f"SELECT {_SNAPSHOT_COLUMNS} FROM snapshots "
+                f"SELECT {_SNAPSHOT_COLUMNS}, id, used_at FROM snapshots "
                 "WHERE (url = ? OR final_url = ?) AND mode = ? AND fetched_at >= ? "
                 "ORDER BY fetched_at DESC LIMIT 1",
                 (url, url, mode, since),
             ).fetchone()
-            return None if row is None else _snapshot(row)
+            if row is None:
+                return None
+            self._touch(conn, "snapshots", row[_N_SNAPSHOT], row[_N_SNAPSHOT + 1])
+            return _snapshot(row[:_N_SNAPSHOT])
 
     # -- findings ---------------------------------------------------------------------
 
@@ -387,9 +449,15 @@ class Cache:
         max_wait_s: float | None,
         monthly_limit: int | None = None,
     ) -> Slot:
-        """Reserve the next request slot of *bucket* (one ``BEGIN IMMEDIATE``; see budget)."""
+        """Reserve the next request slot of *bucket* (one ``BEGIN IMMEDIATE``; see budget).
+
+        Time spent waiting for the write lock counts against *max_wait_s*.
+        """
+        started = time.monotonic()
         with self._write("rate limit") as conn:
             now = self._clock()
+            if max_wait_s is not None:
+                max_wait_s -= time.monotonic() - started
             row = conn.execute(
                 "SELECT next_free, hold_until FROM rate_buckets WHERE name = ?", (bucket,)
             ).fetchone()

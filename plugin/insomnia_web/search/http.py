@@ -32,7 +32,13 @@ from .redact import Redactor
 if TYPE_CHECKING:
     from ..net.client import SafeClient
 
-__all__ = ["DEFAULT_RETRY_WAIT_S", "MAX_PROVIDER_BYTES", "MAX_RETRY_WAIT_S", "ProviderHttp"]
+__all__ = [
+    "DEFAULT_RETRY_WAIT_S",
+    "MAX_PROVIDER_BYTES",
+    "MAX_RETRY_WAIT_S",
+    "MIN_REQUEST_S",
+    "ProviderHttp",
+]
 
 MAX_PROVIDER_BYTES = 2 * 1024 * 1024
 """Largest provider response body read, in bytes."""
@@ -40,6 +46,8 @@ MAX_RETRY_WAIT_S = 2.0
 """Longest wait before the one retry of a 429 or 5xx answer."""
 DEFAULT_RETRY_WAIT_S = 0.25
 """Wait before retrying a 5xx answer that gave no Retry-After."""
+MIN_REQUEST_S = 1.0
+"""A rate-limit slot must leave this long (or half the deadline, if shorter) for the request."""
 
 T = TypeVar("T")
 
@@ -84,8 +92,10 @@ class ProviderHttp:
     ) -> T:
         clock = self.bucket.clock
         deadline = clock() + timeout_s
+        # A slot at the very end of the deadline would leave no time to send the request.
+        last_start = deadline - min(MIN_REQUEST_S, timeout_s / 2)
         for attempt in (1, 2):
-            await self.bucket.acquire(self.rate_limit_per_s, deadline=deadline)
+            await self.bucket.acquire(self.rate_limit_per_s, deadline=last_start)
             remaining = deadline - clock()
             if remaining <= 0:
                 raise ToolTimeout(

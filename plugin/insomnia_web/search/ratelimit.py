@@ -128,8 +128,8 @@ class SharedBucket(TokenBucket):
 
     *name* identifies the provider key (``brave:<fingerprint>``); *monthly_limit* refuses
     requests past that many this month (``quota_exceeded``). A store failure falls back to
-    this process's own bucket (and :attr:`fallback` says why) rather than failing a search;
-    the monthly limit cannot be counted then.
+    this process's own bucket (and :attr:`fallback` says why) rather than failing a search,
+    except with a *monthly_limit*: a request that cannot be counted is not sent.
     """
 
     def __init__(
@@ -163,6 +163,14 @@ class SharedBucket(TokenBucket):
         except ToolError as exc:
             if exc.code not in _FALLBACK_CODES:
                 raise
+            if self.monthly_limit is not None:
+                raise ToolError(
+                    exc.code,
+                    f"{exc.message}; the monthly request limit cannot be counted, so no "
+                    "request was sent",
+                    retry_after_s=exc.retry_after_s,
+                    details=exc.details,
+                ) from exc
             self.fallback = exc.message
             return await super().acquire(rate_per_s, deadline=deadline)
         self.fallback = None

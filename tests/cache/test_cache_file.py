@@ -1,0 +1,95 @@
+"""The SQLite file's own rules: the size cap (least recently used first), lock waits."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from insomnia_web import ToolError
+from insomnia_web.cache import Cache, Snapshot, schema
+
+from .conftest import FakeClock
+
+CAP = 400_000
+TEXT = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 350  # ~20 kB
+
+
+def page(n: int, now: float) -> Snapshot:
+    """Page *n*, about 20 kB of text."""
+    url = f"https://e.test/{n}"
+    return Snapshot(
+        url=url, final_url=url, mode="readable", text=f"{n} {TEXT}", status=200, fetched_at=now
+    )
+
+
+def used_bytes(path: Path) -> int:
+    """Bytes of the file's pages in use."""
+    with closing(sqlite3.connect(path)) as conn:
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        free = conn.execute("PRAGMA freelist_count").fetchone()[0]
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+    return int((pages - free) * size)
+
+
+def test_the_least_recently_used_go_past_the_cap(cache_path: Path, clock: FakeClock) -> None:
+    """Past max_bytes the least recently used pages go; a page read since, and findings, stay."""
+    with Cache(cache_path, clock=clock, max_bytes=CAP) as cache:
+        first = [cache.put_snapshot(page(n, clock.now)) for n in range(5)]
+        cache.add_finding("tortoise lifespan", "About 150 years.", None, ttl_s=10**9)
+        clock.advance(120)
+        assert cache.get_snapshot_by_hash(first[0].hash) is not None  # read: used again
+        for n in range(5, 14):
+            clock.advance(1)
+            cache.put_snapshot(page(n, clock.now))
+        assert used_bytes(cache_path) <= CAP
+        assert cache.stats().pages < 14  # some went
+        assert cache.get_snapshot_by_hash(first[1].hash) is None  # the oldest unread
+        assert cache.get_snapshot_by_hash(first[0].hash) is not None  # read since
+        assert len(cache.find_findings("tortoise lifespan")) == 1
+
+
+def test_no_cap_keeps_everything(cache_path: Path, clock: FakeClock) -> None:
+    """Without max_bytes nothing is evicted."""
+    with Cache(cache_path, clock=clock) as cache:
+        for n in range(30):
+            cache.put_snapshot(page(n, clock.now))
+        assert cache.stats().pages == 30
+
+
+def test_a_version_2_file_gains_the_use_column(cache_path: Path, clock: FakeClock) -> None:
+    """A file written before the size cap is migrated in place and keeps its rows."""
+    with Cache(cache_path, clock=clock) as cache:
+        cache.put_search("python asyncio", {"n": 1}, "mock", b"{}")
+    with closing(sqlite3.connect(cache_path, isolation_level=None)) as conn:  # version 2 again
+        conn.execute("DROP INDEX searches_by_use")
+        conn.execute("DROP INDEX snapshots_by_use")
+        conn.execute("ALTER TABLE searches DROP COLUMN used_at")
+        conn.execute("ALTER TABLE snapshots DROP COLUMN used_at")
+        conn.execute("PRAGMA user_version = 2")
+    with Cache(cache_path, clock=clock, max_bytes=CAP) as cache:
+        assert cache.get_search("python asyncio", {"n": 1}, max_age_s=60) is not None
+        cache.put_snapshot(page(1, clock.now))
+    with closing(sqlite3.connect(cache_path)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+
+
+def test_time_waiting_for_the_lock_counts_against_the_deadline(cache_path: Path) -> None:
+    """A slot taken after waiting for another writer's lock leaves only what remains of
+    max_wait_s: 0.5 s of lock wait and a 0.5 s slot do not fit in 0.8 s."""
+    with Cache(cache_path) as cache:
+        cache.take_slot("brave:k", interval_s=1.0, max_wait_s=5)
+        conn = sqlite3.connect(cache_path, isolation_level=None, check_same_thread=False)
+        conn.execute("BEGIN IMMEDIATE")
+        timer = threading.Timer(0.5, conn.commit)
+        timer.start()
+        try:
+            with pytest.raises(ToolError) as info:
+                cache.take_slot("brave:k", interval_s=1.0, max_wait_s=0.8)
+        finally:
+            timer.join()
+            conn.close()
+    assert info.value.code == "rate_limited"
