@@ -62,6 +62,16 @@ def test_schema_command_equals_checked_in_file(capsys: pytest.CaptureFixture[str
     assert capsys.readouterr().out == (ROOT / "manifest.schema.json").read_text()
 
 
+def test_published_tool_schemas_equal_the_checked_in_snapshot(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`tools --json` (default manifest) prints exactly tool-schemas.json: a change to what
+    the model and clients see is a reviewed change (regenerate with the same command)."""
+    assert main(["tools", "--json"]) == 0
+    snapshot = json.loads((ROOT / "tool-schemas.json").read_text())
+    assert json.loads(capsys.readouterr().out) == snapshot
+
+
 def test_typo_in_manifest_exits_2_with_key_path(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
