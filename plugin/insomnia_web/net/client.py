@@ -9,7 +9,8 @@ What it guarantees (``design.md`` section 5):
   (``phase="connect"``) and the DNS timeout (``phase="dns"``) inside it.
 - GET only, ``trust_env=False`` (no proxies from the environment), no cookies, a fixed
   User-Agent, ``Accept-Encoding`` only for the codings decompressed with a bound, header
-  size and count limits, the *decompressed* body capped at ``max_bytes``.
+  size and count limits, the *decompressed* body capped at ``max_bytes`` and the raw body
+  at :func:`~.decompress.raw_limit` of it; reading stops where a compressed stream ends.
 - Redirects followed by hand: at most ``max_redirects``; no https -> http downgrade; a
   cross-host hop is offered to the caller's ``redirect_check``.
 """
@@ -27,7 +28,7 @@ from yarl import URL
 from ..closing import AsyncClosing
 from ..config import FetchConfig, UrlPolicyConfig
 from ..errors import ToolError, ToolTimeout
-from .decompress import ACCEPT_ENCODING, make_decoder
+from .decompress import ACCEPT_ENCODING, make_decoder, raw_limit
 from .pinning import ConnectPermit, PinnedResolver, guarded_socket, permit
 from .resolver import Resolver, policy_resolver
 from .result import FetchResult, parse_content_type
@@ -337,15 +338,20 @@ class _Fetch:
         decoder = make_decoder(", ".join(codings) if codings else None)
         # BytesIO.getvalue() hands over its buffer without a copy: peak memory stays ~limit.
         buffer = io.BytesIO()
+        raw, raw_cap, cut = 0, raw_limit(limit), False
         async for chunk in resp.content.iter_any():
+            raw += len(chunk)
             for piece in decoder.feed(chunk, limit + 1 - buffer.tell()):
                 buffer.write(piece)
-            if buffer.tell() > limit:
+            if buffer.tell() > limit or raw >= raw_cap:
+                cut = True  # enough decoded, or more raw bytes than any real stream needs
                 break
-        else:
+            if decoder.finished:
+                break  # the compressed stream ended: what follows is padding or junk
+        if not cut:
             buffer.write(decoder.flush(limit + 1 - buffer.tell()))
-        truncated = buffer.tell() > limit
-        if truncated:
+        truncated = cut or buffer.tell() > limit
+        if buffer.tell() > limit:
             buffer.truncate(limit)
         return buffer.getvalue(), truncated
 
