@@ -13,6 +13,9 @@ What it guarantees (``design.md`` section 5):
   at :func:`~.decompress.raw_limit` of it; reading stops where a compressed stream ends.
 - Redirects followed by hand: at most ``max_redirects``; no https -> http downgrade; a
   cross-host hop is offered to the caller's ``redirect_check``.
+- At most ``max_connections_per_host`` requests open to one host and ``max_connections``
+  in all (:mod:`.slots`). Waiting for a slot is bounded on its own (by default as long as
+  the deadline) and does not use up the deadline: the fetch's clock stops while it waits.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from .decompress import ACCEPT_ENCODING, make_decoder, raw_limit
 from .pinning import ConnectPermit, PinnedResolver, guarded_socket, permit
 from .resolver import Resolver, policy_resolver
 from .result import FetchResult, parse_content_type
+from .slots import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_HOST, ConnectionSlots
 from .urlpolicy import POLICY_CODES, Target, UrlPolicy, check_characters
 
 __all__ = ["DEFAULT_ACCEPT", "MAX_FIELD_SIZE", "MAX_HEADERS", "MAX_LINE_SIZE", "SafeClient"]
@@ -98,15 +102,23 @@ class SafeClient(AsyncClosing):
     ``async with``. Without *resolver*, DNS goes through aiodns with the policy's
     ``dns_timeout_s``, under the policy's static ``resolve`` table. The client owns its
     resolver: :meth:`aclose` closes it, passed in or not. Keep-alive is off: every request
-    dials anew through the pinning hooks.
+    dials anew through the pinning hooks. ``max_connections`` and
+    ``max_connections_per_host`` bound the requests open at once (:attr:`slots`).
     """
 
     def __init__(
-        self, fetch: FetchConfig, policy: UrlPolicyConfig, *, resolver: Resolver | None = None
+        self,
+        fetch: FetchConfig,
+        policy: UrlPolicyConfig,
+        *,
+        resolver: Resolver | None = None,
+        max_connections: int = MAX_CONNECTIONS,
+        max_connections_per_host: int = MAX_CONNECTIONS_PER_HOST,
     ) -> None:
         self.config = fetch
         self.policy = UrlPolicy(policy)
         self.resolver: Resolver = resolver if resolver is not None else policy_resolver(policy)
+        self.slots = ConnectionSlots(total=max_connections, per_host=max_connections_per_host)
         self._session: aiohttp.ClientSession | None = None
         self._closed = False
 
@@ -119,7 +131,7 @@ class SafeClient(AsyncClosing):
                 use_dns_cache=False,
                 force_close=True,
                 socket_factory=guarded_socket,
-                limit=64,
+                limit=0,  # self.slots bounds the requests, and keeps their waiting apart
             )
             connect_s = self.config.connect_timeout_s
             self._session = aiohttp.ClientSession(
@@ -159,6 +171,7 @@ class SafeClient(AsyncClosing):
         redirect_check: RedirectCheck | None = None,
         accept: str = DEFAULT_ACCEPT,
         trusted_origin: bool = False,
+        queue_timeout_s: float | None = None,
     ) -> FetchResult:
         """GET *url* under the policy and return its bounded, decompressed body.
 
@@ -173,6 +186,9 @@ class SafeClient(AsyncClosing):
           ``ToolError("redirect_not_followed", ...)``.
         - ``trusted_origin``: the URL is a configured provider endpoint: port, host-name
           and address rules are skipped for it, and redirects are never followed.
+        - ``queue_timeout_s``: how long each hop may wait for a connection slot (default:
+          as long as the deadline). That wait is not counted against the deadline; running
+          out of it is ``ToolTimeout(phase="queue")``.
 
         Raises a :class:`~insomnia_web.errors.ToolError` with the code of the failure.
         """
@@ -195,9 +211,11 @@ class SafeClient(AsyncClosing):
             follow=follow_redirects and not trusted_origin,
             redirect_check=redirect_check,
             started=started,
+            queue_timeout_s=deadline if queue_timeout_s is None else queue_timeout_s,
         )
         try:
-            async with asyncio.timeout(deadline):
+            async with asyncio.timeout(deadline) as scope:
+                fetch.scope = scope
                 return await fetch.run(target)
         except ToolError:
             raise
@@ -227,6 +245,7 @@ class _Fetch:
         follow: bool,
         redirect_check: RedirectCheck | None,
         started: float,
+        queue_timeout_s: float | None = None,
     ) -> None:
         self.client = client
         self.limit = limit
@@ -236,6 +255,9 @@ class _Fetch:
         self.follow = follow
         self.redirect_check = redirect_check
         self.started = started
+        self.queue_timeout_s = queue_timeout_s
+        self.scope: asyncio.Timeout | None = None
+        self.queued_s = 0.0
         self.redirects: list[str] = []
 
     def _blocked(self, exc: ToolError, location: str) -> ToolError:
@@ -286,6 +308,7 @@ class _Fetch:
     ) -> FetchResult | str:
         """One request: the result, or the Location of a redirect to follow."""
         session = self.client._get_session()
+        release = await self._wait_for_slot(target)
         try:
             async with session.get(
                 target.url, allow_redirects=False, headers=self._headers_for(target, first)
@@ -296,6 +319,30 @@ class _Fetch:
                 return await self._read(resp, target, first)
         except aiohttp.ClientError as exc:
             raise _client_error(exc, grant) from exc
+        finally:
+            release()
+
+    async def _wait_for_slot(self, target: Target) -> Callable[[], None]:
+        """A connection slot for *target*'s host; the deadline's clock stops meanwhile."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        when = self.scope.when() if self.scope is not None else None
+        if self.scope is not None:
+            self.scope.reschedule(None)  # the wait has its own bound, below
+        try:
+            async with asyncio.timeout(self.queue_timeout_s):
+                return await self.client.slots.acquire((target.host, target.url.port))
+        except TimeoutError:
+            raise ToolTimeout(
+                f"waited more than {self.queue_timeout_s:g} s for a connection to "
+                f"{target.host} (too many requests open)",
+                phase="queue",
+            ) from None
+        finally:
+            waited = loop.time() - began
+            self.queued_s += waited
+            if self.scope is not None and when is not None:
+                self.scope.reschedule(when + waited)
 
     def _next_hop(self, current: Target, location: str) -> Target:
         self.redirects.append(location)
@@ -372,4 +419,5 @@ class _Fetch:
             bytes_read=len(body),
             redirects=list(self.redirects),
             elapsed_s=time.monotonic() - self.started,
+            queued_s=self.queued_s,
         )

@@ -231,7 +231,9 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
         warnings.extend(notes)
         if result.truncated:
             warnings.append(f"download cut at {result.bytes_read} bytes (size limit)")
-        budget = max(cfg.timeout_s - (time.monotonic() - started), MIN_EXTRACT_S)
+        # Waiting for a connection slot is not the page's time: it does not shrink the budget.
+        spent = time.monotonic() - started - result.queued_s
+        budget = max(cfg.timeout_s - spent, MIN_EXTRACT_S)
         extracted = await convert_async(
             text, ctype, url=result.final_url, mode=mode, timeout_s=budget
         )
