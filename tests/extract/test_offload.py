@@ -42,6 +42,7 @@ def forum_page(target_chars: int) -> str:
 
 BIG = forum_page(300_000)  # half a second of work, over any size threshold: in a process
 MEDIUM = forum_page(240_000)  # under the old size threshold, yet a third of a second of work
+SMALL = "<p>x</p>" * 100  # a few milliseconds of work: a thread's
 
 
 def _alive(pid: int) -> bool:
@@ -64,7 +65,9 @@ def test_cost_is_judged_by_elements_not_size() -> None:
     """Many small elements go to a process; a long text of few elements stays in a thread."""
     assert offload.runs_in_process(MEDIUM, "text/html", "readable")
     assert offload.runs_in_process(BIG, "text/html", "full")
-    assert not offload.runs_in_process("<p>hello</p>", "text/html", "readable")
+    assert not offload.runs_in_process(SMALL, "text/html", "readable")
+    assert offload.expected_cost_s(SMALL, "text/html", "readable") > offload.INLINE_S
+    assert offload.expected_cost_s("<p>hello</p>", "text/html", "readable") < offload.INLINE_S
     assert not offload.runs_in_process("word " * 60_000, "text/plain", "readable")
     assert not offload.runs_in_process(MEDIUM, "text/html", "raw")
 
@@ -151,10 +154,10 @@ async def test_thread_conversions_run_a_few_at_a_time(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(offload, "convert", slow_convert)
     results = await asyncio.gather(
-        *(convert_async("<p>x</p>", "text/html", timeout_s=30) for _ in range(12))
+        *(convert_async(SMALL, "text/html", timeout_s=30) for _ in range(12))
     )
     assert len(results) == 12
-    assert 1 <= peak <= offload.MAX_THREADS
+    assert peak == offload.MAX_THREADS
 
 
 @pytest.mark.asyncio
@@ -171,10 +174,25 @@ async def test_queued_conversion_that_runs_out_of_time_never_starts(
 
     monkeypatch.setattr(offload, "convert", slow_convert)
     calls = [
-        convert_async(f"<p>{i}</p>", "text/html", timeout_s=0.1)
+        convert_async(f"<h1>{i}</h1>{SMALL}", "text/html", timeout_s=0.1)
         for i in range(offload.MAX_THREADS + 3)
     ]
     results = await asyncio.gather(*calls, return_exceptions=True)
     assert all(isinstance(r, ToolTimeout) for r in results)
     await asyncio.sleep(0.4)
     assert len(started) == offload.MAX_THREADS
+
+
+@pytest.mark.asyncio
+async def test_tiny_documents_are_converted_on_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A document of a few elements is converted at once, without a hand-off to a thread."""
+    threads: list[str] = []
+
+    def recording_convert(text: str, content_type: str, **kw: Any) -> Extracted:
+        threads.append(threading.current_thread().name)
+        return Extracted(title=None, text=text, method="passthrough")
+
+    monkeypatch.setattr(offload, "convert", recording_convert)
+    await convert_async("<p>tiny</p>", "text/html", timeout_s=1)
+    await convert_async(SMALL, "text/html", timeout_s=5)
+    assert threads == [threading.main_thread().name, "extract-thread"]

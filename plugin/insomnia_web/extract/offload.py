@@ -4,16 +4,18 @@ readability's scoring is pure Python and holds the GIL, and some lxml calls hold
 long stretches on big pages, so a worker *thread* would still steal the event loop's time,
 and a thread cannot be stopped once it has started. A conversion is therefore sent where
 its expected cost says (:func:`expected_cost_s`, from the number of elements more than the
-size): a cheap one runs in a thread, an expensive one in a worker *process* (spawned, so no
-lock or thread state leaks from the parent).
+size): a tiny one (a few dozen elements) on the event loop itself, a cheap one in a thread,
+an expensive one in a worker *process* (spawned, so no lock or thread state leaks from the
+parent).
 
 - Each process conversion has a worker of its own for as long as it runs. A conversion
   whose deadline passes, or whose caller is cancelled, kills *its* worker and nothing else:
   the other conversions go on (a new worker is started when one is needed).
 - At most :data:`MAX_WORKERS` process and :data:`MAX_THREADS` thread conversions run at
-  once per event loop; a slot is held until the work has really stopped. Time spent
-  waiting for a slot counts against the conversion's deadline, and a conversion whose
-  deadline passes while it waits never starts.
+  once, in the whole program; the others wait their turn, in order. Waiting counts
+  against the conversion's deadline, and a conversion whose deadline passes (or whose
+  caller is cancelled) while it waits never starts. A thread conversion cannot be
+  stopped once started, which is why only cheap ones run in threads.
 - A worker that dies (killed from outside, out of memory) fails its conversion with a
   retryable ``internal_error``; nothing else notices.
 
@@ -27,9 +29,10 @@ import asyncio
 import atexit
 import contextlib
 import multiprocessing
+import os
+import queue
 import signal
 import threading
-import weakref
 from multiprocessing.connection import Connection
 from typing import Any, Literal
 
@@ -38,9 +41,11 @@ from .dispatch import Mode, convert, is_supported_type, media_type
 from .model import Extracted
 
 __all__ = [
+    "INLINE_S",
     "MAX_THREADS",
     "MAX_WORKERS",
     "PROCESS_THRESHOLD_S",
+    "WORKER_NICENESS",
     "convert_async",
     "expected_cost_s",
     "process_threshold_s",
@@ -51,11 +56,16 @@ __all__ = [
 ]
 
 MAX_WORKERS = 2
-"""Most conversions running in worker processes at once (per event loop)."""
+"""Most conversions running in worker processes at once."""
 MAX_THREADS = 2
-"""Most conversions running in threads at once (per event loop)."""
+"""Most conversions running in threads at once."""
+WORKER_NICENESS = 10
+"""How much lower worker processes are scheduled than the process they work for."""
 PROCESS_THRESHOLD_S = 0.1
 """Conversions expected to take at least this long (seconds) run in a worker process."""
+INLINE_S = 0.001
+"""Conversions expected to take less than this run on the event loop: a hand-off to a
+thread and back costs more (two GIL hand-offs, each slow on a busy machine)."""
 
 # Measured on the benchmark pages (bench/loop_stall.py, bench/extract.py): readability and
 # our serializer cost about 17 us per element (up to ~60 us on the worst real pages) and
@@ -108,6 +118,9 @@ _Job = tuple[str, str, str | None, Mode]
 def _serve(conn: Connection) -> None:
     """The worker's loop: convert each job received on *conn* and send the outcome back."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if hasattr(os, "nice"):  # the event loop's own work comes first
+        with contextlib.suppress(OSError):
+            os.nice(WORKER_NICENESS)
     while True:
         try:
             text, content_type, url, mode = conn.recv()
@@ -263,37 +276,58 @@ def running_extractions() -> int:
         return _running
 
 
+# --- runner threads ----------------------------------------------------------------------
+
+
+class _Runners:
+    """A fixed number of daemon threads that take conversions from one queue, in order.
+
+    There are :data:`MAX_THREADS` runners for thread conversions and :data:`MAX_WORKERS`
+    for process conversions (each drives one worker process), in the whole program: that
+    is the bound on conversions running at once. A runner is busy until the work has
+    really stopped; a conversion abandoned while queued is skipped when its turn comes.
+    Handing work over never blocks the event loop (``Thread.start()`` can: it waits until
+    the new thread holds the GIL), so the runners start with the first conversion.
+    """
+
+    def __init__(self, size: int, name: str) -> None:
+        self.size = size
+        self.name = name
+        self._jobs: queue.SimpleQueue[_Conversion] = queue.SimpleQueue()
+        self._started = 0
+        self._lock = threading.Lock()
+
+    def submit(self, work: _Conversion) -> None:
+        """Queue *work* for the next free runner (raises RuntimeError if none can start)."""
+        with self._lock:
+            missing = self.size - self._started
+            self._started = self.size
+        try:
+            for _ in range(missing):
+                threading.Thread(target=self._serve, name=self.name, daemon=True).start()
+        except BaseException:
+            with self._lock:
+                self._started = 0  # try again next time
+            raise
+        self._jobs.put(work)
+
+    def _serve(self) -> None:
+        while True:
+            self._jobs.get().run()  # never raises: run() delivers every outcome
+
+
 # --- one conversion ----------------------------------------------------------------------
 
 
-class _Slots:
-    """The per-event-loop bound on conversions running at once."""
-
-    def __init__(self) -> None:
-        self.process = asyncio.Semaphore(MAX_WORKERS)
-        self.thread = asyncio.Semaphore(MAX_THREADS)
-
-
-_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Slots] = weakref.WeakKeyDictionary()
-
-
-def _slots_for(loop: asyncio.AbstractEventLoop) -> _Slots:
-    with _lock:
-        slots = _slots.get(loop)
-        if slots is None:
-            slots = _slots[loop] = _Slots()
-        return slots
-
-
 class _Conversion:
-    """One conversion running in a daemon thread: in the thread itself, or via a worker.
+    """One conversion, run by a runner thread: in the thread itself, or via a worker.
 
-    The thread settles :attr:`future` on the loop and releases the slot when the work has
-    stopped. :meth:`abandon` (the caller gave up) kills the worker, if there is one.
+    The runner settles :attr:`future` on the caller's loop. :meth:`abandon` (the caller
+    gave up) skips the work if it has not started, and kills its worker if it has.
     """
 
     def __init__(self, job: _Job, *, in_process: bool, loop: asyncio.AbstractEventLoop) -> None:
-        self.job = job
+        self.job: _Job | None = job
         self.in_process = in_process
         self.loop = loop
         self.future: asyncio.Future[Extracted] = loop.create_future()
@@ -301,37 +335,36 @@ class _Conversion:
         self._abandoned = False
         self._worker: _Worker | None = None
 
-    def start(self, slot: asyncio.Semaphore) -> None:
-        """Start the work in a new thread; *slot* is released when it has stopped."""
-        name = "extract-process" if self.in_process else "extract-thread"
-        thread = threading.Thread(target=self._work, args=(slot,), name=name, daemon=True)
-        thread.start()
-
     def abandon(self) -> None:
         """The caller is gone: stop the work if it can be stopped, and never start it."""
         with self._lock:
             self._abandoned = True
+            self.job = None  # a queued page is not kept alive for nobody
             worker = self._worker
         if worker is not None:
             worker.kill()
 
-    def _work(self, slot: asyncio.Semaphore) -> None:
+    def run(self) -> None:
+        """Do the work (in a runner thread) and deliver its outcome to the caller's loop."""
         global _running
+        with self._lock:
+            job = self.job
+        if job is None:
+            return  # abandoned while it waited: never started
         with _lock:
             _running += 1
         outcome: Extracted | BaseException
         try:
-            outcome = self._in_worker() if self.in_process else self._in_thread()
+            outcome = self._in_worker(job) if self.in_process else _convert(job)
         except BaseException as exc:  # delivered to the caller, who raises it
             outcome = exc
         finally:
             with _lock:
                 _running -= 1
         with contextlib.suppress(RuntimeError):  # a closed loop: nobody is waiting any more
-            self.loop.call_soon_threadsafe(self._settle, outcome, slot)
+            self.loop.call_soon_threadsafe(self._settle, outcome)
 
-    def _settle(self, outcome: Extracted | BaseException, slot: asyncio.Semaphore) -> None:
-        slot.release()
+    def _settle(self, outcome: Extracted | BaseException) -> None:
         if self.future.done():
             return
         if isinstance(outcome, BaseException):
@@ -339,14 +372,7 @@ class _Conversion:
         else:
             self.future.set_result(outcome)
 
-    def _in_thread(self) -> Extracted:
-        with self._lock:
-            if self._abandoned:
-                raise _Abandoned
-        text, content_type, url, mode = self.job
-        return convert(text, content_type, url=url, mode=mode)
-
-    def _in_worker(self) -> Extracted:
+    def _in_worker(self, job: _Job) -> Extracted:
         try:
             worker = _take_worker()
         except Exception as exc:
@@ -361,7 +387,7 @@ class _Conversion:
             _give_back(worker)
             raise _Abandoned
         try:
-            _, value = worker.run(self.job)
+            _, value = worker.run(job)
         except (EOFError, OSError) as exc:
             worker.kill()
             raise ToolError(
@@ -385,8 +411,17 @@ class _Conversion:
         )
 
 
+def _convert(job: _Job) -> Extracted:
+    text, content_type, url, mode = job
+    return convert(text, content_type, url=url, mode=mode)
+
+
 class _Abandoned(Exception):
     """The caller gave up before the work started (never seen by the caller)."""
+
+
+_thread_runners = _Runners(MAX_THREADS, "extract-thread")
+_process_runners = _Runners(MAX_WORKERS, "extract-process")
 
 
 async def convert_async(
@@ -399,26 +434,22 @@ async def convert_async(
 ) -> Extracted:
     """Like :func:`convert`, without blocking the event loop.
 
-    Raises ``ToolTimeout(phase="extract")`` when the conversion (waiting for a slot
-    included) takes longer than *timeout_s* seconds, ``internal_error`` (retryable) when
-    its worker process dies, and the same ``ToolError`` as :func:`convert` for unsupported
-    types.
+    Raises ``ToolTimeout(phase="extract")`` when the conversion (its wait for a free
+    runner included) takes longer than *timeout_s* seconds, ``internal_error``
+    (retryable) when its worker process dies, and the same ``ToolError`` as
+    :func:`convert` for unsupported types.
     """
     if not is_supported_type(content_type, mode=mode):
         return convert(text, content_type, url=url, mode=mode)  # raises unsupported_content
+    cost = expected_cost_s(text, content_type, mode)
+    if cost < INLINE_S and cost < _threshold_s:
+        return convert(text, content_type, url=url, mode=mode)
     loop = asyncio.get_running_loop()
-    in_process = runs_in_process(text, content_type, mode)
-    slots = _slots_for(loop)
-    slot = slots.process if in_process else slots.thread
+    in_process = cost >= _threshold_s
     work = _Conversion((text, content_type, url, mode), in_process=in_process, loop=loop)
     try:
         async with asyncio.timeout(timeout_s):
-            await slot.acquire()
-            try:
-                work.start(slot)
-            except BaseException:
-                slot.release()
-                raise
+            (_process_runners if in_process else _thread_runners).submit(work)
             return await work.future
     except ToolError:
         raise

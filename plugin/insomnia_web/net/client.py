@@ -31,7 +31,7 @@ from yarl import URL
 from ..closing import AsyncClosing
 from ..config import FetchConfig, UrlPolicyConfig
 from ..errors import ToolError, ToolTimeout
-from .decompress import ACCEPT_ENCODING, make_decoder, raw_limit
+from .decompress import ACCEPT_ENCODING, PIECE, make_decoder, raw_limit
 from .pinning import ConnectPermit, PinnedResolver, guarded_socket, permit
 from .resolver import Resolver, policy_resolver
 from .result import FetchResult, parse_content_type
@@ -390,6 +390,8 @@ class _Fetch:
             raw += len(chunk)
             for piece in decoder.feed(chunk, limit + 1 - buffer.tell()):
                 buffer.write(piece)
+                if len(piece) == PIECE:  # a chunk that expands a lot: let others run between
+                    await asyncio.sleep(0)
             if buffer.tell() > limit or raw >= raw_cap:
                 cut = True  # enough decoded, or more raw bytes than any real stream needs
                 break

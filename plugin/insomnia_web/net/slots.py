@@ -16,8 +16,9 @@ __all__ = ["MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_HOST", "ConnectionSlots", "Ho
 
 MAX_CONNECTIONS = 64
 """Default bound on the requests open at once, all hosts together."""
-MAX_CONNECTIONS_PER_HOST = 6
-"""Default bound on the requests open at once to one host and port (as browsers do)."""
+MAX_CONNECTIONS_PER_HOST = 8
+"""Default bound on the requests open at once to one host and port: eight such hosts can
+stall, and the others are still served."""
 
 HostKey = tuple[str, int | None]
 
