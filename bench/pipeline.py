@@ -53,6 +53,8 @@ from insomnia_web.testing import MockProvider, ProviderPlugin
 BENCH_DIR = Path(__file__).resolve().parent
 LOOPBACK = "127.0.0.1"
 HEALTHY_MS = (50, 120, 200, 300, 400)
+SAME_HOST_MS = (60, 90, 120, 150, 180, 210, 240, 270, 300, 320)
+PER_HOST_TRIED = (2, 4, 6, 8, 10)
 QUERY_FALLBACK = "how long do tortoises live"
 
 
@@ -111,13 +113,15 @@ class SimWeb:
         self.release = asyncio.Event()
         self.port = 0
 
-    def url(self, host: str) -> str:
-        """The URL of *host*'s page."""
-        return f"http://{host}:{self.port}/article"
+    def url(self, key: str) -> str:
+        """The URL of a page: *key* is a host (its ``/article``) or ``host/path``."""
+        host, _, path = key.partition("/")
+        return f"http://{host}:{self.port}/{path or 'article'}"
 
     async def handle(self, request: web.Request) -> web.Response:
         """Answer after the page's latency; a hanging page waits until shutdown."""
-        page = self.pages[(request.host or "").split(":")[0]]
+        host = (request.host or "").split(":")[0]
+        page = self.pages.get(f"{host}{request.path}") or self.pages[host]
         if page.hang:
             await self.release.wait()
         await asyncio.sleep(page.delay_s)
@@ -129,7 +133,7 @@ class SimWeb:
     async def running(self) -> AsyncIterator[SimWeb]:
         """Serve on 127.0.0.1 (port 0) for the duration of the block."""
         app = web.Application()
-        app.router.add_get("/article", self.handle)
+        app.router.add_get("/{path:.*}", self.handle)
         runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.1)
         await runner.setup()
         site = web.TCPSite(runner, LOOPBACK, 0)
@@ -167,10 +171,26 @@ class Bench:
             hosts.append(host)
         return hosts
 
-    def runtime(self, hosts: list[str], *, deadline_s: float, tag: str) -> Runtime:
-        """A runtime whose provider returns *hosts* and whose policy reaches the server."""
+    def same_host(self, host: str, delays_s: list[float]) -> list[str]:
+        """Lay out one page per latency under one *host*; return their keys (``host/pN``)."""
+        keys = []
+        for i, ((title, html), delay) in enumerate(zip(self.raw, delays_s, strict=False)):
+            key = f"{host}/p{i + 1}"
+            self.web.pages[key] = SimPage(host=host, title=title, html=html, delay_s=delay)
+            keys.append(key)
+        return keys
+
+    def runtime(
+        self, hosts: list[str], *, deadline_s: float, tag: str, per_host: int | None = None
+    ) -> Runtime:
+        """A runtime whose provider returns *hosts* (page keys) and whose policy reaches the
+        server; *per_host* overrides ``per_host_concurrency``."""
         urls = [self.web.url(h) for h in hosts]
         titles = [self.web.pages[h].title for h in hosts]
+        pipeline: dict[str, Any] = {"pages": len(hosts), "deadline_s": deadline_s}
+        if per_host is not None:
+            pipeline["per_host_concurrency"] = per_host
+        names = sorted({h.partition("/")[0] for h in hosts})
 
         def answer(request: SearchRequest) -> list[SearchHit]:
             return [
@@ -184,12 +204,12 @@ class Bench:
             {
                 "web": {
                     "search": {"provider": "sim", "count": len(hosts)},
-                    "pipeline": {"pages": len(hosts), "deadline_s": deadline_s},
+                    "pipeline": pipeline,
                     "fetch": {"timeout_s": 30},
                     "url_policy": {
                         "allow_cidrs": [f"{LOOPBACK}/32"],
                         "ports": [self.web.port],
-                        "resolve": {h: [LOOPBACK] for h in hosts},
+                        "resolve": {h: [LOOPBACK] for h in names},
                     },
                     "cache": {"path": str(self.cache_dir / f"{tag}.sqlite3")},
                 },
@@ -210,7 +230,7 @@ class Bench:
                     "url_policy": {
                         "allow_cidrs": [f"{LOOPBACK}/32"],
                         "ports": [self.web.port],
-                        "resolve": {h: [LOOPBACK] for h in hosts},
+                        "resolve": {h.partition("/")[0]: [LOOPBACK] for h in hosts},
                     }
                 }
             }
@@ -239,9 +259,34 @@ def _pct(value: float, base: float) -> str:
     return f"{100 * (value / base - 1):+.0f}%"
 
 
+async def same_host_section(bench: Bench, query: str, runs: int) -> None:
+    """Ten results on one host, per ``per_host_concurrency``; ten hosts at the default."""
+    one_host = bench.same_host("news.test", [ms / 1000 for ms in SAME_HOST_MS])
+    many = bench.scenario("many", [(ms / 1000, False, 200) for ms in SAME_HOST_MS])
+    slowest = statistics.median([max(await bench.sequential(one_host)) for _ in range(runs)])
+    print(f"\n## 1b. ten results, latencies {SAME_HOST_MS[0]}-{SAME_HOST_MS[-1]} ms "
+          f"(median of {runs} runs)\n")  # fmt: skip
+    print("| results | per_host_concurrency | wall ms | vs slowest page alone |")
+    print("|---|---|---|---|")
+    default = parse_manifest({}).web.pipeline.per_host_concurrency
+    for label, keys in (("one host", one_host), ("ten hosts", many)):
+        tried = PER_HOST_TRIED if keys is one_host else (default,)
+        for per_host in tried:
+            rt = bench.runtime(keys, deadline_s=10.0, tag=f"{label}-{per_host}", per_host=per_host)
+            async with rt:
+                walls = [(await _search(rt, query, force_fresh=True))[0] for _ in range(runs)]
+            wall = statistics.median(walls)
+            mark = " (default)" if per_host == default else ""
+            print(f"| {label} | {per_host}{mark} | {1000 * wall:.0f} | {wall / slowest:.2f}x |")
+    print(
+        f"\nslowest page alone: {1000 * slowest:.0f} ms; targets: one host <= 1.3x, "
+        "ten hosts <= 1.15x at the default"
+    )
+
+
 async def run(args: argparse.Namespace) -> None:
     """Run the three scenarios and print their tables."""
-    query, pages = load_pages(len(HEALTHY_MS))
+    query, pages = load_pages(len(SAME_HOST_MS))
     with tempfile.TemporaryDirectory() as tmp:
         bench = Bench(query, pages, Path(tmp))
         healthy = bench.scenario("ok", [(ms / 1000, False, 200) for ms in HEALTHY_MS])
@@ -278,6 +323,8 @@ async def run(args: argparse.Namespace) -> None:
             verdict = "PASS" if wall <= slowest * 1.15 else "FAIL"
             print(f"\nexcerpts: {len(out['excerpts'])}, tokens: {out['tokens']}; "
                   f"target: wall <= slowest + 15% -> {verdict}")  # fmt: skip
+
+            await same_host_section(bench, query, args.runs)
 
             rt = bench.runtime(faulty, deadline_s=args.deadline, tag="faulty")
             async with rt:

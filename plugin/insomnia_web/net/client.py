@@ -172,6 +172,7 @@ class SafeClient(AsyncClosing):
         accept: str = DEFAULT_ACCEPT,
         trusted_origin: bool = False,
         queue_timeout_s: float | None = None,
+        on_bytes: Callable[[int], None] | None = None,
     ) -> FetchResult:
         """GET *url* under the policy and return its bounded, decompressed body.
 
@@ -189,6 +190,8 @@ class SafeClient(AsyncClosing):
         - ``queue_timeout_s``: how long each hop may wait for a connection slot (default:
           as long as the deadline). That wait is not counted against the deadline; running
           out of it is ``ToolTimeout(phase="queue")``.
+        - ``on_bytes``: called with the decompressed bytes read so far, after each chunk of
+          the final response's body (for progress displays; it must not block).
 
         Raises a :class:`~insomnia_web.errors.ToolError` with the code of the failure.
         """
@@ -212,6 +215,7 @@ class SafeClient(AsyncClosing):
             redirect_check=redirect_check,
             started=started,
             queue_timeout_s=deadline if queue_timeout_s is None else queue_timeout_s,
+            on_bytes=on_bytes,
         )
         try:
             async with asyncio.timeout(deadline) as scope:
@@ -246,6 +250,7 @@ class _Fetch:
         redirect_check: RedirectCheck | None,
         started: float,
         queue_timeout_s: float | None = None,
+        on_bytes: Callable[[int], None] | None = None,
     ) -> None:
         self.client = client
         self.limit = limit
@@ -258,6 +263,7 @@ class _Fetch:
         self.queue_timeout_s = queue_timeout_s
         self.scope: asyncio.Timeout | None = None
         self.queued_s = 0.0
+        self.on_bytes = on_bytes
         self.redirects: list[str] = []
 
     def _blocked(self, exc: ToolError, location: str) -> ToolError:
@@ -392,6 +398,8 @@ class _Fetch:
                 buffer.write(piece)
                 if len(piece) == PIECE:  # a chunk that expands a lot: let others run between
                     await asyncio.sleep(0)
+            if self.on_bytes is not None:
+                self.on_bytes(min(buffer.tell(), limit))
             if buffer.tell() > limit or raw >= raw_cap:
                 cut = True  # enough decoded, or more raw bytes than any real stream needs
                 break

@@ -74,7 +74,7 @@ async def run_excerpts(
     pages: int,
     deadline_s: float,
     max_tokens: int,
-    per_host_concurrency: int = 2,
+    per_host_concurrency: int = 6,
     method: Method = "ours",
     clock: Callable[[], float] = time.monotonic,
 ) -> PipelineResult:

@@ -172,7 +172,7 @@ async def fetch_pages(
     client: SafeClient,
     ctx: FetchContext,
     deadline_s: float,
-    per_host_concurrency: int = 2,
+    per_host_concurrency: int = 6,
     clock: Callable[[], float] = time.monotonic,
 ) -> list[PageOutcome]:
     """Fetch and extract *requests* concurrently; return one outcome per request, in order.

@@ -8,7 +8,7 @@ for every failure it can name; the runtime turns it into a result for the model.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 import msgspec
@@ -25,13 +25,16 @@ __all__ = [
     "ToolAnnotations",
     "ToolContext",
     "ToolOutput",
+    "ToolSpec",
     "compact_schema",
+    "tool_spec",
 ]
 
 InT = TypeVar("InT", bound=msgspec.Struct)
 OutT = TypeVar("OutT", bound=msgspec.Struct)
 
 PermissionProbe = Callable[[str, str], "Literal['allow', 'ask', 'deny']"]
+HopApprover = Callable[[str, str], "Awaitable[Literal['allow', 'ask', 'deny']]"]
 
 
 def _collapse_optional(node: dict[str, Any]) -> None:
@@ -101,11 +104,31 @@ def _unless_restated(name: str, prop: Any) -> Any:
 def published_schema(struct: type[msgspec.Struct], *, keep_defaults: bool) -> dict[str, Any]:
     """The compact schema of a tool's input or output Struct, as clients receive it.
 
-    The root has no description: the tool's own description says what the call does.
+    Objects carry no description (the Structs' docstrings are for Python readers; the tool's
+    own description says what the call does, property descriptions what a field means).
     """
-    schema: dict[str, Any] = compact_schema(inline_schema(struct), keep_defaults=keep_defaults)
-    schema.pop("description", None)
+    schema: dict[str, Any] = _without_object_docs(
+        compact_schema(inline_schema(struct), keep_defaults=keep_defaults)
+    )
     return schema
+
+
+def _without_object_docs(node: Any) -> Any:
+    """*node* with the description of every object schema (one with properties) removed."""
+    if isinstance(node, list):
+        return [_without_object_docs(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    is_object = "properties" in node
+    return {
+        k: (
+            {n: _without_object_docs(p) for n, p in v.items()}
+            if k == "properties"
+            else _without_object_docs(v)
+        )
+        for k, v in node.items()
+        if not (is_object and k == "description")
+    }
 
 
 class ToolAnnotations(msgspec.Struct, frozen=True, kw_only=True):
@@ -143,11 +166,13 @@ class ToolContext:
         progress: Callable[[str, int | None, int | None], None],
         permission_probe: PermissionProbe,
         search_providers: Mapping[str, type[SearchProvider]],
+        hop_approver: HopApprover | None = None,
     ) -> None:
         self.call_id = call_id
         self.manifest = manifest
         self._progress = progress
         self._probe = permission_probe
+        self._hop_approver = hop_approver
         self.search_providers = search_providers
 
     def progress(self, message: str, done: int | None = None, total: int | None = None) -> None:
@@ -161,6 +186,31 @@ class ToolContext:
         whose hosts the policy denies.
         """
         return self._probe(tool, host)
+
+    async def approve_redirect(
+        self, tool: str, location: str, host: str
+    ) -> Literal["allow", "ask", "deny"]:
+        """The verdict for following a redirect to *location* (on *host*) within this call.
+
+        Like :meth:`permission_for`, except that a host the rules ask about may be put to
+        the person (when the host runtime was told to, e.g. the CLI's ``--yes``); ``ask``
+        means nobody was asked, so the redirect goes back to the model.
+        """
+        if self._hop_approver is None:
+            return self._probe(tool, host)
+        return await self._hop_approver(tool, location)
+
+
+class ToolSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """A tool as an LLM API is told about it (see :meth:`Runtime.tool_specs`)."""
+
+    name: str
+    title: str
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+    annotations: ToolAnnotations
+    plugin: str
 
 
 class Tool(ABC, Generic[InT, OutT]):
@@ -210,3 +260,16 @@ class Tool(ABC, Generic[InT, OutT]):
     async def aclose(self) -> None:
         """Release what the tool holds (sessions, files); called once by the runtime."""
         return None
+
+
+def tool_spec(tool: Tool[Any, Any], *, plugin: str) -> ToolSpec:
+    """The :class:`ToolSpec` of *tool*, registered by *plugin*."""
+    return ToolSpec(
+        name=tool.name,
+        title=tool.title,
+        description=tool.description(),
+        input_schema=tool.input_schema(),
+        output_schema=tool.output_schema(),
+        annotations=tool.annotations,
+        plugin=plugin,
+    )

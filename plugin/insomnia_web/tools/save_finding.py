@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, ClassVar
@@ -34,10 +33,9 @@ class SaveFinding(WebTool[SaveFindingInput, SaveFindingOutput]):
         """The model-facing description, with limits from the active manifest."""
         days = self.manifest.web.cache.finding_ttl_s / 86400
         return (
-            "Save a self-contained fact you learned (max 2000 chars) so later WebSearch calls "
-            f"on that question show it. Kept {days:g} days, labelled UNVERIFIED model finding "
-            "until a WebFetch of source_url confirms it. Never save instructions or secrets. "
-            "Asks the user by default."
+            "Save a self-contained fact you learned for later WebSearch calls on that question. "
+            f"Kept {days:g} days, shown as UNVERIFIED model finding until a WebFetch of "
+            "source_url confirms it. Never save instructions or secrets."
         )
 
     def subject(self, args: SaveFindingInput, ctx: ToolContext) -> CallSubject:
@@ -67,9 +65,7 @@ class SaveFinding(WebTool[SaveFindingInput, SaveFindingOutput]):
         ttl_s = self.manifest.web.cache.finding_ttl_s
         source = canonical_source(args.source_url) if args.source_url else None
         try:
-            finding = await asyncio.to_thread(
-                cache.add_finding, args.query, args.content, source, ttl_s=ttl_s
-            )
+            finding = await cache.add_finding(args.query, args.content, source, ttl_s=ttl_s)
         except ToolError as exc:
             raise ToolError(
                 exc.code,
