@@ -33,6 +33,7 @@ import os
 import queue
 import signal
 import threading
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any, Literal
 
@@ -47,6 +48,7 @@ __all__ = [
     "PROCESS_THRESHOLD_S",
     "WORKER_NICENESS",
     "convert_async",
+    "convert_pdf_async",
     "expected_cost_s",
     "process_threshold_s",
     "running_extractions",
@@ -112,7 +114,8 @@ def runs_in_process(text: str, content_type: str, mode: Mode) -> bool:
 # --- worker processes --------------------------------------------------------------------
 
 _Reply = tuple[Literal["ok"], Extracted] | tuple[Literal["tool_error"], ErrorInfo]
-_Job = tuple[str, str, str | None, Mode]
+_Job = tuple[Callable[..., Extracted], tuple[Any, ...]]
+"""A module-level function (sent to a worker by name) and its arguments."""
 
 
 def _serve(conn: Connection) -> None:
@@ -123,12 +126,12 @@ def _serve(conn: Connection) -> None:
             os.nice(WORKER_NICENESS)
     while True:
         try:
-            text, content_type, url, mode = conn.recv()
+            function, args = conn.recv()
         except (EOFError, OSError):
             return
         reply: tuple[str, Any]
         try:
-            reply = ("ok", convert(text, content_type, url=url, mode=mode))
+            reply = ("ok", function(*args))
         except ToolError as exc:
             reply = ("tool_error", exc.info())
         except Exception as exc:  # a bug in the extractor: reported, the worker goes on
@@ -355,7 +358,7 @@ class _Conversion:
             _running += 1
         outcome: Extracted | BaseException
         try:
-            outcome = self._in_worker(job) if self.in_process else _convert(job)
+            outcome = self._in_worker(job) if self.in_process else job[0](*job[1])
         except BaseException as exc:  # delivered to the caller, who raises it
             outcome = exc
         finally:
@@ -411,9 +414,15 @@ class _Conversion:
         )
 
 
-def _convert(job: _Job) -> Extracted:
-    text, content_type, url, mode = job
+def _convert(text: str, content_type: str, url: str | None, mode: Mode) -> Extracted:
     return convert(text, content_type, url=url, mode=mode)
+
+
+def _pdf(data: bytes, max_chars: int, truncated: bool) -> Extracted:
+    """Read a PDF (the PDF module, and pypdf, load in the worker on the first PDF)."""
+    from .pdf import extract_pdf
+
+    return extract_pdf(data, max_chars=max_chars, truncated=truncated)
 
 
 class _Abandoned(Exception):
@@ -444,9 +453,45 @@ async def convert_async(
     cost = expected_cost_s(text, content_type, mode)
     if cost < INLINE_S and cost < _threshold_s:
         return convert(text, content_type, url=url, mode=mode)
-    loop = asyncio.get_running_loop()
-    in_process = cost >= _threshold_s
-    work = _Conversion((text, content_type, url, mode), in_process=in_process, loop=loop)
+    job: _Job = (_convert, (text, content_type, url, mode))
+    return await _run(
+        job,
+        in_process=cost >= _threshold_s,
+        timeout_s=timeout_s,
+        late=ToolTimeout(
+            f"Extracting the page text took longer than {timeout_s or 0:g} s.",
+            phase="extract",
+            hint="The page is too large or complex to convert; try mode 'raw' or another URL.",
+        ),
+    )
+
+
+async def convert_pdf_async(
+    data: bytes, *, max_chars: int, truncated: bool = False, timeout_s: float | None = None
+) -> Extracted:
+    """:func:`~.pdf.extract_pdf` in a worker process, under a deadline.
+
+    pypdf is pure Python: in a thread it would hold the event loop's GIL and could not be
+    stopped, so every PDF goes to a worker process, killed if the deadline passes.
+    Raises ``ToolTimeout(phase="extract")`` past *timeout_s*, and the PDF's typed errors.
+    """
+    return await _run(
+        (_pdf, (data, max_chars, truncated)),
+        in_process=True,
+        timeout_s=timeout_s,
+        late=ToolTimeout(
+            f"Reading the PDF took longer than {timeout_s or 0:g} s.",
+            phase="extract",
+            hint="The document is too large or complex to read in time; try another source.",
+        ),
+    )
+
+
+async def _run(
+    job: _Job, *, in_process: bool, timeout_s: float | None, late: ToolTimeout
+) -> Extracted:
+    """Queue *job* for a runner and wait for it; *late* is raised when time runs out."""
+    work = _Conversion(job, in_process=in_process, loop=asyncio.get_running_loop())
     try:
         async with asyncio.timeout(timeout_s):
             (_process_runners if in_process else _thread_runners).submit(work)
@@ -455,11 +500,7 @@ async def convert_async(
         raise
     except TimeoutError:
         work.abandon()
-        raise ToolTimeout(
-            f"Extracting the page text took longer than {timeout_s:g} s.",
-            phase="extract",
-            hint="The page is too large or complex to convert; try mode 'raw' or another URL.",
-        ) from None
+        raise late from None
     except BaseException:
         work.abandon()
         raise

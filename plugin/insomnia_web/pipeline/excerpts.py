@@ -12,7 +12,7 @@ from ..net.client import SafeClient
 from ..rank import Excerpt, Method, SourceDoc, select_excerpts
 from ..rank.budget import excerpt_cost
 from ..schemas import ExcerptItem, PageStatus, ResultItem
-from .fetch import FetchContext, PageOutcome, PageRequest, fetch_pages
+from .fetch import FetchContext, Gate, PageOutcome, PageRequest, fetch_pages
 
 __all__ = ["RANK_RESERVE", "PipelineResult", "run_excerpts"]
 
@@ -41,7 +41,22 @@ def _item(e: Excerpt) -> ExcerptItem:
         start=e.start,
         end=e.end,
         heading=e.heading,
+        byline=e.byline,
     )
+
+
+def byline(outcome: PageOutcome | None) -> str | None:
+    """``By Ann Lee · published 2026-03-01 · modified 2026-03-02``, from what the page states."""
+    if outcome is None or outcome.status != "ok":
+        return None
+    parts = [f"By {outcome.author}"] if outcome.author else []
+    for label, value in (("published", outcome.published), ("modified", outcome.modified)):
+        if value:
+            parts.append(f"{label} {value[:10]}")
+    if not parts:
+        return None
+    line = " · ".join(parts)
+    return line[0].upper() + line[1:]
 
 
 def _doc(result: ResultItem, outcome: PageOutcome | None) -> SourceDoc:
@@ -52,6 +67,7 @@ def _doc(result: ResultItem, outcome: PageOutcome | None) -> SourceDoc:
         text=outcome.text if outcome is not None and outcome.status == "ok" else "",
         rank=result.rank,
         snippet=result.snippet or None,
+        byline=byline(outcome),
     )
 
 
@@ -77,6 +93,7 @@ async def run_excerpts(
     per_host_concurrency: int = 6,
     method: Method = "ours",
     clock: Callable[[], float] = time.monotonic,
+    gate: Gate | None = None,
 ) -> PipelineResult:
     """Fetch the top *pages* results, extract them, and select the passages that answer.
 
@@ -96,6 +113,7 @@ async def run_excerpts(
         deadline_s=deadline_s - min(deadline_s * RANK_RESERVE, MAX_RANK_RESERVE_S),
         per_host_concurrency=per_host_concurrency,
         clock=clock,
+        gate=gate,
     )
     docs = [_doc(r, o) for r, o in zip(top, outcomes, strict=True)]
     chosen = await asyncio.to_thread(
@@ -104,6 +122,6 @@ async def run_excerpts(
     return PipelineResult(
         excerpts=[_item(e) for e in chosen],
         pages=[PageStatus(url=o.url, status=o.status, error_code=o.error_code) for o in outcomes],
-        tokens=sum(excerpt_cost(e.title, e.url, e.heading, e.text) for e in chosen),
+        tokens=sum(excerpt_cost(e.title, e.url, e.heading, e.text, e.byline) for e in chosen),
         warnings=_warnings(outcomes, deadline_s),
     )

@@ -5,6 +5,7 @@ Layout (the provenance line comes first; :mod:`insomnia_web.tools.search_cache` 
     [cache: miss · brave · 2026-12-02T10:00Z]
     <<<UNTRUSTED WEB CONTENT ...>>>
     [1] Title - URL
+    By Author · published 2026-03-01
     § Heading > Path
     passage
 
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..modeltext import format_age, wrap_untrusted
+from ..modeltext import format_age, one_line, wrap_untrusted
 from ..schemas import ExcerptItem, FindingItem, PageStatus, ResultItem, WebSearchOutput
 
 __all__ = ["render_excerpt_search", "render_findings", "render_unread"]
@@ -42,6 +43,8 @@ def _label(n: int, title: str, url: str) -> str:
 
 def _excerpt(e: ExcerptItem) -> str:
     lines = [_label(e.id, e.title, e.url)]
+    if e.byline:
+        lines.append(one_line(e.byline, 300))
     if e.heading:
         lines.append(f"{HEADING_MARK} {e.heading}")
     lines.append(e.text)

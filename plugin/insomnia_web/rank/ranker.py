@@ -100,7 +100,7 @@ def _select(ranked: list[Candidate], max_tokens: int) -> list[Candidate]:
     chosen_shingles: list[frozenset[tuple[str, ...]]] = []
     remaining = max_tokens
     for c in ranked:
-        cost = excerpt_cost(c.source.title, c.source.url, c.heading, c.text)
+        cost = excerpt_cost(c.source.title, c.source.url, c.heading, c.text, c.source.byline)
         if cost > remaining:
             continue
         sh = shingles(c.text)
