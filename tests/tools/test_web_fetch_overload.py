@@ -40,7 +40,9 @@ def terminal_events(runtime: Runtime, call_id: str) -> list[ToolResultEvent]:
 
 
 def fetch_runtime(make_runtime: MakeRuntime, timeout_s: float) -> Runtime:
-    return make_runtime(fetch={"timeout_s": timeout_s}, cache={"enabled": False})
+    # No per-host request rate: the calls here all go to one host at once.
+    fetch = {"timeout_s": timeout_s, "host_rate_limit_per_s": 1000, "host_burst": 100}
+    return make_runtime(fetch=fetch, cache={"enabled": False})
 
 
 @pytest.mark.asyncio
