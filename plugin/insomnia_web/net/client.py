@@ -54,7 +54,9 @@ MAX_HEADERS = 100
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
-RedirectCheck = Callable[[URL], Awaitable[None]]
+RedirectCheck = Callable[[Target], Awaitable[None]]
+BeforeRequest = Callable[[URL], Awaitable[None]]
+"""Awaited with each cross-host hop as the policy checked it (``target.host`` normalised)."""
 
 
 def _first_line(text: object) -> str:
@@ -178,7 +180,7 @@ class SafeClient(AsyncClosing):
         headers: Mapping[str, str] | None = None,
         follow_redirects: bool = True,
         redirect_check: RedirectCheck | None = None,
-        before_request: RedirectCheck | None = None,
+        before_request: BeforeRequest | None = None,
         accept: str = DEFAULT_ACCEPT,
         trusted_origin: bool = False,
         queue_timeout_s: float | None = None,
@@ -193,7 +195,8 @@ class SafeClient(AsyncClosing):
           refused with ``response_too_large`` unless ``allow_truncate`` is True.
         - ``headers``: extra request headers for provider API calls (never model input);
           sent only to the origin of *url*, never to a redirect target elsewhere.
-        - ``redirect_check``: awaited with the URL of each cross-host hop; it may raise
+        - ``redirect_check``: awaited with the checked :class:`~.urlpolicy.Target` of each
+          cross-host hop (its ``host`` is the policy's normalised host); it may raise
           ``ToolError("redirect_not_followed", ...)``.
         - ``before_request``: awaited with the URL of every request (the first and each
           hop) before it is resolved or sent; it may raise to stop the fetch.
@@ -272,7 +275,7 @@ class _Fetch:
         extra_headers: dict[str, str] | None = None,
         follow: bool,
         redirect_check: RedirectCheck | None,
-        before_request: RedirectCheck | None = None,
+        before_request: BeforeRequest | None = None,
         started: float,
         queue_timeout_s: float | None = None,
         on_bytes: Callable[[int], None] | None = None,
@@ -309,7 +312,7 @@ class _Fetch:
                 and target.host != previous.host
             ):
                 # Before DNS: a hop the caller refuses must not even be looked up.
-                await self.redirect_check(target.url)
+                await self.redirect_check(target)
             if self.before_request is not None:
                 await self.before_request(target.url)
             try:

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from ..modeltext import format_age, one_line, wrap_untrusted
 from ..schemas import ExcerptItem, FindingItem, PageStatus, ResultItem, WebSearchOutput
 
-__all__ = ["render_excerpt_search", "render_findings", "render_unread"]
+__all__ = ["ASK_NOTE", "render_excerpt_search", "render_findings", "render_unread"]
 
 HEADING_MARK = "§"
 
@@ -58,6 +58,13 @@ def _other_results(results: Sequence[ResultItem], used: set[str]) -> list[str]:
     return ["Other results (not used):"] + [
         f"- {' '.join(r.title.split()) or r.url} - {r.url}" for r in rest
     ]
+
+
+ASK_NOTE = (
+    "{n} page(s) not read (permission_required): WebFetch on their hosts asks the user "
+    "first, and an excerpt search asks nobody. WebFetch such a URL to ask, or the user can "
+    "allow its host in [permissions]."
+)
 
 
 def render_unread(pages: Sequence[PageStatus]) -> str:
@@ -106,6 +113,9 @@ def render_excerpt_search(output: WebSearchOutput, header: str) -> str:
     unread = render_unread(output.pages)
     if unread:
         parts.append(unread)
+    asked = sum(1 for p in output.pages if p.error_code == "permission_required")
+    if asked:
+        parts.append(ASK_NOTE.format(n=asked))
     if output.filtered:
         noun = "result was" if output.filtered == 1 else "results were"
         parts.append(f"{output.filtered} {noun} hidden by the URL policy or a deny rule.")
