@@ -148,3 +148,14 @@ def test_bad_manifest_exits_2_without_a_traceback(
     err = capsys.readouterr().err
     assert expected in err
     assert "Traceback" not in err
+
+
+def test_yes_is_accepted_before_and_after_the_command() -> None:
+    """`--yes` works where earlier versions took it (before the command) and after it."""
+    from insomnia_web.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["--json", "--yes", "search", "q"]).yes is True
+    assert parser.parse_args(["search", "q", "--yes"]).yes is True
+    assert parser.parse_args(["search", "q"]).yes is False
+    assert parser.parse_args(["fetch", "https://a.example/"]).yes is False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import re
 from pathlib import Path
 
@@ -118,3 +119,35 @@ def test_docs_import_only_the_public_api() -> None:
         assert module in PUBLIC_MODULES, f"{doc} imports from non-public {module}"
         exported = importlib.import_module(module).__all__
         assert name in exported, f"{doc}: {name} is not in {module}.__all__"
+
+
+def _readme_block(marker: str) -> str:
+    text = (ROOT / "README.md").read_text()
+    blocks: list[str] = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    return next(b for b in blocks if marker in b)
+
+
+def test_readme_tool_specs_example_builds_a_tools_array(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The README's tool_specs example prints a chat-completions tools array of every tool."""
+    code = compile(_readme_block("tool_specs()"), "README tool_specs example", "exec")
+    exec(code, {"__name__": "ex"})  # noqa: S102 - running the documentation's example is the test
+    tools = json.loads(capsys.readouterr().out)
+    assert [t["function"]["name"] for t in tools] == ["WebSearch", "WebFetch", "SaveFinding"]
+    for tool in tools:
+        assert tool["type"] == "function"
+        assert tool["function"]["parameters"]["type"] == "object"
+        assert tool["function"]["description"]
+
+
+def test_tool_specs_carry_schemas_and_annotations() -> None:
+    """Each spec has the tool's name, title, schemas, annotations and plugin."""
+    runtime = insomnia_web.Runtime(load_entrypoints=False)
+    specs = {spec.name: spec for spec in runtime.tool_specs()}
+    fetch = specs["WebFetch"]
+    tool = runtime.get_tool("WebFetch")
+    assert fetch.input_schema == tool.input_schema()
+    assert fetch.output_schema == tool.output_schema()
+    assert fetch.annotations == tool.annotations
+    assert (fetch.title, fetch.plugin) == ("Fetch a web page", "web")

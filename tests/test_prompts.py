@@ -137,6 +137,21 @@ async def test_fixed_prompters() -> None:
     assert await DenyPrompter().ask(request()) == "unavailable"
 
 
+@pytest.mark.asyncio
+async def test_concurrent_questions_are_asked_one_at_a_time(terminal: Terminal) -> None:
+    """Two calls asking at once get one question each, in turn, each with its own answer."""
+    prompter = TerminalPrompter(stdin=terminal.stdin, stderr=terminal.stderr)
+    first = asyncio.create_task(prompter.ask(request("a.example")))
+    second = asyncio.create_task(prompter.ask(request("b.example")))
+    await asyncio.sleep(0.1)
+    assert terminal.screen().count("WebFetch wants to") == 1
+    terminal.type(b"o\n")
+    assert await asyncio.wait_for(first, 5) == "once"
+    await asyncio.sleep(0.1)
+    terminal.type(b"d\n")
+    assert await asyncio.wait_for(second, 5) == "deny"
+
+
 def test_unknown_hosts_prompt_offers_no_always() -> None:
     """A call with unknown hosts is shown as such, and "always" is not offered."""
     call = ToolCall(id="c", tool="WebFetch", input={}, summary="fetch ?", hosts_unknown=True)

@@ -26,7 +26,7 @@ from .prompts import (
 from .runtime import Runtime, ToolResult
 from .search.base import SearchHit, SearchProvider, SearchRequest, SearchResponse
 from .testing import MockProvider, ProviderPlugin
-from .tools.base import CallSubject, Tool, ToolAnnotations, ToolContext, ToolOutput
+from .tools.base import CallSubject, Tool, ToolAnnotations, ToolContext, ToolOutput, ToolSpec
 
 try:
     __version__ = _version("insomnia-web")
@@ -63,6 +63,7 @@ __all__ = [
     "ToolError",
     "ToolOutput",
     "ToolResult",
+    "ToolSpec",
     "ToolTimeout",
     "UrlVerdict",
     "__version__",

@@ -151,9 +151,9 @@ class TerminalPrompter:
     """Asks a person on a terminal: o(nce), a(lways), d(eny); anything else asks again.
 
     It asks only when both *stdin* and *stderr* are terminals; otherwise nobody can be
-    asked and the answer is ``"unavailable"``. End of input (Ctrl-D) denies. *always_lasts*
-    is how the prompt describes the reach of "always" (a CLI says "until this process
-    exits").
+    asked and the answer is ``"unavailable"``. Concurrent calls are asked one at a time.
+    End of input (Ctrl-D) denies. *always_lasts* is how the prompt describes the reach of
+    "always" (a CLI says "until this process exits").
     """
 
     def __init__(
@@ -166,6 +166,7 @@ class TerminalPrompter:
         self.stdin = stdin or sys.stdin
         self.stderr = stderr or sys.stderr
         self.always_lasts = always_lasts
+        self._turn = asyncio.Lock()  # one question at a time on one terminal
 
     def _write(self, text: str) -> None:
         self.stderr.write(text)
@@ -175,6 +176,10 @@ class TerminalPrompter:
         """Show the request and read replies until one is understood."""
         if not (_is_terminal(self.stdin) and _is_terminal(self.stderr)):
             return "unavailable"
+        async with self._turn:
+            return await self._ask(request)
+
+    async def _ask(self, request: PromptRequest) -> Answer:
         self._write(format_request(request, always_lasts=self.always_lasts))
         while True:
             reply = await read_line(self.stdin)

@@ -300,7 +300,8 @@ class Runtime(AsyncClosing):
 
         ``allow`` and ``deny`` come from the rules (and this session's grants). An ``ask``
         is put to the prompter when ``ask_on_redirect`` is set, as its own question about
-        the new host; ``ask`` is returned when nobody was asked or nobody could answer.
+        the new host; ``ask`` is returned when nobody was asked or nobody could answer, and
+        a person who declines ends the call with ``permission_denied``.
         """
         host = idna_host(host)
         level = self.permission_for(tool, host)
@@ -316,7 +317,14 @@ class Runtime(AsyncClosing):
         settled, who, _, _ = await self._settle(hop)
         if settled == "allow":
             return "allow"
-        return "deny" if who == "user" else "ask"
+        if who == "user":
+            raise ToolError(
+                "permission_denied",
+                f"{tool} call refused: the user declined to follow the redirect to {location}.",
+                hint="Do not retry this call; ask the user, or use another source.",
+                details={"by": "user", "location": location},
+            )
+        return "ask"
 
     async def _approve_page(self, call_id: str, tool: str, url: str, host: str) -> Level:
         """The verdict for reading *url* on *host* within call *call_id* (an excerpt page).

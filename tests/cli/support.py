@@ -40,7 +40,7 @@ paragraph is long enough to be the main content of the page without any doubt at
 characters, so that continuing it from a start index can be shown from the command line.</p>
 </article></body></html>"""
 
-SLOW_S = 2.5
+SLOW_S = 1.6
 """How long the slow page takes to arrive (in chunks)."""
 
 

@@ -6,6 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from ..cache.backends import SKIP_REASON, backend_config, postgres_url
 from .support import run
 
 
@@ -66,3 +69,38 @@ def test_cache_size_history_and_extras(tmp_path: Path, manifest: Path, port: int
     assert "KiB" in checks["cache"]["detail"]
     assert checks["history"]["detail"] == str(history)
     assert checks["extra mcp"]["status"] == "ok"
+
+
+def test_an_unreachable_postgresql_store_is_a_warning_with_a_fix(tmp_path: Path) -> None:
+    """A PostgreSQL cache that does not answer is shown as unavailable, with what to do."""
+    manifest = tmp_path / "m.toml"
+    manifest.write_text('[web.cache]\nurl = "postgresql://insomnia@127.0.0.1:1/x"\ntimeout_s = 1\n')
+    done = run("doctor", "--json", "--manifest", str(manifest), cwd=tmp_path)
+    assert done.returncode == 0
+    cache = _checks(done.stdout)["cache"]
+    assert cache["status"] == "warn"
+    assert cache["detail"].startswith("unavailable: the cache database at postgresql://")
+    assert "start the PostgreSQL server" in cache["fix"]
+
+
+@pytest.mark.skipif(postgres_url() is None, reason=SKIP_REASON)
+def test_a_postgresql_store_that_answers(tmp_path: Path) -> None:
+    """With web.cache.url on a live server, doctor says PostgreSQL answers."""
+    with backend_config("postgresql", tmp_path) as cfg:
+        manifest = tmp_path / "m.toml"
+        manifest.write_text(f"[web.cache]\nurl = {json.dumps(cfg.url)}\n")
+        done = run("doctor", "--json", "--manifest", str(manifest), cwd=tmp_path)
+    cache = _checks(done.stdout)["cache"]
+    assert cache["status"] == "ok", cache
+    assert cache["detail"].startswith("PostgreSQL postgresql://")
+    assert " answers (server " in cache["detail"]
+
+
+def test_extras_come_from_the_package_metadata() -> None:
+    """Every user-facing extra of the installed package is checked; dev and bench are not."""
+    from insomnia_web.cli.doctor import extras
+
+    found = extras()
+    assert found["mcp"] == ["mcp"]
+    assert "psycopg" in found["postgres"]
+    assert not {"dev", "bench"} & set(found)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -44,3 +46,31 @@ def test_help_documents_the_exit_status(tmp_path: Path) -> None:
     assert done.returncode == 0
     assert "Exit status: 0 success, 1 the tool reported an error" in done.stdout
     assert "2 usage or manifest error" in done.stdout
+
+
+def _documented_commands() -> list[str]:
+    """Every `insomnia-web ...` command line in the sh blocks of README.md and docs/mcp.md."""
+    root = Path(__file__).resolve().parents[2]
+    found = []
+    for doc in ("README.md", "docs/mcp.md"):
+        text = (root / doc).read_text()
+        for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
+            for raw in block.splitlines():
+                line = raw.split("  #", 1)[0].strip()
+                if line.startswith(("insomnia-web ", ".venv/bin/insomnia-web ")):
+                    found.append(line)
+    return found
+
+
+def test_the_docs_show_commands() -> None:
+    """The docs' command lines are found (the pattern above is not wrong)."""
+    assert len(_documented_commands()) >= 10
+
+
+@pytest.mark.parametrize("line", _documented_commands())
+def test_every_documented_command_parses(line: str) -> None:
+    """Each command line the docs show is accepted by the parser as written."""
+    argv = shlex.split(line)[1:]
+    if argv == ["--version"]:
+        return
+    build_parser().parse_args(argv)

@@ -15,13 +15,15 @@ from .support import run
 
 def _write(path: Path, count: int) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"[web.search]\ncount = {count}\n")
+    path.write_text(
+        f"[web.search]\ncount = {count}\n[web.fetch]\nmax_output_chars = {1000 + count}\n"
+    )
     return path
 
 
 @pytest.fixture
 def places(tmp_path: Path) -> dict[str, Path]:
-    """A manifest in each place of the search order, each with its own search count."""
+    """A manifest in each place of the search order, each with its own limits."""
     work = tmp_path / "work"
     config = tmp_path / "config"
     return {
@@ -72,9 +74,8 @@ def test_the_environment_variable_beats_the_working_directory(places: dict[str, 
     """$INSOMNIA_WEB_MANIFEST wins over ./insomnia.toml, in the console script too."""
     env = {"INSOMNIA_WEB_MANIFEST": str(places["env"])}
     done = run("tools", "--json", cwd=places["work"], env=env)
-    search = next(t for t in json.loads(done.stdout) if t["name"] == "WebSearch")
-    assert "5 by default" not in search["description"]
-    assert "2 by default" in search["description"]
+    fetch = next(t for t in json.loads(done.stdout) if t["name"] == "WebFetch")
+    assert "at most 1002 chars per call" in fetch["description"]
 
 
 def test_a_missing_named_manifest_is_an_error(tmp_path: Path) -> None:

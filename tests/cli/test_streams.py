@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 import insomnia_web
+from insomnia_web.cli import build_parser
 
 from .support import console_script, run
 
@@ -88,7 +91,12 @@ def test_global_options_after_the_command(tmp_path: Path, manifest: Path) -> Non
         assert "1234 chars per call" in specs["WebFetch"]["description"]
 
 
-def test_yes_only_where_it_means_something(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["tools", "doctor", "extract x.html", "cache stats", "mcp"])
+def test_yes_only_where_it_means_something(command: str) -> None:
     """--yes is an option of search and fetch, not of commands that never ask."""
-    assert run("tools", "--yes", cwd=tmp_path).returncode == 2
-    assert run("fetch", "--help", cwd=tmp_path).stdout.count("--yes") >= 1
+    parser = build_parser()
+    assert parser.parse_args(["fetch", "https://example.com/", "--yes"]).yes is True
+    assert parser.parse_args(["search", "q", "-y"]).yes is True
+    with pytest.raises(SystemExit) as refused:
+        parser.parse_args([*command.split(), "--yes"])
+    assert refused.value.code == 2

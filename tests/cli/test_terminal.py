@@ -65,3 +65,30 @@ def test_mcp_on_a_terminal_says_what_it_is(tmp_path: Path, manifest: Path) -> No
         screen = term.read_until("\n")
         assert screen.startswith("insomnia-web mcp: speaking MCP on stdin/stdout")
         assert screen.count("\n") == 1
+
+
+def test_a_redirect_to_an_asked_host_is_its_own_question(
+    tmp_path: Path, manifest: Path, port: int
+) -> None:
+    """On a terminal, a redirect to a host the rules ask about is put to the person."""
+    url = f"http://site.test:{port}/moved/other.test"
+    with on_terminal("fetch", url, "--manifest", str(manifest), cwd=tmp_path) as term:
+        screen = term.read_until("[d]eny: ")
+        assert f"WebFetch wants to follow a redirect to http://other.test:{port}/" in screen
+        term.type("o\n")
+        assert term.proc.wait(30) == 0
+        assert term.proc.stdout is not None
+        assert f"Final URL: http://other.test:{port}/" in term.proc.stdout.read().decode()
+
+
+def test_declining_a_redirect_is_permission_denied(
+    tmp_path: Path, manifest: Path, port: int
+) -> None:
+    """Answering d to the redirect question ends the fetch with permission_denied (exit 1)."""
+    url = f"http://site.test:{port}/moved/other.test"
+    with on_terminal("fetch", url, "--manifest", str(manifest), cwd=tmp_path) as term:
+        term.read_until("[d]eny: ")
+        term.type("d\n")
+        assert term.proc.wait(30) == 1
+        screen = term.read_until("Error [permission_denied]")
+        assert "the user declined to follow the redirect to http://other.test:" in screen

@@ -5,9 +5,10 @@ from __future__ import annotations
 from insomnia_web.extract.words import count_words, sentences, word_list
 
 
-def test_latin_words_are_tokens_with_a_letter_or_digit() -> None:
-    """Dashes, bullets and table bars are not words; words and numbers are."""
-    assert count_words("- Price | 20 EUR — don't miss it") == 6
+def test_latin_words_are_whitespace_tokens() -> None:
+    """Outside CJK scripts a word is what whitespace separates."""
+    assert count_words("Price: 20 EUR, don't miss\nit") == 6
+    assert count_words("Prix réduit à 20 €") == 5
 
 
 def test_cjk_runs_count_one_word_per_two_characters() -> None:

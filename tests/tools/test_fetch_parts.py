@@ -194,3 +194,19 @@ def test_render_cached_copy() -> None:
 def test_format_age(seconds: float, shown: str) -> None:
     """Ages are short and human."""
     assert format_age(seconds) == shown
+
+
+def test_download_progress_is_quiet_when_fast_and_throttled_when_slow() -> None:
+    """No report in the first second; then at most one every half second, with bytes and time."""
+    from insomnia_web.tools.fetch_progress import DownloadProgress
+
+    now = [0.0]
+    reports: list[str] = []
+    progress = DownloadProgress("http://site.test/a", reports.append, clock=lambda: now[0])
+    for t, done in [(0.5, 100), (1.2, 2048), (1.4, 4096), (1.8, 3 << 20)]:
+        now[0] = t
+        progress(done)
+    assert reports == [
+        "downloading http://site.test/a: 2.0 KiB, 1.2 s",
+        "downloading http://site.test/a: 3.0 MiB, 1.8 s",
+    ]

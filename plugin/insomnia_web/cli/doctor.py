@@ -12,21 +12,24 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
-import importlib.util
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Literal, TextIO
+from typing import TYPE_CHECKING, Literal, TextIO
 
 import msgspec
 
-from ..config import Manifest, load_manifest
+from ..config import CacheConfig, Manifest, load_manifest
 from ..errors import ManifestError, ToolError
 from ..manifest_path import ManifestSource, find_manifest, user_manifest_path
 from ..runtime import Runtime
 from ..tools.fetch_progress import format_bytes
+
+if TYPE_CHECKING:
+    from ..cache import CacheStats
 
 __all__ = ["CHECKS", "Finding", "Setup", "run_doctor"]
 
@@ -143,31 +146,63 @@ def _writable_dir(path: Path) -> Path | None:
     return None if os.access(parent, os.W_OK) else parent
 
 
+async def _store_stats(cfg: CacheConfig) -> CacheStats:
+    """The store's stats: a SQLite file is not created; a PostgreSQL server is asked."""
+    from ..cache import open_store
+
+    store = open_store(cfg)
+    try:
+        async with asyncio.timeout(cfg.timeout_s + 1):
+            return await store.stats()
+    finally:
+        await store.aclose()
+
+
+def _stats_detail(stats: CacheStats) -> str:
+    if stats.backend == "postgresql":
+        return (
+            f"PostgreSQL {stats.path} answers (server {stats.server_version}; "
+            f"{format_bytes(stats.file_bytes)}, {stats.pages} pages, {stats.searches} searches)"
+        )
+    if not stats.exists:
+        return f"SQLite {stats.path} (not created yet)"
+    return (
+        f"SQLite {stats.path} ({format_bytes(stats.file_bytes)}, {stats.pages} pages, "
+        f"{stats.searches} searches)"
+    )
+
+
 def check_cache(setup: Setup) -> Iterator[Finding]:
-    """The SQLite cache file: where it is, its size, and whether it can be written."""
+    """The cache store in use (SQLite file or PostgreSQL), its size, and whether it answers."""
     if setup.manifest is None:
         return
     cfg = setup.manifest.web.cache
-    path = Path(cfg.path).expanduser()
     if not cfg.enabled:
-        yield Finding(check="cache", status="info", detail=f"disabled (web.cache.path {path})")
+        yield Finding(check="cache", status="info", detail="disabled (web.cache.enabled = false)")
         return
-    if path.exists():
-        size = sum(p.stat().st_size for p in (path, path.with_name(path.name + "-wal"))
-                   if p.exists())  # fmt: skip
-        detail = f"SQLite {path} ({format_bytes(size)})"
-    else:
-        detail = f"SQLite {path} (not created yet)"
-    blocked = _writable_dir(path)
-    if blocked is not None:
-        yield Finding(
-            check="cache",
-            status="warn",
-            detail=f"{detail}: {blocked} is not writable",
-            fix="set web.cache.path to a writable location, or web.cache.enabled = false",
+    if not cfg.url:
+        blocked = _writable_dir(Path(cfg.path).expanduser())
+        if blocked is not None:
+            yield Finding(
+                check="cache",
+                status="warn",
+                detail=f"SQLite {Path(cfg.path).expanduser()}: {blocked} is not writable",
+                fix="set web.cache.path to a writable location, or web.cache.enabled = false",
+            )
+            return
+    try:
+        stats = asyncio.run(_store_stats(cfg))
+    except (ToolError, OSError, TimeoutError, ImportError) as exc:
+        message = exc.message if isinstance(exc, ToolError) else f"{type(exc).__name__}: {exc}"
+        fix = (
+            "start the PostgreSQL server or correct web.cache.url (and the password in "
+            f"${cfg.password_env}); pip install 'insomnia-web[postgres]' if it is missing"
+            if cfg.url
+            else "correct web.cache.path, or set web.cache.enabled = false"
         )
+        yield Finding(check="cache", status="warn", detail=f"unavailable: {message}", fix=fix)
         return
-    yield Finding(check="cache", status="ok", detail=detail)
+    yield Finding(check="cache", status="ok", detail=_stats_detail(stats))
 
 
 def check_history(setup: Setup) -> Iterator[Finding]:
@@ -191,26 +226,55 @@ def check_history(setup: Setup) -> Iterator[Finding]:
     yield Finding(check="history", status="ok", detail=str(path))
 
 
-EXTRAS = (("mcp", "mcp", "the MCP server (insomnia-web mcp)"),)
-"""Optional extras: (extra name, module it installs, what it enables)."""
+ENABLES = {
+    "mcp": "the MCP server (insomnia-web mcp)",
+    "postgres": "the PostgreSQL cache store (web.cache.url)",
+    "rerank": "passage re-ranking",
+}
+"""What each optional extra enables; every extra of the installed package is checked."""
+
+DEVELOPER_EXTRAS = frozenset({"dev", "bench"})
+
+_EXTRA_RE = re.compile(r"""extra\s*==\s*['"]([^'"]+)['"]""")
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def extras() -> dict[str, list[str]]:
+    """The installed package's optional extras and the distributions each one needs."""
+    found: dict[str, list[str]] = {}
+    try:
+        requires = importlib.metadata.requires("insomnia-web") or []
+    except importlib.metadata.PackageNotFoundError:
+        return found
+    for line in requires:
+        extra, name = _EXTRA_RE.search(line), _NAME_RE.match(line)
+        if extra and name and extra.group(1) not in DEVELOPER_EXTRAS:
+            found.setdefault(extra.group(1), []).append(name.group(0))
+    return found
+
+
+def _installed(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 def check_extras(setup: Setup) -> Iterator[Finding]:
-    """Which optional extras are installed."""
-    for extra, module, enables in EXTRAS:
-        if importlib.util.find_spec(module) is None:
-            yield Finding(
-                check=f"extra {extra}",
-                status="info",
-                detail=f"not installed: {enables} is unavailable",
-                fix=f"pip install 'insomnia-web[{extra}]'",
-            )
+    """Which optional extras are installed (read from the package's own metadata)."""
+    for extra, dists in sorted(extras().items()):
+        versions = {dist: _installed(dist) for dist in dists}
+        enables = ENABLES.get(extra, f"the {extra} extra")
+        if all(versions.values()):
+            shown = ", ".join(f"{d} {v}" for d, v in versions.items())
+            yield Finding(check=f"extra {extra}", status="ok", detail=shown)
             continue
-        try:
-            version = importlib.metadata.version(module)
-        except importlib.metadata.PackageNotFoundError:
-            version = "installed"
-        yield Finding(check=f"extra {extra}", status="ok", detail=f"{module} {version}")
+        yield Finding(
+            check=f"extra {extra}",
+            status="info",
+            detail=f"not installed: {enables} is unavailable",
+            fix=f"pip install 'insomnia-web[{extra}]'",
+        )
 
 
 CHECKS: tuple[Callable[[Setup], Iterator[Finding]], ...] = (

@@ -2,7 +2,8 @@
 
 ``--manifest`` and ``--json`` are accepted before or after the command (``insomnia-web
 tools --manifest x.toml`` and ``insomnia-web --manifest x.toml tools`` are the same);
-``--yes`` exists only on the commands that may ask for permission (``search``, ``fetch``).
+``--yes`` is listed only on the commands that may ask for permission (``search``,
+``fetch``); written before the command, as earlier versions had it, it is still accepted.
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ def _add_yes(p: argparse.ArgumentParser, what: str) -> None:
         "--yes",
         "-y",
         action="store_true",
+        default=argparse.SUPPRESS,  # keeps a --yes given before the command
         help=f"allow {what} the permission rules would ask about, without a prompt",
     )
 
@@ -214,6 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--json", action="store_true", help="machine-readable JSON output (results on stdout)"
     )
+    # Accepted before the command for earlier command lines; documented on search and fetch.
+    parser.add_argument("--yes", "-y", action="store_true", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     _sub(

@@ -15,6 +15,9 @@ is added. The author and dates the page states come along (:mod:`.article_meta`)
 
 from __future__ import annotations
 
+import itertools
+import time
+from dataclasses import dataclass
 from typing import Literal
 
 from lxml.html import HtmlElement
@@ -32,15 +35,31 @@ from .readable import readable_article
 from .serialize import serialize
 from .shop import drop_shop_chrome, may_list_reviews
 from .signals import ArticleClaim, article_claim
-from .tidy import drop_legal_lines, drop_repeated_blocks
+from .tidy import tidy_blocks
 from .title import page_title
 from .words import count_words
 
-__all__ = ["extract_html"]
+__all__ = ["BUDGET", "Budget", "extract_html"]
 
-# readability re-reads the text of its candidates many times: past this size it would not
-# finish within a fetch deadline, so very large documents get the page extraction alone.
-READABILITY_MAX_CHARS = 8_000_000
+
+@dataclass(frozen=True)
+class Budget:
+    """How long one page's extraction may take, and what is given up to keep to it."""
+
+    seconds: float = 2.0
+    """Seconds after which the best text so far is returned. Measured on the monotonic clock:
+    reading a CPU clock costs a system call that some sandboxes make slow, and a machine too
+    busy to give the page its CPU is one where giving up early is right."""
+    readability_start_share: float = 0.5
+    """Readability is skipped when this share of the budget is spent before it starts."""
+    readability_max_chars: int = 8_000_000
+    """Readability re-reads its candidates' text many times: past this size of source it would
+    not finish within a fetch deadline."""
+    readability_max_elements: int = 40_000
+    """... nor past this many elements left once scripts and hidden elements are gone."""
+
+
+BUDGET = Budget()
 
 
 def _body(root: HtmlElement) -> HtmlElement:
@@ -64,7 +83,7 @@ LOST_ARTICLE_MAX_KEPT = 0.2
 SENTENCE_MIN_WORDS = 8
 
 
-def _prosecount_words(text: str) -> int:
+def _prose_words(text: str) -> int:
     """Words of *text* in paragraph-length lines."""
     counts = (count_words(line) for line in text.splitlines())
     return sum(n for n in counts if n >= PARAGRAPH_MIN_WORDS)
@@ -93,18 +112,27 @@ def _choose(article_text: str, page_text: str, claim: ArticleClaim) -> tuple[str
     page_words = count_words(page_text)
     if article_words and article_words >= _ARTICLE_SHARE[claim] * page_words:
         return article_text, "readability"
-    prose = _prosecount_words(article_text) >= LOST_ARTICLE_MIN_PROSE
+    prose = _prose_words(article_text) >= LOST_ARTICLE_MIN_PROSE
     if prose and _lost_by_page(article_text, page_text):
         return article_text, "readability"
     return page_text, "page"
+
+
+def _readability_fits(html: str, root: HtmlElement, spent: float) -> bool:
+    """True when readability may run on this page within the budget."""
+    if len(html) > BUDGET.readability_max_chars:
+        return False
+    if spent > BUDGET.readability_start_share * BUDGET.seconds:
+        return False
+    limit = BUDGET.readability_max_elements
+    return next(itertools.islice(root.iter(), limit, None), None) is None
 
 
 def _tidy(content: HtmlElement) -> HtmlElement:
     # The page extraction and a product page's article only: inside one story, repeats (an
     # interview's questions, a meal plan's items) and a wire service's copyright line belong
     # to the text.
-    drop_legal_lines(content)
-    drop_repeated_blocks(content)
+    tidy_blocks(content)
     return content
 
 
@@ -113,7 +141,16 @@ def extract_html(html: str, *, mode: Literal["readable", "full"] = "readable") -
 
     ``mode="readable"`` keeps the main content; ``mode="full"`` keeps all visible text (only
     scripts, styles and hidden elements are removed).
+
+    Extraction keeps to a time budget (:data:`BUDGET`): readability is skipped on a page too
+    large for it or when the budget is half spent before it starts, and when the budget runs
+    out after it, its article is returned without the page extraction.
     """
+    started = time.monotonic()
+
+    def spent() -> float:
+        return time.monotonic() - started
+
     root = parse_html(html)
     if root is None:
         return Extracted(title=None, text="", method=mode if mode == "full" else "empty")
@@ -122,15 +159,15 @@ def extract_html(html: str, *, mode: Literal["readable", "full"] = "readable") -
     product = read_product(root)  # JSON-LD, read before scripts are removed
     about = article_meta(root)
     strip_invisible(root)
-    language = page_language(root)
     if mode == "full":
         return Extracted(title, serialize(_body(root)), "full", None, *about)
+    language = page_language(root)
     if product.is_product or may_list_reviews(html):
         drop_shop_chrome(root, is_product=product.is_product)
     thread = is_forum_thread(root)  # every post of a thread is content: page extraction only
     drop_forum_chrome(root)
     article_text = ""
-    if len(html) <= READABILITY_MAX_CHARS and not thread:
+    if _readability_fits(html, root, spent()) and not thread:
         article = readable_article(root)  # works on a copy: root stays whole
         if article is not None:
             prune_article(article, language)
@@ -138,6 +175,8 @@ def extract_html(html: str, *, mode: Literal["readable", "full"] = "readable") -
                 _tidy(article)
             article_text = serialize(article)
     article_text = drop_lone_post(root, article_text)  # one post of a thread is not the page
+    if article_text and spent() > BUDGET.seconds:  # out of time: the article is the best so far
+        return Extracted(title, finish_lines(article_text), "readability", None, *about)
     page_text = serialize(_tidy(prune_boilerplate(root, language)))
     text, method = _choose(article_text, page_text, claim)
     text = finish_product_text(finish_lines(text), product)

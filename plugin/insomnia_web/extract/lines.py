@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .words import count_words
+from .words import word_list
 
 __all__ = ["drop_adjacent_repeats", "drop_doubled_lines", "finish_lines"]
 
@@ -56,7 +56,7 @@ def drop_adjacent_repeats(text: str) -> str:
     previous = ""
     for line, prose in zip(lines, _prose_flags(lines), strict=True):
         key = _line_key(line) if prose else ""
-        words = count_words(key)
+        words = len(word_list(key))
         if key and key == previous and 0 < words <= MAX_REPEATED_LINE_WORDS:
             continue
         if line.strip():
@@ -75,7 +75,7 @@ def _undoubled(line: str) -> str:
     first, second = body[:half], body[half + rest :]
     if rest and body[half] != " ":
         return line
-    if first != second or count_words(first) < MIN_DOUBLED_WORDS:
+    if first != second or len(word_list(first)) < MIN_DOUBLED_WORDS:
         return line
     return marks + first
 

@@ -4,13 +4,14 @@ Blog indexes, news fronts, search results, job boards and shop grids print, on e
 counters ("27 comments", "44 reactions", "839 ratings"), an advertising mark ("Sponsored",
 "Ad"), a fulfilment badge ("Available for shipping", "Free shipping", "Ships from
 Bulgaria"), a merit, novelty or hiring badge ("Top rated", "Award winner", "New arrival",
-"Online exclusive", "Actively hiring", "Easy apply") or a stock agency's credit ("Getty
-Images"); a block still waiting for its script says "Loading...". None of them tells the
+"Online exclusive", "Actively hiring", "Easy apply"); a block still waiting for its script
+says "Loading...". None of them tells the
 reader anything about the item, and each sits alone in its own small element. Such an
 element goes when its whole text is one of these labels; code is never one.
 
-A card's photo caption and credit (classed ``caption``, ``credit``, ``image-credit``...)
-describe the picture, not the item, and go too. This runs on the page extraction only:
+A card's photo caption and credit (classed ``caption``, ``credit``, ``image-credit``...,
+or a ``<figure>`` whose only words are a few) describe the picture, not the item, and go
+too. This runs on the page extraction only:
 there the page is a listing or a set of blocks, and an article's own figures are kept by
 the article extraction.
 """
@@ -27,6 +28,8 @@ __all__ = ["drop_card_labels"]
 
 # A label is short: elements with more words are searched, never tested whole.
 MAX_LABEL_WORDS = 6
+# A figure holding no more words than this is a picture with its credit, not a caption.
+MAX_CREDIT_WORDS = 3
 # Counters of a card: a number and what it counts (engagement, episodes, answers).
 _COUNTER = (
     r"\d[\d,.]*\s?[km]?\+? (?:comments?|reactions?|likes?|views?|shares?|repl(?:y|ies)|"
@@ -39,9 +42,7 @@ _BADGE = (
     r"free (?:shipping|returns)|ships? from [\w ]{2,30}|"
     r"available for (?:shipping|delivery|pickup)(?: (?:or|and|&) (?:shipping|delivery|pickup))?|"
     r"instant savings|top rated|(?:actively|urgently) hiring|(?:easy|fast|quick) apply|"
-    r"new (?:arrival|release)|award winner|[a-z]+ exclusive|"
-    # A stock agency's name alone is the photo's credit line.
-    r"getty images|shutterstock|ap photo"
+    r"new (?:arrival|release)|award winner|[a-z]+ exclusive"
 )
 _LABEL_RE = re.compile(rf"\W*(?:{_COUNTER}|{_BADGE})\W*", re.I)
 # A photo's caption or credit on a card ("caption", "image-credit", "credit-caption"): in a
@@ -81,6 +82,13 @@ def _in_sentence(el: HtmlElement, tag: str) -> bool:
     return bool(before.tail and before.tail.strip())
 
 
+def _is_caption(el: HtmlElement, tag: str, words: int) -> bool:
+    """A photo's caption or credit: classed so, or a figure of a few words ("Getty Images")."""
+    if tag == "figure" and words <= MAX_CREDIT_WORDS:
+        return True
+    return _CAPTION_CLASS_RE.search(el.get("class", "")) is not None
+
+
 def drop_card_labels(region: HtmlElement, counts: BlockCounts) -> None:
     """Drop the elements under *region* whose whole text is a card's counter or badge, and
     the captions and credits of its pictures.
@@ -100,7 +108,7 @@ def drop_card_labels(region: HtmlElement, counts: BlockCounts) -> None:
         words = counts.words.get(el, 0)
         if not words:
             continue
-        if el is not region and _CAPTION_CLASS_RE.search(el.get("class", "")):
+        if el is not region and _is_caption(el, tag, words):
             doomed.append(el)
             continue
         if words > MAX_LABEL_WORDS or el is region:

@@ -120,7 +120,6 @@ PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
         "fr": (
             r"(?:articles?|contenus?|sujets?) (?:similaires|associés|liés|recommandés)",
             r"(?:à|a) lire aussi",
-            r"(?:sur le même sujet|dans la même rubrique)",
             r"(?:les )?plus lus",
             r"vous (?:aimerez|aimeriez|pourriez aimer) aussi.*",
             r"(?:\d+ )?commentaires?",

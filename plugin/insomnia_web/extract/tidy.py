@@ -15,7 +15,7 @@ from lxml.html import HtmlElement
 
 from .counts import tag_name
 
-__all__ = ["drop_legal_lines", "drop_repeated_blocks"]
+__all__ = ["drop_legal_lines", "drop_repeated_blocks", "tidy_blocks"]
 
 _BLOCK_TAGS = frozenset(
     (
@@ -72,22 +72,39 @@ def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
     return found
 
 
+def _is_legal(el: HtmlElement, words: str) -> bool:
+    if words.count(" ") + 1 > MAX_LEGAL_WORDS:
+        return False
+    return _LEGAL_RE.search(" ".join(el.text_content().split())) is not None
+
+
+def _is_repeat(words: str, seen: set[str]) -> bool:
+    if words.count(" ") + 1 < MIN_REPEAT_WORDS:
+        return False
+    if words in seen:
+        return True
+    seen.add(words)
+    return False
+
+
+def tidy_blocks(root: HtmlElement) -> None:
+    """Drop short copyright lines and repeated blocks in one walk (both rules below)."""
+    seen: set[str] = set()
+    for el, words in _leaf_blocks(root):
+        if _is_legal(el, words) or _is_repeat(words, seen):
+            el.drop_tree()
+
+
 def drop_repeated_blocks(root: HtmlElement) -> None:
     """Drop each block whose words repeat an earlier block's, keeping the first copy."""
     seen: set[str] = set()
     for el, words in _leaf_blocks(root):
-        if words.count(" ") + 1 < MIN_REPEAT_WORDS:
-            continue
-        if words in seen:
+        if _is_repeat(words, seen):
             el.drop_tree()
-        else:
-            seen.add(words)
 
 
 def drop_legal_lines(root: HtmlElement) -> None:
     """Drop short copyright and "all rights reserved" blocks."""
     for el, words in _leaf_blocks(root):
-        if words.count(" ") + 1 > MAX_LEGAL_WORDS:
-            continue
-        if _LEGAL_RE.search(" ".join(el.text_content().split())):
+        if _is_legal(el, words):
             el.drop_tree()

@@ -202,7 +202,8 @@ class ToolContext:
 
         Like :meth:`permission_for`, except that a host the rules ask about may be put to
         the person (when the host runtime was told to, e.g. the CLI's ``--yes``); ``ask``
-        means nobody was asked, so the redirect goes back to the model.
+        means nobody was asked, so the redirect goes back to the model. A person who declines
+        raises ``permission_denied``.
         """
         if self._hop_approver is None:
             return self._probe(tool, host)

@@ -1,0 +1,49 @@
+"""Extraction keeps to a time budget and returns the best text it has when it runs out."""
+
+from __future__ import annotations
+
+import pytest
+
+from insomnia_web.extract import extract_html
+from insomnia_web.extract import html as html_module
+from insomnia_web.extract.html import Budget
+
+STORY = " ".join(
+    f"<p>Sentence {n} of the council report explains how the new tram line will run.</p>"
+    for n in range(12)
+)
+PAGE = f"<html><body><nav><a href='/'>Home</a></nav><article>{STORY}</article></body></html>"
+
+
+def test_an_unspent_budget_lets_readability_choose() -> None:
+    """With the default budget a plain story is readability's article."""
+    assert extract_html(PAGE).method == "readability"
+
+
+def test_a_spent_budget_skips_readability(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the budget is gone before readability starts, the page extraction answers."""
+    monkeypatch.setattr(html_module, "BUDGET", Budget(seconds=0.0))
+    result = extract_html(PAGE)
+    assert result.method == "page"
+    assert "Sentence 11 of the council report" in result.text
+
+
+def test_a_page_with_too_many_elements_skips_readability(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tree larger than readability's element limit gets the page extraction alone."""
+    monkeypatch.setattr(html_module, "BUDGET", Budget(readability_max_elements=10))
+    assert extract_html(PAGE).method == "page"
+
+
+def test_running_out_after_readability_returns_its_article(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Out of time after readability, its article is returned without the page extraction."""
+
+    def page_extraction(*args: object) -> None:
+        raise AssertionError("the page extraction ran after the budget was spent")
+
+    monkeypatch.setattr(html_module, "prune_boilerplate", page_extraction)
+    monkeypatch.setattr(html_module, "BUDGET", Budget(seconds=1e-9, readability_start_share=1e12))
+    result = extract_html(PAGE)
+    assert result.method == "readability"
+    assert "Sentence 11 of the council report" in result.text
