@@ -2,7 +2,7 @@
 
 A ticker coroutine sleeps 1 ms in a loop and records the longest gap between its wake-ups
 while a ~5 MB HTML page is converted. The page is extracted in a worker thread and in a
-worker process (forced with the size threshold), so the table shows why large pages go to a
+worker process (forced with the cost threshold), so the table shows why large pages go to a
 process. Target: the longest gap stays under 50 ms.
 
     python bench/loop_stall.py [--mb 5] [--runs 3]
@@ -15,7 +15,7 @@ import asyncio
 import time
 
 from insomnia_web.extract import convert_async, shutdown_workers
-from insomnia_web.extract.offload import process_threshold_chars
+from insomnia_web.extract.offload import process_threshold_s
 
 
 def make_page(target_bytes: int) -> str:
@@ -71,9 +71,9 @@ async def main_async(mb: float, runs: int) -> None:
     html = make_page(int(mb * 1024 * 1024))
     print(f"page: {len(html) / 1e6:.1f} MB of HTML, {runs} runs each")
     print(f"{'worker':<10}{'max stall ms':>16}{'median stall ms':>18}{'wall s':>10}")
-    default = process_threshold_chars()
-    for label, threshold in (("thread", len(html) + 1), ("process", 0)):
-        process_threshold_chars(threshold)
+    default = process_threshold_s()
+    for label, threshold in (("thread", float("inf")), ("process", 0.0)):
+        process_threshold_s(threshold)
         if label == "process":
             await measure("<p>warm-up</p>" * 20000)  # start the worker before timing
         stalls, walls = [], []
@@ -86,8 +86,8 @@ async def main_async(mb: float, runs: int) -> None:
             f"{label:<10}{max(stalls):>16.1f}{stalls[len(stalls) // 2]:>18.1f}"
             f"{sum(walls) / len(walls):>10.2f}"
         )
-    process_threshold_chars(default)
-    print(f"default: documents >= {default} chars go to a worker process")
+    process_threshold_s(default)
+    print(f"default: documents expected to take >= {default:g} s go to a worker process")
     shutdown_workers()
 
 

@@ -32,6 +32,7 @@ DESIGN_CODES = [
     "connection_error",
     "tls_error",
     "timeout",
+    "cancelled",
     "too_many_redirects",
     "redirect_blocked",
     "redirect_not_followed",

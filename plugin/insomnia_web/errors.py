@@ -11,6 +11,8 @@ Every failure a tool can report is a :class:`ToolError` with a stable ``code`` f
 :data:`ErrorCode` (:data:`ERROR_CODES` lists them; each has a default hint and retryability).
 At the tool boundary (``Runtime.call_tool``) a ``ToolError`` becomes a result the model
 reads, never a crash of the agent loop; any other exception becomes ``internal_error``.
+A call stopped from outside (the host cancels its task, Ctrl-C) is recorded in the history
+as ``cancelled`` before the cancellation goes on to the host.
 A :class:`ManifestError` is a mistake of the person who wrote the manifest: it is raised to
 the embedding program (the CLI exits with status 2), never shown to the model.
 """
@@ -48,6 +50,7 @@ ErrorCode = Literal[
     "connection_error",
     "tls_error",
     "timeout",
+    "cancelled",
     "too_many_redirects",
     "redirect_blocked",
     "redirect_not_followed",
@@ -91,6 +94,7 @@ _DEFAULTS: dict[str, tuple[str, bool]] = {
     "connection_error": ("Retry once later, or try another source.", True),
     "tls_error": ("The site's certificate could not be verified; try another source.", False),
     "timeout": ("Retry once, or try another source.", True),
+    "cancelled": ("The call was stopped before it finished; call again if still needed.", True),
     "too_many_redirects": ("The page redirects too often; try another URL for it.", False),
     "redirect_blocked": ("The page redirects somewhere not allowed; do not retry.", False),
     "redirect_not_followed": (

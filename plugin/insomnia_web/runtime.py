@@ -7,11 +7,14 @@ A Python agent runtime can embed :class:`Runtime` as it is, or copy its flow::
 
 Every call leaves ``tool_call``, ``permission`` (when the input was valid), any ``progress``
 and one ``tool_result`` event in the history, in that order. Failures become results with
-an error; they never raise out of :meth:`Runtime.call_tool`.
+an error; they never raise out of :meth:`Runtime.call_tool`. A call stopped from outside
+(its task cancelled, Ctrl-C) ends with a ``tool_result`` whose error code is ``cancelled``,
+written before the cancellation propagates.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -88,6 +91,26 @@ def _field_error(exc: msgspec.ValidationError) -> ToolError:
         hint=f"Fix {field} to follow the rule, then call again.",
         details={"field": field},
     )
+
+
+def _cancel_requested() -> bool:
+    """Whether the running task was asked to stop (``task.cancel()``), not just handed a
+    cancelled future."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+def _failed(call_id: str, name: str, exc: ToolError) -> ToolResult:
+    info = exc.info()
+    return ToolResult(call_id=call_id, tool=name, ok=False, text=render_error(info), error=info)
+
+
+def _unexpected(name: str, what: str) -> ToolError:
+    return ToolError("internal_error", f"{name} failed unexpectedly: {what}")
+
+
+def _cancelled(call_id: str, name: str, reason: str) -> ToolResult:
+    return _failed(call_id, name, ToolError("cancelled", f"{name} did not finish: {reason}."))
 
 
 def _jsonl_history(path: str, *, max_bytes: int | None, backups: int) -> JsonlHistory:
@@ -325,7 +348,12 @@ class Runtime(AsyncClosing):
     async def call_tool(
         self, name: str, args: Mapping[str, Any] | None = None, *, call_id: str | None = None
     ) -> ToolResult:
-        """Validate, authorize and run one tool call; always returns a :class:`ToolResult`."""
+        """Validate, authorize and run one tool call; always returns a :class:`ToolResult`.
+
+        A call stopped from outside (its task cancelled, Ctrl-C) records a ``cancelled``
+        result, then lets the cancellation go on to the caller; that is the only exception
+        that leaves this method.
+        """
         call_id = call_id or f"call_{secrets.token_hex(6)}"
         raw = dict(args or {})
         started = time.monotonic()
@@ -335,23 +363,32 @@ class Runtime(AsyncClosing):
         try:
             result = await self._call(name, raw, call_id)
         except ToolError as exc:
-            info = exc.info()
-            result = ToolResult(
-                call_id=call_id, tool=name, ok=False, text=render_error(info), error=info
-            )
+            result = _failed(call_id, name, exc)
+        except asyncio.CancelledError:
+            if not _cancel_requested():
+                # A future cancelled under the tool (a worker pool shut down, a bug), while
+                # nobody asked this call to stop: a failure of the tool, not a cancellation.
+                log.exception("tool %s was cancelled from inside", name)
+                result = _failed(call_id, name, _unexpected(name, "a cancelled task"))
+            else:
+                self._finish(_cancelled(call_id, name, "the call was cancelled"), started)
+                raise
         except Exception as exc:  # the agent loop must survive any tool bug
             log.exception("tool %s failed", name)
-            info = ToolError(
-                "internal_error", f"{name} failed unexpectedly: {type(exc).__name__}"
-            ).info()
-            result = ToolResult(
-                call_id=call_id, tool=name, ok=False, text=render_error(info), error=info
-            )
+            result = _failed(call_id, name, _unexpected(name, type(exc).__name__))
+        except BaseException as exc:  # Ctrl-C, SystemExit: record the end, then stop
+            reason = f"the call was interrupted ({type(exc).__name__})"
+            self._finish(_cancelled(call_id, name, reason), started)
+            raise
+        return self._finish(result, started)
+
+    def _finish(self, result: ToolResult, started: float) -> ToolResult:
+        """Stamp the duration on *result* and record its terminal ``tool_result`` event."""
         duration_ms = int((time.monotonic() - started) * 1000)
         result = msgspec.structs.replace(result, duration_ms=duration_ms)
         self._record(
             ToolResultEvent(
-                call_id=call_id,
+                call_id=result.call_id,
                 ok=result.ok,
                 output=result.output,
                 error=result.error,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 
@@ -9,7 +10,7 @@ import pytest
 
 from insomnia_web.errors import ToolError, ToolTimeout
 from insomnia_web.extract import convert_async, offload, shutdown_workers, warm_workers
-from insomnia_web.extract.offload import process_threshold_chars
+from insomnia_web.extract.offload import process_threshold_s
 
 PAGE = "<html><head><title>A</title></head><body><p>Async hello.</p></body></html>"
 
@@ -42,13 +43,13 @@ async def test_convert_async_timeout_raises_tool_timeout() -> None:
 
 @pytest.mark.asyncio
 async def test_large_page_in_worker_process() -> None:
-    """Documents above the size threshold are converted in a worker process."""
-    previous = process_threshold_chars()
-    process_threshold_chars(1)
+    """Documents above the cost threshold are converted in a worker process."""
+    previous = process_threshold_s()
+    process_threshold_s(0)
     try:
         result = await convert_async(PAGE, "text/html", timeout_s=60)
     finally:
-        process_threshold_chars(previous)
+        process_threshold_s(previous)
     assert result.text == "Async hello."
 
 
@@ -58,17 +59,21 @@ async def test_warm_workers_is_idempotent_and_pool_serves_large_pages() -> None:
     shutdown_workers()
     warm_workers()
     warm_workers()
-    previous = process_threshold_chars()
-    process_threshold_chars(1)
+    previous = process_threshold_s()
+    process_threshold_s(0)
     try:
-        pool = offload._get_pool()
+        for _ in range(500):  # the warm-up thread spawns the workers in the background
+            if not offload._warming:
+                break
+            await asyncio.sleep(0.01)
+        workers = list(offload._idle)
+        assert len(workers) == offload.MAX_WORKERS
         warm_workers()
-        assert offload._get_pool() is pool
         result = await convert_async(PAGE, "text/html", timeout_s=60)
     finally:
-        process_threshold_chars(previous)
+        process_threshold_s(previous)
     assert result.text == "Async hello."
-    assert offload._get_pool() is pool
+    assert sorted(map(id, offload._idle)) == sorted(map(id, workers))
 
 
 def test_import_and_registration_start_no_worker() -> None:
@@ -78,7 +83,7 @@ def test_import_and_registration_start_no_worker() -> None:
         "from insomnia_web import Runtime\n"
         "from insomnia_web.extract import offload\n"
         "Runtime(load_entrypoints=True)\n"
-        "assert offload._pool is None and not offload._warming\n"
+        "assert not offload._idle and not offload._busy and not offload._warming\n"
         "assert not multiprocessing.active_children()\n"
     )
     proc = subprocess.run(

@@ -9,12 +9,16 @@ What it guarantees (``design.md`` section 5):
   (``phase="connect"``) and the DNS timeout (``phase="dns"``) inside it.
 - GET only, ``trust_env=False`` (no proxies from the environment), no cookies, a fixed
   User-Agent, ``Accept-Encoding`` only for the codings decompressed with a bound, header
-  size and count limits, the *decompressed* body capped at ``max_bytes``.
+  size and count limits, the *decompressed* body capped at ``max_bytes`` and the raw body
+  at :func:`~.decompress.raw_limit` of it; reading stops where a compressed stream ends.
 - Redirects followed by hand: at most ``max_redirects``; no https -> http downgrade; a
   cross-host hop is offered to the caller's ``redirect_check``; every request (the first
   and each hop) is offered to the caller's ``before_request`` (robots.txt, rate limits).
 - With ``web.fetch.proxy`` every request goes to that proxy (see :mod:`.proxy`): the proxy
   resolves target names, so only host-name and literal-address rules apply to targets.
+- At most ``max_connections_per_host`` requests open to one host and ``max_connections``
+  in all (:mod:`.slots`). Waiting for a slot is bounded on its own (by default as long as
+  the deadline) and does not use up the deadline: the fetch's clock stops while it waits.
 """
 
 from __future__ import annotations
@@ -30,11 +34,12 @@ from yarl import URL
 from ..closing import AsyncClosing
 from ..config import FetchConfig, UrlPolicyConfig
 from ..errors import ToolError, ToolTimeout
-from .decompress import ACCEPT_ENCODING, make_decoder
+from .decompress import ACCEPT_ENCODING, PIECE, make_decoder, raw_limit
 from .pinning import ConnectPermit, PinnedResolver, guarded_socket, permit
 from .proxy import Proxy
 from .resolver import Resolver, policy_resolver
 from .result import FetchResult, parse_content_type
+from .slots import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_HOST, ConnectionSlots
 from .urlpolicy import POLICY_CODES, Target, UrlPolicy, check_characters
 
 __all__ = ["DEFAULT_ACCEPT", "MAX_FIELD_SIZE", "MAX_HEADERS", "MAX_LINE_SIZE", "SafeClient"]
@@ -107,15 +112,23 @@ class SafeClient(AsyncClosing):
     ``async with``. Without *resolver*, DNS goes through aiodns with the policy's
     ``dns_timeout_s``, under the policy's static ``resolve`` table. The client owns its
     resolver: :meth:`aclose` closes it, passed in or not. Keep-alive is off: every request
-    dials anew through the pinning hooks.
+    dials anew through the pinning hooks. ``max_connections`` and
+    ``max_connections_per_host`` bound the requests open at once (:attr:`slots`).
     """
 
     def __init__(
-        self, fetch: FetchConfig, policy: UrlPolicyConfig, *, resolver: Resolver | None = None
+        self,
+        fetch: FetchConfig,
+        policy: UrlPolicyConfig,
+        *,
+        resolver: Resolver | None = None,
+        max_connections: int = MAX_CONNECTIONS,
+        max_connections_per_host: int = MAX_CONNECTIONS_PER_HOST,
     ) -> None:
         self.config = fetch
         self.policy = UrlPolicy(policy)
         self.resolver: Resolver = resolver if resolver is not None else policy_resolver(policy)
+        self.slots = ConnectionSlots(total=max_connections, per_host=max_connections_per_host)
         self.proxy = Proxy.from_config(fetch.proxy)
         self._session: aiohttp.ClientSession | None = None
         self._closed = False
@@ -129,7 +142,7 @@ class SafeClient(AsyncClosing):
                 use_dns_cache=False,
                 force_close=True,
                 socket_factory=guarded_socket,
-                limit=64,
+                limit=0,  # self.slots bounds the requests, and keeps their waiting apart
             )
             connect_s = self.config.connect_timeout_s
             self._session = aiohttp.ClientSession(
@@ -170,6 +183,7 @@ class SafeClient(AsyncClosing):
         before_request: BeforeRequest | None = None,
         accept: str = DEFAULT_ACCEPT,
         trusted_origin: bool = False,
+        queue_timeout_s: float | None = None,
         on_bytes: Callable[[int], None] | None = None,
     ) -> FetchResult:
         """GET *url* under the policy and return its bounded, decompressed body.
@@ -188,6 +202,9 @@ class SafeClient(AsyncClosing):
           hop) before it is resolved or sent; it may raise to stop the fetch.
         - ``trusted_origin``: the URL is a configured provider endpoint: port, host-name
           and address rules are skipped for it, and redirects are never followed.
+        - ``queue_timeout_s``: how long each hop may wait for a connection slot (default:
+          as long as the deadline). That wait is not counted against the deadline; running
+          out of it is ``ToolTimeout(phase="queue")``.
         - ``on_bytes``: called with the decompressed bytes read so far, after each chunk of
           the final response's body (for progress displays; it must not block).
 
@@ -213,10 +230,12 @@ class SafeClient(AsyncClosing):
             redirect_check=redirect_check,
             before_request=before_request,
             started=started,
+            queue_timeout_s=deadline if queue_timeout_s is None else queue_timeout_s,
             on_bytes=on_bytes,
         )
         try:
-            async with asyncio.timeout(deadline):
+            async with asyncio.timeout(deadline) as scope:
+                fetch.scope = scope
                 return await fetch.run(target)
         except ToolError:
             raise
@@ -258,6 +277,7 @@ class _Fetch:
         redirect_check: RedirectCheck | None,
         before_request: BeforeRequest | None = None,
         started: float,
+        queue_timeout_s: float | None = None,
         on_bytes: Callable[[int], None] | None = None,
     ) -> None:
         self.client = client
@@ -269,6 +289,9 @@ class _Fetch:
         self.redirect_check = redirect_check
         self.before_request = before_request
         self.started = started
+        self.queue_timeout_s = queue_timeout_s
+        self.scope: asyncio.Timeout | None = None
+        self.queued_s = 0.0
         self.on_bytes = on_bytes
         self.redirects: list[str] = []
 
@@ -317,6 +340,7 @@ class _Fetch:
     ) -> FetchResult | str:
         """One request: the result, or the Location of a redirect to follow."""
         session = self.client._get_session()
+        release = await self._wait_for_slot(target)
         try:
             proxy = self.client.proxy
             async with session.get(
@@ -331,6 +355,30 @@ class _Fetch:
                 return await self._read(resp, target, first)
         except aiohttp.ClientError as exc:
             raise _client_error(exc, grant) from exc
+        finally:
+            release()
+
+    async def _wait_for_slot(self, target: Target) -> Callable[[], None]:
+        """A connection slot for *target*'s host; the deadline's clock stops meanwhile."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        when = self.scope.when() if self.scope is not None else None
+        if self.scope is not None:
+            self.scope.reschedule(None)  # the wait has its own bound, below
+        try:
+            async with asyncio.timeout(self.queue_timeout_s):
+                return await self.client.slots.acquire((target.host, target.url.port))
+        except TimeoutError:
+            raise ToolTimeout(
+                f"waited more than {self.queue_timeout_s:g} s for a connection to "
+                f"{target.host} (too many requests open)",
+                phase="queue",
+            ) from None
+        finally:
+            waited = loop.time() - began
+            self.queued_s += waited
+            if self.scope is not None and when is not None:
+                self.scope.reschedule(when + waited)
 
     def _next_hop(self, current: Target, location: str) -> Target:
         self.redirects.append(location)
@@ -373,17 +421,24 @@ class _Fetch:
         decoder = make_decoder(", ".join(codings) if codings else None)
         # BytesIO.getvalue() hands over its buffer without a copy: peak memory stays ~limit.
         buffer = io.BytesIO()
+        raw, raw_cap, cut = 0, raw_limit(limit), False
         async for chunk in resp.content.iter_any():
+            raw += len(chunk)
             for piece in decoder.feed(chunk, limit + 1 - buffer.tell()):
                 buffer.write(piece)
+                if len(piece) == PIECE:  # a chunk that expands a lot: let others run between
+                    await asyncio.sleep(0)
             if self.on_bytes is not None:
                 self.on_bytes(min(buffer.tell(), limit))
-            if buffer.tell() > limit:
+            if buffer.tell() > limit or raw >= raw_cap:
+                cut = True  # enough decoded, or more raw bytes than any real stream needs
                 break
-        else:
+            if decoder.finished:
+                break  # the compressed stream ended: what follows is padding or junk
+        if not cut:
             buffer.write(decoder.flush(limit + 1 - buffer.tell()))
-        truncated = buffer.tell() > limit
-        if truncated:
+        truncated = cut or buffer.tell() > limit
+        if buffer.tell() > limit:
             buffer.truncate(limit)
         return buffer.getvalue(), truncated
 
@@ -404,4 +459,5 @@ class _Fetch:
             bytes_read=len(body),
             redirects=list(self.redirects),
             elapsed_s=time.monotonic() - self.started,
+            queued_s=self.queued_s,
         )

@@ -69,6 +69,8 @@ class FetchResult(msgspec.Struct, kw_only=True, frozen=True):
     bytes_read: int
     redirects: list[str]
     elapsed_s: float
+    queued_s: float = 0.0
+    """Of ``elapsed_s``, the time spent waiting for a connection slot (not the deadline's)."""
 
     def decode(self) -> tuple[str, str]:
         """Return ``(text, charset used)``: header charset, then meta, then detection.

@@ -242,7 +242,9 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
         )
         result.raise_for_status()
         ctx.progress(f"downloaded {result.bytes_read} bytes from {result.final_url}", None, None)
-        budget = max(cfg.timeout_s - (time.monotonic() - started), MIN_EXTRACT_S)
+        # Waiting for a connection slot is not the page's time: it does not shrink the budget.
+        spent = time.monotonic() - started - result.queued_s
+        budget = max(cfg.timeout_s - spent, MIN_EXTRACT_S)
         doc = await read_document(result, mode, timeout_s=budget, max_chars=cfg.max_response_bytes)
         warnings.extend(doc.warnings)
         if result.truncated:
