@@ -278,8 +278,10 @@ async def same_host_section(bench: Bench, query: str, runs: int) -> None:
             wall = statistics.median(walls)
             mark = " (default)" if per_host == default else ""
             print(f"| {label} | {per_host}{mark} | {1000 * wall:.0f} | {wall / slowest:.2f}x |")
-    print(f"\nslowest page alone: {1000 * slowest:.0f} ms; targets: one host <= 1.3x, "
-          "ten hosts <= 1.15x at the default")
+    print(
+        f"\nslowest page alone: {1000 * slowest:.0f} ms; targets: one host <= 1.3x, "
+        "ten hosts <= 1.15x at the default"
+    )
 
 
 async def run(args: argparse.Namespace) -> None:

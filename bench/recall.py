@@ -345,12 +345,22 @@ def main() -> None:
         for method, _ in methods:
             ms = speed_ms(cases, big, method)
             print(f"# speed, {method}: {ms:.1f} CPU ms per call (median), 5 {label}: {size} chars")
+    _layout_report(cases)
     if args.ablate:
         print(f"\n| ours variant | {header} | MRR |")
         print("|---|" + "---|" * len(BUDGETS) + "---|")
         for label, weights in variants():
             row = evaluate(cases, weights_runner(weights))
             print(f"| {label} | {row.cells()} | {mrr(cases, weights):.3f} |")
+
+
+def _layout_report(cases: Sequence[tuple[Question, list[SourceDoc]]]) -> None:
+    """The whole-text recall table of ``bench/recall_layout.py``."""
+    if str(BENCH_DIR) not in sys.path:
+        sys.path.insert(0, str(BENCH_DIR))
+    import recall_layout
+
+    recall_layout.report(cases)
 
 
 def variants() -> list[tuple[str, Weights]]:

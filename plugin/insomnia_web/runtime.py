@@ -39,8 +39,10 @@ from .modeltext import render_error
 from .permissions import Decision, Level, ToolCall, combine
 from .plugins import (
     RegisteredProvider,
+    RegisteredReranker,
     RegisteredTool,
     collect_providers,
+    collect_rerankers,
     collect_tools,
     make_plugin_manager,
 )
@@ -116,6 +118,10 @@ class Runtime(AsyncClosing):
         self.providers: dict[str, RegisteredProvider] = collect_providers(self.pm)
         self._provider_classes = MappingProxyType(
             {name: reg.cls for name, reg in self.providers.items()}
+        )
+        self.rerankers: dict[str, RegisteredReranker] = collect_rerankers(self.pm)
+        self._reranker_classes = MappingProxyType(
+            {name: reg.cls for name, reg in self.rerankers.items()}
         )
         self._grants: set[tuple[str, str]] = set()
         self._closed = False
@@ -270,6 +276,7 @@ class Runtime(AsyncClosing):
             ),
             permission_probe=self.permission_for,
             search_providers=self.search_providers,
+            rerankers=self._reranker_classes,
         )
         tool.preflight(args, ctx)
         subject = tool.subject(args, ctx)

@@ -72,15 +72,22 @@ class Web:
         self.calls += 1
         return list(self.hits)
 
-    def runtime(self, *, mode: str = "excerpts", cache_path: Path | None = None) -> Runtime:
-        """A runtime for the mock provider; its WebSearch uses the fake clock."""
+    def runtime(
+        self,
+        *,
+        mode: str = "excerpts",
+        cache_path: Path | None = None,
+        pipeline: dict[str, Any] | None = None,
+        plugins: tuple[object, ...] = (),
+    ) -> Runtime:
+        """A runtime for the mock provider (and *plugins*); its WebSearch uses the fake clock."""
         provider = MockProvider.named("mock", self.answer)
 
         manifest = parse_manifest(
             {
                 "web": {
                     "search": {"provider": "mock", "mode": mode},
-                    "pipeline": {"deadline_s": 3},
+                    "pipeline": {"deadline_s": 3, **(pipeline or {})},
                     "url_policy": {
                         "allow_cidrs": [f"{LOOPBACK}/32"],
                         "ports": [self.sim.port],
@@ -94,7 +101,7 @@ class Web:
             manifest,
             prompter=AutoApprovePrompter(),
             history=self.history,
-            plugins=[ProviderPlugin(provider, name="test-mock-provider")],
+            plugins=[ProviderPlugin(provider, name="test-mock-provider"), *plugins],
             load_entrypoints=False,
         )
         tool = rt.get_tool("WebSearch")

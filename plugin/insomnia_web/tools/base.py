@@ -17,6 +17,7 @@ from ..config import inline_schema
 
 if TYPE_CHECKING:
     from ..config import Manifest
+    from ..rank.rerank import Reranker
     from ..search.base import SearchProvider
 
 __all__ = [
@@ -143,12 +144,14 @@ class ToolContext:
         progress: Callable[[str, int | None, int | None], None],
         permission_probe: PermissionProbe,
         search_providers: Mapping[str, type[SearchProvider]],
+        rerankers: Mapping[str, type[Reranker]] | None = None,
     ) -> None:
         self.call_id = call_id
         self.manifest = manifest
         self._progress = progress
         self._probe = permission_probe
         self.search_providers = search_providers
+        self.rerankers: Mapping[str, type[Reranker]] = rerankers or {}
 
     def progress(self, message: str, done: int | None = None, total: int | None = None) -> None:
         """Append a progress event to the visible history."""

@@ -14,6 +14,7 @@ from ..errors import ToolError
 if TYPE_CHECKING:
     from ..cache import Cache
     from ..net.client import SafeClient
+    from ..rank.rerank import Reranker
     from ..search.base import SearchProvider
 
 __all__ = ["WebServices"]
@@ -27,6 +28,7 @@ class WebServices:
         self._client: SafeClient | None = None
         self._cache: Cache | None = None
         self._providers: dict[str, SearchProvider] = {}
+        self._rerankers: dict[str, Reranker] = {}
         self._closed = False
 
     @property
@@ -55,6 +57,14 @@ class WebServices:
         if inst is None or type(inst) is not cls:
             inst = cls.from_manifest(self.manifest)
             self._providers[cls.name] = inst
+        return inst
+
+    def reranker(self, cls: type[Reranker]) -> Reranker:
+        """The instance of reranker *cls*, built on first use (its model loads once)."""
+        inst = self._rerankers.get(cls.name)
+        if inst is None or type(inst) is not cls:
+            inst = cls()
+            self._rerankers[cls.name] = inst
         return inst
 
     async def aclose(self) -> None:

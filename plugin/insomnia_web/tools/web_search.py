@@ -13,8 +13,9 @@ import msgspec
 from ..errors import ToolError
 from ..extract import warm_workers
 from ..modeltext import one_line
-from ..pipeline import render_excerpt_search, render_findings, run_excerpts
+from ..pipeline import fit_excerpt_search, render_findings, run_excerpts
 from ..rank import estimate_tokens
+from ..rank.rerank import Reranker
 from ..schemas import (
     MAX_QUERY_CHARS,
     MAX_QUERY_WORDS,
@@ -122,6 +123,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         provider = self._provider(ctx)
         request = self._request(args)
         mode = args.mode or self.manifest.web.search.mode
+        reranker = self._reranker(ctx) if mode == "excerpts" else None
         warnings: list[str] = []
         store = self._search_cache()
         budget = self._budget(args)
@@ -154,14 +156,16 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             warnings.extend(response.warnings)
             outcome = self._filter(response, request, ctx)
             if mode == "excerpts":
-                output = await self._excerpts_output(args, provider.name, response, outcome, ctx)
+                output = await self._excerpts_output(
+                    args, provider.name, response, outcome, ctx, reranker
+                )
                 output = msgspec.structs.replace(output, warnings=[*warnings, *output.warnings])
             else:
                 output = self._results_output(args, provider.name, response, outcome, warnings)
             if self._worth_storing(output):
                 await asyncio.to_thread(store.store, args.query, params, output, output.warnings)
-            return await self._finish(output, store, altered_query=response.altered_query)
-        return await self._finish(output, store)
+            return await self._finish(output, store, budget, altered_query=response.altered_query)
+        return await self._finish(output, store, budget)
 
     # --- cache and excerpts ------------------------------------------------------------
 
@@ -185,6 +189,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         response: SearchResponse,
         outcome: FilterOutcome,
         ctx: ToolContext,
+        reranker: Reranker | None = None,
     ) -> WebSearchOutput:
         """The excerpt-mode answer: results plus the ranked passages of the top pages."""
         items = result_items(outcome.hits, response.provider or provider)
@@ -208,6 +213,8 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             deadline_s=p.deadline_s,
             max_tokens=self._budget(args),
             per_host_concurrency=p.per_host_concurrency,
+            reranker=reranker,
+            filtered=outcome.refused,
         )
         return msgspec.structs.replace(
             output, excerpts=found.excerpts, pages=found.pages, warnings=found.warnings
@@ -221,9 +228,17 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         return output.mode == "results" or any(p.status == "ok" for p in output.pages)
 
     async def _finish(
-        self, output: WebSearchOutput, store: SearchCache, *, altered_query: str | None = None
+        self,
+        output: WebSearchOutput,
+        store: SearchCache,
+        budget: int,
+        *,
+        altered_query: str | None = None,
     ) -> ToolOutput[WebSearchOutput]:
-        """Add the related findings and the provenance line; render the text for the model."""
+        """Add the related findings and the provenance line; render the text for the model.
+
+        An excerpt answer's whole text, header and findings included, fits *budget*.
+        """
         warnings = list(output.warnings)
         findings = await asyncio.to_thread(store.findings, output.query, warnings)
         info = output.cache
@@ -242,18 +257,36 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             # Provider-supplied text outside the untrusted delimiters: one line, defused.
             header += f"\nThe provider searched for: {one_line(altered_query, 400)!r}"
         if output.mode == "excerpts":
-            text = render_excerpt_search(output, header)
-        else:
-            text = render_results(
-                output.results, header=header, filtered=output.filtered, warnings=warnings
-            )
-            if findings:
-                text = f"{text}\n{render_findings(findings)}"
+            output, text = fit_excerpt_search(output, header, budget)
+            return ToolOutput(output=output, text=text)
+        text = render_results(
+            output.results, header=header, filtered=output.filtered, warnings=warnings
+        )
+        if findings:
+            text = f"{text}\n{render_findings(findings)}"
         return ToolOutput(
             output=msgspec.structs.replace(output, tokens=estimate_tokens(text)), text=text
         )
 
     # --- the steps of run() ------------------------------------------------------------
+
+    def _reranker(self, ctx: ToolContext) -> Reranker | None:
+        """The reranker ``web.pipeline.rerank`` names (``None`` for ``"none"``)."""
+        name = self.manifest.web.pipeline.rerank
+        if name == "none":
+            return None
+        cls = ctx.rerankers.get(name)
+        if cls is None:
+            choices = ["none", *sorted(ctx.rerankers)]
+            raise ToolError(
+                "not_configured",
+                f"web.pipeline.rerank is {name!r}, but no reranker of that name is registered "
+                f"(registered: {', '.join(choices)}).",
+                hint="Tell the user to install the plugin providing it or to set "
+                'web.pipeline.rerank = "none"; do not retry.',
+                details={"key": "web.pipeline.rerank", "choices": choices},
+            )
+        return self.services.reranker(cls)
 
     def _provider(self, ctx: ToolContext) -> SearchProvider:
         """The configured provider instance; ``not_configured`` naming what to set."""
