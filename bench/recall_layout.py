@@ -13,7 +13,8 @@ Part of ``bench/recall.py`` (its last table); the rows:
 A question is answered at a budget when an answer string occurs anywhere in the text the
 model reads. Cells: recall with its 95% Wilson interval. ``tokens`` is the mean estimate
 of the whole text; ``labels`` the share of it that is not passage text (labels, headings,
-delimiters, header, notes, other results). The paired column is the difference to ``bm25``
+delimiters, header, notes, other results), by the token estimator and, in parentheses, by
+words x 1.3 for both the whole text and the passages (which counts a URL as one word). The paired column is the difference to ``bm25``
 at 1000 tokens with its 95% interval (normal approximation of the paired differences).
 """
 
@@ -45,8 +46,8 @@ class Case(Protocol):
     answers: list[str]
 
 
-Render = Callable[[str, list[SourceDoc], int], tuple[str, int, int]]
-"""(query, docs, budget) -> (whole text, its tokens, tokens of passage text)."""
+Render = Callable[[str, list[SourceDoc], int], tuple[str, int, int, int]]
+"""(query, docs, budget) -> (whole text, its tokens, tokens of passage text, passage words)."""
 
 
 def _output(query: str, docs: Sequence[SourceDoc], excerpts: list[ExcerptItem]) -> WebSearchOutput:
@@ -60,7 +61,7 @@ def _output(query: str, docs: Sequence[SourceDoc], excerpts: list[ExcerptItem]) 
 def current(method: Method, reranker: Reranker | None = None) -> Render:
     """WebSearch's selection and layout today, under the whole-text budget."""
 
-    def render(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, int]:
+    def render(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, int, int]:
         room = budget - frame_cost([], [], header=HEADER)
         found = select_excerpts(query, docs, max_tokens=room, method=method, reranker=reranker)
         items = [
@@ -71,12 +72,14 @@ def current(method: Method, reranker: Reranker | None = None) -> Render:
             for e in found
         ]  # fmt: skip
         output, text = fit_excerpt_search(_output(query, docs, items), HEADER, budget)
-        return text, output.tokens, sum(estimate_tokens(e.text) for e in output.excerpts)
+        shown = output.excerpts
+        words = sum(len(e.text.split()) for e in shown)
+        return text, output.tokens, sum(estimate_tokens(e.text) for e in shown), words
 
     return render
 
 
-def before(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, int]:
+def before(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, int, int]:
     """The previous release: per-passage labels, full passage text, budget on excerpts only."""
     chosen = []
     remaining = budget
@@ -101,7 +104,8 @@ def before(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, in
             "\n".join(["Other results (not used):"] + [f"- {d.title} - {d.url}" for d in rest])
         )
     text = f"{HEADER}\n{wrap_untrusted(chr(10).join(body))}"
-    return text, estimate_tokens(text), sum(estimate_tokens(c.raw_text) for c in chosen)
+    words = sum(len(c.raw_text.split()) for c in chosen)
+    return text, estimate_tokens(text), sum(estimate_tokens(c.raw_text) for c in chosen), words
 
 
 def wilson(hits: int, n: int) -> tuple[float, float]:
@@ -119,24 +123,33 @@ def _answered(case: Case, text: str) -> bool:
     return any(a.lower() in blob for a in case.answers)
 
 
-def measure(
-    cases: Sequence[tuple[Any, list[SourceDoc]]], render: Render
-) -> tuple[list[list[bool]], list[float], list[float]]:
-    """Per budget: the answered flags per case, mean tokens, mean label share."""
-    flags: list[list[bool]] = []
-    tokens: list[float] = []
-    shares: list[float] = []
+class Measured:
+    """Per budget: answered flags per case, mean tokens, mean label shares (two counts)."""
+
+    def __init__(self) -> None:
+        self.flags: list[list[bool]] = []
+        self.tokens: list[float] = []
+        self.shares: list[float] = []
+        self.word_shares: list[float] = []
+
+
+def measure(cases: Sequence[tuple[Any, list[SourceDoc]]], render: Render) -> Measured:
+    """Run *render* on every case at every budget."""
+    out = Measured()
     for budget in BUDGETS:
-        hit, used, share = [], [], []
+        hit, used, share, word_share = [], [], [], []
         for case, docs in cases:
-            text, total, passages = render(case.question, docs, budget)
+            text, total, passages, words = render(case.question, docs, budget)
             hit.append(_answered(case, text))
             used.append(total)
             share.append(1 - passages / total if total else 0.0)
-        flags.append(hit)
-        tokens.append(statistics.fmean(used))
-        shares.append(statistics.fmean(share))
-    return flags, tokens, shares
+            all_words = len(text.split())
+            word_share.append(1 - words / all_words if all_words else 0.0)
+        out.flags.append(hit)
+        out.tokens.append(statistics.fmean(used))
+        out.shares.append(statistics.fmean(share))
+        out.word_shares.append(statistics.fmean(word_share))
+    return out
 
 
 def paired(a: Sequence[bool], b: Sequence[bool]) -> tuple[float, float]:
@@ -180,7 +193,8 @@ def report(cases: Sequence[tuple[Any, list[SourceDoc]]], title: str = "") -> Non
         if render is None:
             print(f"| {name} | (rerank extra not installed) |")
             continue
-        flags, tokens, shares = measure(cases, render)
+        m = measure(cases, render)
+        flags = m.flags
         cells = []
         for hit in flags:
             lo, hi = wilson(sum(hit), len(hit))
@@ -191,4 +205,5 @@ def report(cases: Sequence[tuple[Any, list[SourceDoc]]], title: str = "") -> Non
         else:
             mean, half = paired(flags[at], base)
             versus = f"{mean:+.3f} ± {half:.3f}"
-        print(f"| {name} | {' | '.join(cells)} | {tokens[at]:.0f} | {shares[at]:.1%} | {versus} |")
+        labels = f"{m.shares[at]:.1%} ({m.word_shares[at]:.1%})"
+        print(f"| {name} | {' | '.join(cells)} | {m.tokens[at]:.0f} | {labels} | {versus} |")

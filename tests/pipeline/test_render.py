@@ -63,7 +63,7 @@ def test_header_first_then_one_label_per_source_inside_delimiters() -> None:
     lines = render_excerpt_search(sample(), HEADER).splitlines()
     assert lines[0] == HEADER
     assert lines[1] == UNTRUSTED_BEGIN
-    assert lines[2:7] == ["[1] First - https://a.test/1", "§ Intro > Part", "alpha", "…", "beta"]
+    assert lines[2:7] == ["[1] First - https://a.test/1", "§ Part", "alpha", "…", "beta"]
     assert sum(line.startswith("[") for line in lines[1:]) == 1
     assert UNTRUSTED_END in lines
 
@@ -88,28 +88,25 @@ def test_a_heading_the_title_says_is_not_shown() -> None:
 def test_unused_results_and_unread_pages_are_listed() -> None:
     """Results without an excerpt are listed by title and URL; failed pages are noted."""
     text = render_excerpt_search(sample(), HEADER)
-    assert "Other results: Second - https://b.test/2" in text
+    assert "Other results: https://b.test/2" in text
     assert "Not read: https://b.test/2 (timeout)" in text
 
 
 def test_other_results_only_when_the_budget_has_room() -> None:
-    """With room the unused results are titled; with less, bare URLs; with none, omitted."""
-    bare = fit_excerpt_search(sample(), HEADER, 10_000)[1].replace(" Second -", "")
-    room = estimate_tokens(bare)
-    assert (
-        "Other results: Second - https://b.test/2"
-        in fit_excerpt_search(sample(), HEADER, 10_000)[1]
-    )
-    assert "Other results: https://b.test/2" in fit_excerpt_search(sample(), HEADER, room)[1]
-    tight = fit_excerpt_search(sample(), HEADER, room - 3)[1]
+    """With room the unused results are listed by URL, their shortest form; without, omitted."""
+    full = fit_excerpt_search(sample(), HEADER, 10_000)[1]
+    room = estimate_tokens(full)
+    assert "Other results: https://b.test/2" in full
+    assert "Other results" in fit_excerpt_search(sample(), HEADER, room)[1]
+    tight = fit_excerpt_search(sample(), HEADER, room - 1)[1]
     assert "Other results" not in tight
     assert "beta" in tight
 
 
 def test_fitting_drops_the_lowest_scoring_passage_first() -> None:
     """When the whole text is over budget, the weakest passage goes and tokens says the rest."""
-    full = fit_excerpt_search(sample(), HEADER, 10_000)[1]
-    output, text = fit_excerpt_search(sample(), HEADER, estimate_tokens(full) - 12)
+    bare = render_excerpt_search(sample(), HEADER, other="")
+    output, text = fit_excerpt_search(sample(), HEADER, estimate_tokens(bare) - 1)
     assert [e.text for e in output.excerpts] == ["alpha"]
     assert output.tokens == estimate_tokens(text)
 

@@ -15,6 +15,7 @@ import pytest_asyncio
 from insomnia_web import AutoApprovePrompter, Manifest, Runtime, parse_manifest
 from insomnia_web.cache import Cache
 from insomnia_web.history import MemoryHistory, ProgressEvent
+from insomnia_web.rank import estimate_tokens
 from insomnia_web.search.base import (
     SearchHit,
     SearchRequest,
@@ -310,3 +311,16 @@ async def test_locked_cache_does_not_block_the_loop(env: Web) -> None:
     assert "cache_error" not in text
     # A blocked loop would not tick at all until the lock was released.
     assert ticks >= (HOLD_S / TICK_S) / 4
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("budget", [100, 150, 300, 1000])
+async def test_max_tokens_bounds_the_whole_text_and_tokens_reports_it(
+    env: Web, budget: int
+) -> None:
+    """The whole text the model reads, header and notes included, fits max_tokens."""
+    rt = env.runtime()
+    text, out = await search(rt, "giant tortoise lifespan", max_tokens=budget)
+    assert estimate_tokens(text) <= budget
+    assert out["tokens"] == estimate_tokens(text)
+    assert text.startswith("[cache: miss")

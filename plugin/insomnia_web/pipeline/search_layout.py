@@ -13,7 +13,7 @@ Layout (the provenance line comes first; :mod:`insomnia_web.tools.search_cache` 
     [2] Title - URL
     passage
 
-    Other results: Title - URL; Title - URL
+    Other results: URL URL
     <<<END UNTRUSTED WEB CONTENT>>>
     Not read: URL (timeout); URL (http_error)
     Warning: 1 page(s) missed the 10 s deadline and were dropped
@@ -26,7 +26,8 @@ between passages that are not adjacent on the page. A heading line is shown only
 parts of the heading path the title does not already say, and not again for the next
 passage under the same heading. :func:`fit_excerpt_search` keeps the *whole* text within
 ``max_tokens``: it drops the lowest-scoring passages until the text fits, and lists the
-unused results only when the budget still has room (titled if that fits, else their URLs).
+unused results, in their shortest form (the bare URLs, which is what WebFetch takes), only
+when the budget still has room.
 Findings come last: they are never ranked above fetched sources.
 """
 
@@ -97,15 +98,10 @@ def _excerpt_blocks(excerpts: Sequence[ExcerptItem]) -> list[str]:
     return [_source_block(group) for group in groups.values()]
 
 
-def _other_results(results: Sequence[ResultItem], used: set[str], *, titled: bool) -> str:
-    rest = [r for r in results if r.url not in used]
-    if not rest:
-        return ""
-    if titled:
-        shown = "; ".join(f"{' '.join(r.title.split()) or r.url} - {r.url}" for r in rest)
-    else:
-        shown = " ".join(r.url for r in rest)
-    return f"Other results: {shown}"
+def _other_results(results: Sequence[ResultItem], used: set[str]) -> str:
+    """The results without a passage, in their shortest form: their URLs."""
+    rest = [r.url for r in results if r.url not in used]
+    return f"Other results: {' '.join(rest)}" if rest else ""
 
 
 _MISS = SearchCacheInfo(status="miss")
@@ -165,7 +161,7 @@ def render_excerpt_search(output: WebSearchOutput, header: str, *, other: str | 
     """The whole text of an excerpt search: header, excerpts, other results, notes, findings.
 
     Notes are the unread pages, the count of results hidden by the policy, and warnings.
-    *other* is the "other results" line to show (``None``: the titled list).
+    *other* is the "other results" line to show (``None``: all unused results, by URL).
     """
     body: list[str] = []
     if output.excerpts:
@@ -175,7 +171,7 @@ def render_excerpt_search(output: WebSearchOutput, header: str, *, other: str | 
     else:
         body.append("No results.")
     if other is None:
-        other = _other_results(output.results, {e.url for e in output.excerpts}, titled=True)
+        other = _other_results(output.results, {e.url for e in output.excerpts})
     if other:
         body.append(other)
     parts = [header]
@@ -220,7 +216,7 @@ def fit_excerpt_search(
     """Render *output* so that the whole text costs at most *max_tokens*; return both.
 
     Passages are dropped lowest score first until the text fits (ids renumbered); then the
-    unused results are listed if they fit, titled or else as bare URLs. Should the header,
+    unused results are listed, as bare URLs, if they fit. Should the header,
     notes and findings alone exceed the budget, the text is cut at a line end and ends in
     ``…``. The returned output's ``excerpts`` are those shown and ``tokens`` is the
     estimate of the returned text.
@@ -236,10 +232,8 @@ def fit_excerpt_search(
         text = _cut(text, max_tokens)
     else:
         used = {e.url for e in shown.excerpts}
-        for titled in (True, False):
-            other = _other_results(output.results, used, titled=titled)
-            candidate = render_excerpt_search(shown, header, other=other)
-            if other and estimate_tokens(candidate) <= max_tokens:
-                text = candidate
-                break
+        other = _other_results(output.results, used)
+        candidate = render_excerpt_search(shown, header, other=other)
+        if other and estimate_tokens(candidate) <= max_tokens:
+            text = candidate
     return msgspec.structs.replace(shown, tokens=estimate_tokens(text)), text

@@ -44,17 +44,22 @@ PASSAGE_SEPARATOR_TOKENS = 1
 
 
 def shown_heading(title: str, heading: str | None) -> str | None:
-    """The heading path as shown under *title*: parts the title already says are left out.
+    """The heading shown under *title*: the innermost part of the heading path that says
+    something the title does not, or ``None``.
 
-    A part is left out when all its index terms occur in the title ("Iceland facts >
-    Geography" under the title "Iceland facts" shows "Geography"); ``None`` when nothing is
-    left.
+    A part says nothing new when all its index terms occur in the title ("Iceland facts >
+    Geography" under the title "Iceland facts" shows "Geography"), or when it has no index
+    terms at all ("More:"). Outer parts are left out: the innermost heading is the one that
+    names the passage's topic, and a whole path costs a line's worth of tokens.
     """
     if not heading:
         return None
     said = set(analyze(title, keep_stopwords=True))
-    parts = [p for p in heading.split(" > ") if not set(analyze(p, keep_stopwords=True)) <= said]
-    return " > ".join(parts) or None
+    for part in reversed(heading.split(" > ")):
+        terms = set(analyze(part))
+        if terms and not terms <= said:
+            return part
+    return None
 
 
 def source_label_cost(title: str, url: str) -> int:
