@@ -1,23 +1,36 @@
 """Extraction quality and speed: insomnia-web vs readability-lxml vs trafilatura.
 
-Runs every extractor over the AEB and WCXB-dev benchmark pages in one run and prints mean
-bag-of-words F1 (the headline), precision and recall per dataset, F1 per WCXB page type, the
-share of WCXB ``with`` snippets found (higher is better) and ``without`` snippets found
-(lower is better), and pages per CPU-second, each with its ratio to readability-lxml.
+Runs every extractor over three benchmark sets in one run:
+
+- AEB and WCXB-dev: mean bag-of-words F1 (the headline), precision and recall, F1 per WCXB
+  page type, the share of WCXB ``with`` snippets found (higher is better) and ``without``
+  snippets found (lower is better);
+- trafilatura-eval-dev (multilingual): snippet precision, recall and F1 pooled over pages, as
+  trafilatura's own evaluation computes them (trafilatura runs with ``include_comments=False``
+  there, as in its evaluation).
+
+Each set is split into a tuning part and a check part (a fixed seed, half each): a rule is
+kept only when it helps the check part too. Headline numbers carry a 95% bootstrap interval
+over pages. Speed is pages per CPU-second with its ratio to trafilatura in the same run. The
+last table counts the visible-text phrases written in ``extract/`` code (regex alternatives
+and string literals holding two or more words) and how many of them occur in the visible
+text of exactly one benchmark page.
 
 Data: ``../shared/data`` from the repository root, or ``$INSOMNIA_WEB_DATA``. WCXB numbers
 come from "WCXB, Murrough Foley" (CC-BY-4.0).
 
-    python bench/extract.py [--limit N] [--only aeb|wcxb] [--extractors ours,trafilatura]
+    python bench/extract.py [--limit N] [--only aeb|wcxb|trafeval] [--extractors ours,trafilatura]
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import gzip
 import json
 import math
 import os
+import random
 import re
 import sys
 import time
@@ -36,6 +49,8 @@ DATA = Path(
     )
 )
 _WORD_RE = re.compile(r"\w+")
+SPLIT_SEED = 20261204
+EXTRACT_DIR = Path(__file__).resolve().parents[1] / "plugin" / "insomnia_web" / "extract"
 _CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([-\w.:]+)""", re.I)
 
 
@@ -50,6 +65,7 @@ class Page:
     page_type: str = "article"
     with_snippets: list[str] = field(default_factory=list)
     without_snippets: list[str] = field(default_factory=list)
+    part: str = "tune"
 
 
 def decode(raw: bytes) -> str:
@@ -102,6 +118,38 @@ def load_wcxb(limit: int | None) -> Iterator[Page]:
         )
 
 
+def load_trafeval(limit: int | None) -> Iterator[Page]:
+    """Yield trafilatura-eval-dev pages (no gold text: snippets only)."""
+    folder = DATA / "trafilatura-eval-dev"
+    truth = json.loads((folder / "evaldata.json").read_text())
+    for n, (url, value) in enumerate(sorted(truth.items())):
+        if limit is not None and n >= limit:
+            return
+        raw = gzip.decompress((folder / "html" / f"{value['file']}.gz").read_bytes())
+        yield Page(
+            "trafeval",
+            url,
+            decode(raw),
+            "",
+            "mixed",
+            list(value.get("with") or []),
+            list(value.get("without") or []),
+        )
+
+
+def split_parts(pages: list[Page]) -> None:
+    """Mark half of each dataset's pages ``tune`` and half ``check``, with a fixed seed."""
+    by_set: dict[str, list[Page]] = {}
+    for page in pages:
+        by_set.setdefault(page.dataset, []).append(page)
+    for dataset, group in by_set.items():
+        ids = sorted(page.page_id for page in group)
+        random.Random(f"{SPLIT_SEED}:{dataset}").shuffle(ids)
+        check = set(ids[: len(ids) // 2])
+        for page in group:
+            page.part = "check" if page.page_id in check else "tune"
+
+
 def tokens(text: str) -> Counter[str]:
     """Bag of words, as the data README defines it."""
     return Counter(_WORD_RE.findall(text.lower()))
@@ -131,6 +179,27 @@ def snippet_share(pred: str, snippets: list[str]) -> float | None:
     return sum(1 for s in snippets if _norm(s) in norm) / len(snippets)
 
 
+def snippet_counts(pred: str, page: Page) -> tuple[int, int, int, int]:
+    """(tp, fn, fp, tn) of one page, as trafilatura's evaluation counts them."""
+    text = " ".join(pred.split())
+    found = [" ".join(s.split()) in text for s in page.with_snippets]
+    leaked = [" ".join(s.split()) in text for s in page.without_snippets]
+    tp = sum(found)
+    fp = sum(leaked)
+    return tp, len(found) - tp, fp, len(leaked) - fp
+
+
+def pooled_prf(counts: list[tuple[int, int, int, int]]) -> tuple[float, float, float]:
+    """Snippet precision, recall and F1 from counts summed over pages."""
+    tp = sum(c[0] for c in counts)
+    fn = sum(c[1] for c in counts)
+    fp = sum(c[2] for c in counts)
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1
+
+
 def ours(html: str) -> str:
     """insomnia-web, readable mode."""
     return extract_html(html).text
@@ -156,11 +225,22 @@ def trafilatura_default(html: str) -> str:
     return trafilatura.extract(html) or ""
 
 
+def trafilatura_no_comments(html: str) -> str:
+    """trafilatura ``extract(html, include_comments=False)``, as its evaluation runs it."""
+    import trafilatura
+
+    return trafilatura.extract(html, include_comments=False) or ""
+
+
 EXTRACTORS: dict[str, Callable[[str], str]] = {
     "ours": ours,
     "readability": readability_lxml,
     "trafilatura": trafilatura_default,
     "full": whole_page,
+}
+# Per dataset, an extractor may run with that dataset's own reference settings.
+DATASET_EXTRACTORS: dict[tuple[str, str], Callable[[str], str]] = {
+    ("trafeval", "trafilatura"): trafilatura_no_comments,
 }
 
 
@@ -174,6 +254,9 @@ class Row:
     f1: float
     with_share: float | None
     without_share: float | None
+    counts: tuple[int, int, int, int]
+    cpu_s: float
+    text: str = ""
 
 
 @dataclass
@@ -188,7 +271,7 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else float("nan")
 
 
-def run(pages: list[Page], names: list[str]) -> dict[str, Scores]:
+def run(pages: list[Page], names: list[str], keep_text: bool = False) -> dict[str, Scores]:
     """Run every extractor over *pages*, timing CPU per extractor.
 
     The extractors take turns page by page (and garbage is collected between pages, outside
@@ -203,17 +286,21 @@ def run(pages: list[Page], names: list[str]) -> dict[str, Scores]:
     for page in pages:
         for name in names:
             scores = results[name]
+            extractor = DATASET_EXTRACTORS.get((page.dataset, name), EXTRACTORS[name])
             start = time.process_time()
             try:
-                pred = EXTRACTORS[name](page.html)
+                pred = extractor(page.html)
             except Exception as exc:
                 print(f"  {name} failed on {page.dataset}/{page.page_id}: {exc!r}", file=sys.stderr)
                 pred = ""
-            scores.cpu_s += time.process_time() - start
+            cpu = time.process_time() - start
+            scores.cpu_s += cpu
             p, r, f = prf(pred, page.gold)
             w = snippet_share(pred, page.with_snippets)
             wo = snippet_share(pred, page.without_snippets)
-            scores.rows.append(Row(page, p, r, f, w, wo))
+            counts = snippet_counts(pred, page)
+            kept = pred if keep_text else ""
+            scores.rows.append(Row(page, p, r, f, w, wo, counts, cpu, kept))
         gc.collect()
     for name, scores in results.items():
         print(f"  ran {name}: {len(pages)} pages, {scores.cpu_s:.1f} CPU-s", file=sys.stderr)
@@ -226,64 +313,133 @@ def _ratio(value: float, base: float | None) -> str:
     return f" ({value / base:.2f}x)"
 
 
-def report(results: dict[str, Scores], per_page: bool) -> None:
+BOOTSTRAP_RESAMPLES = 300
+
+
+def _bootstrap(rows: list[Row], stat: Callable[[list[Row]], float]) -> tuple[float, float]:
+    """95% bootstrap interval of *stat* over pages (fixed seed)."""
+    if len(rows) < 2:
+        return float("nan"), float("nan")
+    rng = random.Random(SPLIT_SEED)
+    values = sorted(stat(rng.choices(rows, k=len(rows))) for _ in range(BOOTSTRAP_RESAMPLES))
+    return values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1]
+
+
+def _mean_f1(rows: list[Row]) -> float:
+    return _mean([r.f1 for r in rows])
+
+
+def _snippet_f1(rows: list[Row]) -> float:
+    return pooled_prf([r.counts for r in rows])[2]
+
+
+PARTS = ("all", "tune", "check")
+
+
+def _select(rows: list[Row], dataset: str, part: str) -> list[Row]:
+    return [r for r in rows if r.page.dataset == dataset and part in ("all", r.page.part)]
+
+
+def _report_wcxb(results: dict[str, Scores], line: Callable[[str, dict[str, float]], None]) -> None:
+    """Print F1 per WCXB page type and the snippet shares."""
+    ds = "wcxb"
+    types = sorted(
+        {r.page.page_type for s in results.values() for r in s.rows if r.page.dataset == ds}
+    )
+    for t in types:
+        line(
+            f"  wcxb {t} F1",
+            {
+                n: _mean([r.f1 for r in s.rows if r.page.dataset == ds and r.page.page_type == t])
+                for n, s in results.items()
+            },
+        )
+    line(
+        "wcxb with-snippets found",
+        {
+            n: _mean([r.with_share for r in s.rows if r.with_share is not None])
+            for n, s in results.items()
+        },
+    )
+    line(
+        "wcxb without-snippets found",
+        {
+            n: _mean([r.without_share for r in s.rows if r.without_share is not None])
+            for n, s in results.items()
+        },
+    )
+
+
+def report(results: dict[str, Scores], per_page: bool) -> None:  # noqa: C901
     """Print the comparison table."""
     names = list(results)
-    base = "readability" if "readability" in results else None
+    base = "trafilatura" if "trafilatura" in results else None
     datasets = sorted({row.page.dataset for s in results.values() for row in s.rows})
-    header = f"{'metric':<28}" + "".join(f"{n:>22}" for n in names)
+    width = 26
+    header = f"{'metric':<32}" + "".join(f"{n:>{width}}" for n in names)
     print(header)
     print("-" * len(header))
 
-    def line(label: str, values: dict[str, float], fmt: str = "{:.3f}") -> None:
+    def line(
+        label: str, values: dict[str, float], fmt: str = "{:.3f}", ratio: bool = False
+    ) -> None:
         cells = []
         for n in names:
             v = values.get(n, float("nan"))
-            b = values.get(base) if base else None
-            cells.append(f"{fmt.format(v) + _ratio(v, b):>22}")
-        print(f"{label:<28}" + "".join(cells))
+            b = values.get(base) if base and ratio else None
+            cells.append(f"{fmt.format(v) + _ratio(v, b):>{width}}")
+        print(f"{label:<32}" + "".join(cells))
+
+    def interval_line(label: str, ds: str, part: str, stat: Callable[[list[Row]], float]) -> None:
+        cells = []
+        for n in names:
+            rows = _select(results[n].rows, ds, part)
+            low, high = _bootstrap(rows, stat)
+            cells.append(f"{stat(rows):.3f} [{low:.3f},{high:.3f}]".rjust(width))
+        print(f"{label:<32}" + "".join(cells))
 
     for ds in datasets:
-        for attr, metric in (("f1", "F1"), ("p", "P"), ("r", "R")):
-            line(
-                f"{ds} {metric}" + (" (headline)" if metric == "F1" else ""),
-                {
-                    n: _mean([getattr(r, attr) for r in s.rows if r.page.dataset == ds])
-                    for n, s in results.items()
-                },
-            )
-        if ds == "wcxb":
-            types = sorted(
-                {r.page.page_type for s in results.values() for r in s.rows if r.page.dataset == ds}
-            )
-            for t in types:
+        sizes = {p: len(_select(next(iter(results.values())).rows, ds, p)) for p in PARTS}
+        print(f"{ds}: {sizes['all']} pages (tune {sizes['tune']}, check {sizes['check']})")
+        if ds == "trafeval":
+            for part in PARTS:
+                interval_line(f"{ds} {part} snippet F1", ds, part, _snippet_f1)
+            for idx, metric in ((0, "P"), (1, "R")):
                 line(
-                    f"  wcxb {t} F1",
+                    f"{ds} snippet {metric}",
                     {
-                        n: _mean(
-                            [r.f1 for r in s.rows if r.page.dataset == ds and r.page.page_type == t]
-                        )
+                        n: pooled_prf([r.counts for r in _select(s.rows, ds, "all")])[idx]
                         for n, s in results.items()
                     },
                 )
-            line(
-                "wcxb with-snippets found",
-                {
-                    n: _mean([r.with_share for r in s.rows if r.with_share is not None])
-                    for n, s in results.items()
-                },
-            )
-            line(
-                "wcxb without-snippets found",
-                {
-                    n: _mean([r.without_share for r in s.rows if r.without_share is not None])
-                    for n, s in results.items()
-                },
-            )
+        else:
+            for part in PARTS:
+                interval_line(f"{ds} {part} F1 (headline)", ds, part, _mean_f1)
+            for attr, metric in (("p", "P"), ("r", "R")):
+                line(
+                    f"{ds} {metric}",
+                    {
+                        n: _mean([getattr(r, attr) for r in _select(s.rows, ds, "all")])
+                        for n, s in results.items()
+                    },
+                )
+        if ds == "wcxb":
+            _report_wcxb(results, line)
+        line(
+            f"{ds} pages per CPU-second",
+            {
+                n: len(rows) / cpu if (cpu := sum(r.cpu_s for r in rows)) else float("nan")
+                for n, s in results.items()
+                for rows in [_select(s.rows, ds, "all")]
+            },
+            "{:.1f}",
+            ratio=True,
+        )
     line(
-        "pages per CPU-second",
+        "all pages per CPU-second",
         {n: len(s.rows) / s.cpu_s if s.cpu_s else float("nan") for n, s in results.items()},
         "{:.1f}",
+        ratio=True,
     )
     if per_page and "ours" in results:
         print()
@@ -303,19 +459,170 @@ def report(results: dict[str, Scores], per_page: bool) -> None:
             )
 
 
+# Visible-text phrases in code: alternatives of regexes and string literals that hold two or
+# more words (a space, or ``\s``, between letters once character classes are removed).
+_CLASS_RE = re.compile(r"\[(?:\\.|[^\]])*\]")
+_PHRASE_RE = re.compile(r"[^\W\d_]{2,}[^|]*?(?: |\\s)[^|]*?[^\W\d_]{2,}")
+MAX_PHRASE_WORDS = 8  # longer literals (and sentences ending in ".") are messages
+NOT_RULES = frozenset(("body.py", "offload.py"))  # body decoding and workers: no page rules
+
+
+def _alternatives(pattern: str) -> list[str]:  # noqa: C901
+    """Split a regex into its alternatives (the outermost groups that hold ``|``)."""
+    depth, stack, bars = 0, [-1], []
+    groups: dict[int, list[int]] = {}
+    i, in_class = 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+            stack.append(i)
+        elif c == ")" and depth:
+            depth -= 1
+            stack.pop()
+        elif c == "|":
+            bars.append(i)
+            groups.setdefault(stack[-1], []).append(i)
+        i += 1
+    if not bars:
+        return [pattern]
+    pieces: list[str] = []
+    for opener in sorted(groups):
+        inside = any(
+            o < opener and _closes_after(pattern, o, opener) for o in groups if o != opener
+        )
+        if inside:
+            continue
+        start = opener + 1
+        end = _group_end(pattern, opener) if opener >= 0 else len(pattern)
+        cuts = [start, *[b + 1 for b in groups[opener]]]
+        ends = [*groups[opener], end]
+        for a, b in zip(cuts, ends, strict=True):
+            piece = pattern[a:b]
+            pieces.append(piece[2:] if piece.startswith(("?:", "?=", "?!")) else piece)
+    return pieces
+
+
+def _group_end(pattern: str, opener: int) -> int:
+    depth, i, in_class = 0, opener, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return len(pattern)
+
+
+def _closes_after(pattern: str, opener: int, position: int) -> bool:
+    return opener < 0 or _group_end(pattern, opener) > position
+
+
+def code_phrases(folder: Path = EXTRACT_DIR) -> list[tuple[str, str]]:
+    """(module, phrase) for every visible-text phrase written in *folder*'s code."""
+    found: list[tuple[str, str]] = []
+    for path in sorted(folder.glob("*.py")):
+        if path.name in NOT_RULES:
+            continue
+        tree = ast.parse(path.read_text())
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        literals = _joined_literals(tree, docstrings)
+        for literal in literals:
+            for alt in _alternatives(literal):
+                bare = _CLASS_RE.sub("", alt)
+                words = len(bare.split())
+                if _PHRASE_RE.search(bare) and words <= MAX_PHRASE_WORDS and alt[-1:] != ".":
+                    found.append((path.name, alt))
+    return found
+
+
+def _joined_literals(tree: ast.AST, docstrings: set[int]) -> list[str]:
+    """String literals of *tree* (joined), leaving out docstrings and f-string parts."""
+    out: list[str] = []
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            skip.update(id(v) for v in node.values)
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and id(node) not in skip
+        ):
+            out.append(node.value)
+    return out
+
+
+def phrase_report(pages: list[Page], texts: dict[str, str]) -> None:
+    """Print the count of code phrases and how many occur in the text of one page only."""
+    phrases = code_phrases()
+    by_module = Counter(module for module, _ in phrases)
+    print()
+    print(f"visible-text phrases in extract/ code: {len(phrases)}")
+    print("  by module: " + ", ".join(f"{m} {n}" for m, n in by_module.most_common()))
+    if not texts:
+        return
+    lowered = {key: " ".join(text.split()).lower() for key, text in texts.items()}
+    hits: Counter[int] = Counter()
+    singles: list[str] = []
+    for _, phrase in phrases:
+        try:
+            matcher = re.compile(phrase, re.I)
+        except re.error:
+            matcher = re.compile(re.escape(phrase), re.I)
+        n = sum(1 for text in lowered.values() if matcher.search(text))
+        hits[min(n, 2)] += 1
+        if n == 1:
+            singles.append(phrase)
+    print(
+        f"  in the visible text of no page: {hits[0]}, exactly one page: {hits[1]}, "
+        f"two or more: {hits[2]} (of {len(pages)} pages)"
+    )
+    for phrase in singles[:40]:
+        print(f"    one page only: {phrase!r}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse arguments, run the benchmark, print the table."""
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--limit", type=int, help="pages per dataset (WCXB: per page type)")
-    parser.add_argument("--only", choices=("aeb", "wcxb"), help="run one dataset")
+    parser.add_argument("--only", choices=("aeb", "wcxb", "trafeval"), help="run one dataset")
     parser.add_argument(
         "--extractors",
         default="ours,readability,trafilatura,full",
         help="comma-separated subset of: " + ",".join(EXTRACTORS),
     )
     parser.add_argument("--worst", action="store_true", help="list the pages where ours is worst")
+    parser.add_argument(
+        "--phrases", action="store_true", help="only count the visible-text phrases in code"
+    )
     args = parser.parse_args(argv)
     if not DATA.is_dir():
         print(f"benchmark data not found at {DATA}; set INSOMNIA_WEB_DATA", file=sys.stderr)
@@ -325,8 +632,19 @@ def main(argv: list[str] | None = None) -> int:
         pages.extend(load_aeb(args.limit))
     if args.only in (None, "wcxb"):
         pages.extend(load_wcxb(args.limit))
+    if args.only in (None, "trafeval"):
+        pages.extend(load_trafeval(args.limit))
+    split_parts(pages)
     names = [n.strip() for n in args.extractors.split(",") if n.strip()]
-    report(run(pages, names), args.worst)
+    if args.phrases:
+        names = ["full"]
+    results = run(pages, names, keep_text="full" in names)
+    if not args.phrases:
+        report(results, args.worst)
+    texts = {
+        f"{r.page.dataset}/{r.page.page_id}": r.text for r in results.get("full", Scores()).rows
+    }
+    phrase_report(pages, texts)
     return 0
 
 

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from insomnia_web.cli.main import StderrProgress, main, with_resolve
+from insomnia_web.cli.main import main, with_resolve
+from insomnia_web.cli.output import StderrProgress
 from insomnia_web.config import parse_manifest
 from insomnia_web.history import ProgressEvent, ToolCallEvent
 
@@ -100,13 +101,23 @@ def test_search_without_api_key_fails_fast_naming_what_to_set(
     assert "web.search.brave.api_key_env" in result["error"]["message"]
 
 
-def test_progress_events_go_to_stderr() -> None:
-    """The CLI's progress sink prints progress events and ignores the others."""
+def test_progress_is_one_status_line_on_a_terminal() -> None:
+    """On a terminal, progress events rewrite one status line, erased when the call ends."""
     stream = io.StringIO()
-    sink = StderrProgress(stream)
+    sink = StderrProgress(stream, live=True)
     sink.append(ToolCallEvent(call_id="c", tool="WebSearch", input={}))
     sink.append(ProgressEvent(call_id="c", message="fetched https://a.example/", done=1, total=5))
-    assert stream.getvalue() == "fetched https://a.example/ (1/5)\n"
+    sink.finish()
+    assert stream.getvalue() == "\r\x1b[Kfetched https://a.example/ (1/5)\r\x1b[K"
+
+
+def test_progress_is_silent_off_a_terminal() -> None:
+    """When stderr is not a terminal, progress events print nothing."""
+    stream = io.StringIO()
+    sink = StderrProgress(stream)
+    sink.append(ProgressEvent(call_id="c", message="fetched https://a.example/", done=1, total=5))
+    sink.finish()
+    assert stream.getvalue() == ""
 
 
 def test_resolve_override_replaces_the_manifest_entry_however_spelled() -> None:

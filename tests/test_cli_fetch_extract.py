@@ -87,7 +87,7 @@ def test_fetch_prints_header_and_delimited_text(
     assert code == 0, out
     header, _, rest = out.partition(UNTRUSTED_BEGIN + "\n")
     assert header.startswith(f"URL: {url}\n")
-    assert "Status: 200 · Type: text/html; charset utf-8" in header
+    assert "Status: 200 · Type: text/html; charset=utf-8" in header
     assert 'Title: "CLI page"' in header
     body = rest.split("\n" + UNTRUSTED_END)[0]
     assert body.startswith("# Fetched from the command line")
@@ -121,7 +121,9 @@ def test_fetch_of_an_ask_host_without_a_terminal_is_denied(
     args = ["--manifest", str(manifest), "fetch", f"http://other.test:{server}/"]
     args += ["--resolve", "other.test:127.0.0.1"]
     assert main(args) == 1
-    assert "Error [permission_denied]" in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "Error [permission_denied]" in captured.err
     assert main([*args, "--yes"]) == 0
     assert "# Fetched from the command line" in capsys.readouterr().out
 
@@ -143,14 +145,14 @@ def test_extract_one_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_extract_several_files_and_modes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Several files get a '# FILE' header each; --mode full keeps navigation text."""
+    """Several files get a '==> FILE <==' line each; --mode full keeps navigation text."""
     a, b = tmp_path / "a.html", tmp_path / "b.html"
     a.write_text(ARTICLE)
     b.write_text("<p>Second file.</p>")
     assert main(["extract", str(a), str(b)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"# {a}\n\n# Fetched from the command line")
-    assert f"\n\n# {b}\n\nSecond file.\n" in out
+    assert out.startswith(f"==> {a} <==\n# Fetched from the command line")
+    assert f"\n\n==> {b} <==\nSecond file.\n" in out
     assert "Site menu link" not in out
     assert main(["extract", "--mode", "full", "--url", "https://example.com/a", str(a)]) == 0
     assert "Site menu link" in capsys.readouterr().out

@@ -42,7 +42,9 @@ DESIGN_CODES = [
     "http_error",
     "rate_limited",
     "provider_error",
+    "quota_exceeded",
     "cache_error",
+    "cache_unavailable",
     "internal_error",
 ]
 

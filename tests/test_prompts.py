@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
+import os
+import select
+import threading
+from collections.abc import Iterator
 
 import pytest
 
@@ -32,17 +37,97 @@ def test_prompt_text_shows_exactly_what_will_be_fetched() -> None:
     assert "[a]lways for this tool" in format_request(request())
 
 
+class Terminal:
+    """A pseudo-terminal: the prompter reads and writes its slave end, the test its master."""
+
+    def __init__(self) -> None:
+        self.master, slave = os.openpty()
+        self.stdin = os.fdopen(slave, "r")
+        self.stderr = os.fdopen(os.dup(slave), "w")
+
+    def type(self, text: bytes) -> None:
+        """Type *text* as a person would (in canonical mode a line is sent on Enter)."""
+        os.write(self.master, text)
+
+    def screen(self) -> str:
+        """Everything written to the terminal so far (the prompt, the echoed replies)."""
+        out = b""
+        while select.select([self.master], [], [], 0.05)[0]:
+            out += os.read(self.master, 65536)
+        return out.decode()
+
+    def close(self) -> None:
+        self.stdin.close()
+        self.stderr.close()
+        os.close(self.master)
+
+
+@pytest.fixture
+def terminal() -> Iterator[Terminal]:
+    """A pseudo-terminal for the prompter's stdin and stderr."""
+    term = Terminal()
+    try:
+        yield term
+    finally:
+        term.close()
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize(
     ("reply", "answer"),
-    [("o\n", "once"), ("yes\n", "once"), ("a\n", "always"), ("d\n", "deny"), ("", "deny")],
-)
-async def test_terminal_prompter_reads_one_line(reply: str, answer: str) -> None:
-    """The terminal prompter maps o/a/d replies; anything else, or EOF, denies."""
-    err = io.StringIO()
-    prompter = TerminalPrompter(stdin=io.StringIO(reply), stderr=err)
+    [(b"o\n", "once"), (b"YES\n", "once"), (b"a\n", "always"), (b"d\n", "deny"),
+     (b"no\n", "deny"), (b"\x04", "deny")],
+)  # fmt: skip
+async def test_terminal_prompter_maps_replies(
+    terminal: Terminal, reply: bytes, answer: str
+) -> None:
+    """o/yes allow once, a allows always, d/no deny, and end of input (Ctrl-D) denies."""
+    prompter = TerminalPrompter(stdin=terminal.stdin, stderr=terminal.stderr)
+    terminal.type(reply)
     assert await prompter.ask(request("docs.example")) == answer
-    assert "WebFetch wants to" in err.getvalue()
+    assert "WebFetch wants to" in terminal.screen()
+
+
+@pytest.mark.asyncio
+async def test_terminal_prompter_asks_again_after_an_unknown_answer(terminal: Terminal) -> None:
+    """A reply that is not o, a or d is not taken as a denial: the question is asked again."""
+    prompter = TerminalPrompter(stdin=terminal.stdin, stderr=terminal.stderr)
+    task = asyncio.create_task(prompter.ask(request("docs.example")))
+    terminal.type(b"maybe\n")
+    await asyncio.sleep(0.1)
+    assert not task.done()
+    terminal.type(b"a\n")
+    assert await asyncio.wait_for(task, 5) == "always"
+    assert "Please answer o (once), a (always) or d (deny)" in terminal.screen()
+
+
+@pytest.mark.asyncio
+async def test_terminal_prompter_without_a_terminal_is_unavailable() -> None:
+    """With stdin or stderr not a terminal nobody is asked: the answer is unavailable."""
+    err = io.StringIO()
+    prompter = TerminalPrompter(stdin=io.StringIO("o\n"), stderr=err)
+    assert await prompter.ask(request("docs.example")) == "unavailable"
+    assert err.getvalue() == ""
+
+
+@pytest.mark.asyncio
+async def test_waiting_for_an_answer_holds_no_thread(terminal: Terminal) -> None:
+    """Cancelling a pending prompt (what Ctrl-C does) ends it at once, with no thread left."""
+    prompter = TerminalPrompter(stdin=terminal.stdin, stderr=terminal.stderr)
+    before = threading.active_count()
+    task = asyncio.create_task(prompter.ask(request("docs.example")))
+    await asyncio.sleep(0.1)
+    assert threading.active_count() == before
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(task, 1)
+
+
+def test_always_says_how_long_it_lasts() -> None:
+    """The prompt says how long "always" lasts: the session, or what the host says."""
+    assert "[a]lways for this domain, this session" in format_request(request("docs.example"))
+    text = format_request(request("a.example"), always_lasts="until insomnia-web exits")
+    assert "[a]lways for this domain, until insomnia-web exits" in text
 
 
 @pytest.mark.asyncio

@@ -12,12 +12,14 @@ import re
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args, get_origin
+from urllib.parse import urlsplit
 
 import msgspec
 from msgspec import Meta
 
 from .errors import ManifestError
 from .hosts.addresses import parse_cidrs, parse_ip
+from .manifest_path import DEFAULT_MANIFEST_NAME, find_manifest
 from .permissions import parse_rules
 
 __all__ = [
@@ -36,8 +38,6 @@ __all__ = [
     "manifest_schema",
     "parse_manifest",
 ]
-
-DEFAULT_MANIFEST_NAME = "insomnia.toml"
 
 PermissionLevel = Literal["allow", "ask", "deny"]
 
@@ -64,6 +64,13 @@ class BraveConfig(_Config, frozen=True):
             description="API origin; /res/v1/web/search is appended. Override for a proxy or test.",
         ),
     ] = "https://api.search.brave.com"
+    monthly_limit: Annotated[
+        Annotated[int, Meta(ge=1)] | None,
+        Meta(
+            description="Refuse further Brave requests once this many were sent this calendar "
+            "month (UTC), counted in the cache store shared by every process. Unset: no limit.",
+        ),
+    ] = None
 
 
 class SearxngConfig(_Config, frozen=True):
@@ -232,12 +239,40 @@ class UrlPolicyConfig(_Config, frozen=True):
 
 
 class CacheConfig(_Config, frozen=True):
-    """The local SQLite cache of searches, page snapshots and findings."""
+    """The cache of searches, page snapshots, findings and provider request budgets.
+
+    A local SQLite file by default; ``url`` moves it to a PostgreSQL server shared by hosts.
+    """
 
     enabled: Annotated[bool, Meta(description="Use the cache.")] = True
     path: Annotated[str, Meta(min_length=1, description="SQLite file; ~ is expanded.")] = (
         "~/.cache/insomnia-web/cache.sqlite3"
     )
+    url: Annotated[
+        Annotated[str, Meta(pattern=r"^postgres(ql)?://")] | None,
+        Meta(
+            description="PostgreSQL server instead of the SQLite file, e.g. "
+            '"postgresql://insomnia@db.example:5432/insomnia" (needs the postgres extra). '
+            "No password here: it comes from the variable named by password_env.",
+        ),
+    ] = None
+    password_env: Annotated[
+        str,
+        Meta(
+            pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+            description="Environment variable holding the PostgreSQL password (unset "
+            "variable: no password, e.g. for a .pgpass file or peer authentication).",
+        ),
+    ] = "INSOMNIA_WEB_CACHE_PASSWORD"  # noqa: S105 - a variable name, not a password
+    timeout_s: Annotated[
+        float,
+        Meta(
+            gt=0,
+            le=60,
+            description="Longest wait for the PostgreSQL server per cache step; past it, or "
+            "when it is down, the call goes on uncached (cache_unavailable).",
+        ),
+    ] = 3.0
     search_ttl_s: Annotated[
         int, Meta(ge=0, description="Age after which a cached search is not reused.")
     ] = 86_400
@@ -390,15 +425,41 @@ def _check_semantics(manifest: Manifest, source: str) -> None:
                 f"{source}: web.url_policy.resolve.{host}: {exc}",
                 key=f"web.url_policy.resolve.{host}",
             ) from exc
+    _check_cache_url(manifest, source)
+
+
+def _check_cache_url(manifest: Manifest, source: str) -> None:
+    url = manifest.web.cache.url
+    if url is None:
+        return
+    parsed = urlsplit(url)
+    if parsed.password is not None:
+        raise ManifestError(
+            f"{source}: web.cache.url: the URL holds a password; remove it and put it in the "
+            f"environment variable named by web.cache.password_env "
+            f"({manifest.web.cache.password_env})",
+            key="web.cache.url",
+        )
+    if "password=" in (parsed.query or "").lower():
+        raise ManifestError(
+            f"{source}: web.cache.url: the URL holds a password parameter; use "
+            "web.cache.password_env instead",
+            key="web.cache.url",
+        )
 
 
 def load_manifest(path: str | os.PathLike[str] | None = None) -> Manifest:
-    """Load a TOML or JSON manifest; with no path, ``./insomnia.toml`` if present, else defaults."""
+    """Load a TOML or JSON manifest.
+
+    With no *path*: ``$INSOMNIA_WEB_MANIFEST``, else ``./insomnia.toml``, else
+    ``$XDG_CONFIG_HOME/insomnia-web/insomnia.toml``, else the built-in defaults (see
+    :mod:`insomnia_web.manifest_path`).
+    """
     if path is None:
-        default = Path(DEFAULT_MANIFEST_NAME)
-        if not default.is_file():
+        found = find_manifest().path
+        if found is None:
             return Manifest()
-        path = default
+        path = found
     p = Path(path)
     try:
         raw = p.read_bytes()

@@ -58,7 +58,9 @@ ErrorCode = Literal[
     "http_error",
     "rate_limited",
     "provider_error",
+    "quota_exceeded",
     "cache_error",
+    "cache_unavailable",
     "internal_error",
 ]
 
@@ -107,7 +109,17 @@ _DEFAULTS: dict[str, tuple[str, bool]] = {
     ),
     "rate_limited": ("Wait retry_after_s seconds before calling again.", True),
     "provider_error": ("The search provider failed; retry once later, or use WebFetch.", True),
+    "quota_exceeded": (
+        "The search provider's request limit for this month is used up; tell the user, do "
+        "not retry this month. Use WebFetch with a known URL meanwhile.",
+        False,
+    ),
     "cache_error": ("The local cache failed; call again with force_fresh=true.", True),
+    "cache_unavailable": (
+        "The cache database cannot be reached; the call went on without it. Tell the user "
+        "if it persists.",
+        True,
+    ),
     "internal_error": ("An unexpected error occurred; retry once, then report it.", True),
 }
 

@@ -9,6 +9,7 @@ policy). It must show exactly what will be fetched, searched or stored.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from typing import Literal, Protocol, TextIO
 
@@ -17,12 +18,15 @@ import msgspec
 from .permissions import ToolCall
 
 __all__ = [
+    "ANSWERS",
     "Answer",
     "AutoApprovePrompter",
     "DenyPrompter",
     "PromptRequest",
     "Prompter",
     "TerminalPrompter",
+    "format_request",
+    "read_line",
 ]
 
 Answer = Literal["once", "always", "deny", "unavailable"]
@@ -59,8 +63,23 @@ class DenyPrompter:
         return "unavailable"
 
 
-def format_request(request: PromptRequest) -> str:
-    """The text a terminal shows for *request*."""
+ANSWERS: dict[str, Answer] = {
+    "o": "once",
+    "once": "once",
+    "y": "once",
+    "yes": "once",
+    "a": "always",
+    "always": "always",
+    "d": "deny",
+    "deny": "deny",
+    "n": "deny",
+    "no": "deny",
+}
+"""The replies a terminal prompt understands; anything else asks again."""
+
+
+def format_request(request: PromptRequest, *, always_lasts: str = "this session") -> str:
+    """The text a terminal shows for *request*; *always_lasts* says how long "always" lasts."""
     call = request.call
     lines = [f"{call.tool} wants to {call.summary}"]
     if call.domains:
@@ -69,27 +88,88 @@ def format_request(request: PromptRequest) -> str:
         lines.append(f"  {request.prompt}")
     lines.append(f"  why asked: {request.reason}")
     scope = "this domain" if call.domains else "this tool"
-    lines.append(f"Allow? [o]nce / [a]lways for {scope} this session / [d]eny: ")
+    lines.append(f"Allow? [o]nce / [a]lways for {scope}, {always_lasts} / [d]eny: ")
     return "\n".join(lines)
 
 
-class TerminalPrompter:
-    """Asks on a terminal; anything but o/once or a/always denies."""
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (ValueError, OSError):
+        return False
 
-    def __init__(self, stdin: TextIO | None = None, stderr: TextIO | None = None) -> None:
+
+async def read_line(stream: TextIO) -> str | None:
+    """One line from *stream* without a blocking thread (``None`` at end of input).
+
+    The event loop watches the file descriptor, so Ctrl-C (which cancels the task) ends the
+    wait at once; a thread blocked in ``readline`` would keep the process alive until the
+    person pressed Enter. Falls back to a thread on loops that cannot watch descriptors.
+    """
+    loop = asyncio.get_running_loop()
+    fd = stream.fileno()
+    done: asyncio.Future[str | None] = loop.create_future()
+    buffer = bytearray()
+
+    def readable() -> None:
+        try:
+            chunk = os.read(fd, 4096)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            if not done.done():
+                done.set_exception(exc)
+            return
+        buffer.extend(chunk)
+        if (not chunk or b"\n" in buffer) and not done.done():
+            done.set_result(buffer.decode(errors="replace") if buffer else None)
+
+    try:
+        loop.add_reader(fd, readable)
+    except NotImplementedError:  # pragma: no cover - loops without add_reader (Windows)
+        line = await asyncio.to_thread(stream.readline)
+        return line or None
+    try:
+        return await done
+    finally:
+        loop.remove_reader(fd)
+
+
+class TerminalPrompter:
+    """Asks a person on a terminal: o(nce), a(lways), d(eny); anything else asks again.
+
+    It asks only when both *stdin* and *stderr* are terminals; otherwise nobody can be
+    asked and the answer is ``"unavailable"``. End of input (Ctrl-D) denies. *always_lasts*
+    is how the prompt describes the reach of "always" (a CLI says "until this process
+    exits").
+    """
+
+    def __init__(
+        self,
+        stdin: TextIO | None = None,
+        stderr: TextIO | None = None,
+        *,
+        always_lasts: str = "this session",
+    ) -> None:
         self.stdin = stdin or sys.stdin
         self.stderr = stderr or sys.stderr
+        self.always_lasts = always_lasts
 
-    def _ask_blocking(self, text: str) -> Answer:
+    def _write(self, text: str) -> None:
         self.stderr.write(text)
         self.stderr.flush()
-        reply = self.stdin.readline().strip().lower()
-        if reply in ("o", "once", "y", "yes"):
-            return "once"
-        if reply in ("a", "always"):
-            return "always"
-        return "deny"
 
     async def ask(self, request: PromptRequest) -> Answer:
-        """Show the request and read one line (off the event loop)."""
-        return await asyncio.to_thread(self._ask_blocking, format_request(request))
+        """Show the request and read replies until one is understood."""
+        if not (_is_terminal(self.stdin) and _is_terminal(self.stderr)):
+            return "unavailable"
+        self._write(format_request(request, always_lasts=self.always_lasts))
+        while True:
+            reply = await read_line(self.stdin)
+            if reply is None:
+                self._write("\n")
+                return "deny"
+            answer = ANSWERS.get(reply.strip().lower())
+            if answer is not None:
+                return answer
+            self._write("Please answer o (once), a (always) or d (deny): ")

@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 import msgspec
+from yarl import URL
 
 from .closing import AsyncClosing
 from .config import Manifest, validation_location
@@ -48,7 +49,7 @@ from .plugins import (
 )
 from .prompts import DenyPrompter, Prompter, PromptRequest
 from .search.base import SearchProvider
-from .tools.base import Tool, ToolContext
+from .tools.base import Tool, ToolContext, ToolSpec, tool_spec
 
 __all__ = ["Runtime", "ToolResult"]
 
@@ -96,6 +97,9 @@ class Runtime(AsyncClosing):
     :param history: where events go; default an in-memory list (``runtime.history``).
     :param plugins: extra plugin objects to register (tests, embedding hosts).
     :param load_entrypoints: load installed plugins from the ``insomnia`` entry-point group.
+    :param ask_on_redirect: put a cross-host redirect to a host the rules ask about to the
+        prompter, as a question of its own (a person who said ``--yes`` follows it like
+        ``curl -L``); by default such a redirect is returned to the model instead.
     """
 
     def __init__(
@@ -106,8 +110,10 @@ class Runtime(AsyncClosing):
         history: HistorySink | None = None,
         plugins: Iterable[object] = (),
         load_entrypoints: bool = True,
+        ask_on_redirect: bool = False,
     ) -> None:
         self.manifest = manifest or Manifest()
+        self.ask_on_redirect = ask_on_redirect
         self.prompter: Prompter = prompter or DenyPrompter()
         sink: HistorySink = history if history is not None else MemoryHistory()
         if self.manifest.web.history_path:
@@ -137,6 +143,15 @@ class Runtime(AsyncClosing):
         """Provider classes by name (fixed when the runtime starts)."""
         return self._provider_classes
 
+    def tool_specs(self) -> list[ToolSpec]:
+        """What an LLM API needs to offer the registered tools to a model, in order.
+
+        Each spec has the tool's name, title, description (with this manifest's limits),
+        input and output JSON Schemas (refs inlined), behaviour annotations and the plugin
+        that registered it.
+        """
+        return [tool_spec(reg.tool, plugin=reg.plugin) for reg in self.tools.values()]
+
     # --- permissions -------------------------------------------------------------------
 
     def decide(self, call: ToolCall) -> tuple[Decision, Literal["rule", "default"]]:
@@ -164,7 +179,8 @@ class Runtime(AsyncClosing):
         call = ToolCall(id="probe", tool=tool, input={}, domains=(host.lower(),))
         return self._effective(call)[1]
 
-    async def _authorize(self, call: ToolCall) -> None:
+    async def _settle(self, call: ToolCall) -> tuple[Level, Who, str, Decision]:
+        """The final level of *call* after any prompt, recorded as a ``permission`` event."""
         decision, level, who = self._effective(call)
         reason = decision.reason
         if decision.level == "ask":
@@ -197,6 +213,10 @@ class Runtime(AsyncClosing):
                 reason=reason,
             )
         )
+        return level, who, reason, decision
+
+    async def _authorize(self, call: ToolCall) -> None:
+        level, who, reason, decision = await self._settle(call)
         if level != "allow":
             rule_hint = (
                 f"add {call.tool}"
@@ -210,6 +230,29 @@ class Runtime(AsyncClosing):
                 f"(The user can {rule_hint}.)",
                 details={"by": who, "rule": decision.rule},
             )
+
+    async def _approve_hop(self, call_id: str, tool: str, location: str) -> Level:
+        """The verdict for following a redirect of call *call_id* to *location*.
+
+        ``allow`` and ``deny`` come from the rules (and this session's grants). An ``ask``
+        is put to the prompter when ``ask_on_redirect`` is set, as its own question about
+        the new host; ``ask`` is returned when nobody was asked or nobody could answer.
+        """
+        host = idna_host(URL(location).host or "")
+        level = self.permission_for(tool, host)
+        if level != "ask" or not self.ask_on_redirect:
+            return level
+        hop = ToolCall(
+            id=call_id,
+            tool=tool,
+            input={"url": location},
+            domains=(host,),
+            summary=f"follow a redirect to {location}",
+        )
+        settled, who, _, _ = await self._settle(hop)
+        if settled == "allow":
+            return "allow"
+        return "deny" if who == "user" else "ask"
 
     # --- calls -------------------------------------------------------------------------
 
@@ -275,6 +318,7 @@ class Runtime(AsyncClosing):
                 ProgressEvent(call_id=call_id, message=m, done=d, total=t)
             ),
             permission_probe=self.permission_for,
+            hop_approver=lambda tool, location: self._approve_hop(call_id, tool, location),
             search_providers=self.search_providers,
             rerankers=self._reranker_classes,
         )

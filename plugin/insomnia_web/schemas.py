@@ -92,7 +92,10 @@ class WebSearchInput(_In, kw_only=True, frozen=True):
 class SearchCacheInfo(_Out, kw_only=True, frozen=True):
     """Whether the answer came from the local cache."""
 
-    status: Annotated[Literal["miss", "hit"], Meta(description="hit: from the cache.")]
+    status: Annotated[
+        Literal["miss", "hit", "unavailable"],
+        Meta(description="hit: from the cache; unavailable: the cache could not be reached."),
+    ]
     match: Annotated[
         Literal["exact", "similar", "finding"] | None,
         Meta(description="How a hit matched."),

@@ -201,3 +201,25 @@ def test_short_addition_does_not_lift_the_article() -> None:
     article = readable_article(_tree(_sectioned_story(intro_paragraphs=0)))
     assert article is not None
     assert "the method" not in article.text_content()
+
+
+def test_every_overridden_readability_method_exists_upstream() -> None:
+    """Each method our document subclass overrides is still a method of readability's Document.
+
+    The subclass replaces private methods too (``_parse``): a readability release that renames
+    one would silently bypass our rule, so the pinned version range is checked here.
+    """
+    import inspect
+
+    from readability import Document
+
+    from insomnia_web.extract.readable import _TreeDocument
+
+    overridden = [
+        name
+        for name, value in vars(_TreeDocument).items()
+        if inspect.isfunction(value) and name != "__init__"
+    ]
+    assert len(overridden) >= 9
+    missing = [name for name in overridden if not inspect.isfunction(getattr(Document, name, None))]
+    assert missing == []

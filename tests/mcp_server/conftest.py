@@ -161,6 +161,7 @@ class Connection:
     client: ClientSession | Client
     protocol_version: str
     server_info: types.Implementation | None
+    instructions: str | None = None
 
     def list_tools(self) -> list[types.Tool]:
         """``tools/list``."""
@@ -183,18 +184,18 @@ async def _open(
     errlog: TextIO,
     elicitation: ElicitationFnT | None,
     modern: bool,
-) -> AsyncIterator[tuple[ClientSession | Client, str, types.Implementation | None]]:
+) -> AsyncIterator[tuple[ClientSession | Client, str, types.Implementation | None, str | None]]:
     if modern:
         transport = stdio_client(params, errlog=errlog)
         async with Client(transport, elicitation_callback=elicitation, mode="auto") as client:
-            yield client, client.protocol_version, client.server_info
+            yield client, client.protocol_version, client.server_info, client.instructions
         return
     async with (
         stdio_client(params, errlog=errlog) as (read, write),
         ClientSession(read, write, elicitation_callback=elicitation) as session,
     ):
         init = await session.initialize()
-        yield session, init.protocol_version, init.server_info
+        yield session, init.protocol_version, init.server_info, init.instructions
 
 
 @pytest.fixture(scope="module")
@@ -227,12 +228,12 @@ def connect(
         errlog = stack.enter_context(errlog_path.open("w", encoding="utf-8"))
         opening = portal.wrap_async_context_manager(_open(params, errlog, elicitation, modern))
         try:
-            client, version, info = stack.enter_context(opening)
+            client, version, info, instructions = stack.enter_context(opening)
         except Exception as exc:
             errlog.flush()
             stderr = errlog_path.read_text(encoding="utf-8")[-4000:]
             raise RuntimeError(f"MCP server did not start; its stderr:\n{stderr}") from exc
-        yield Connection(portal, client, version, info)
+        yield Connection(portal, client, version, info, instructions)
 
 
 def text_of(result: types.CallToolResult) -> str:

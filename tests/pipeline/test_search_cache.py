@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from insomnia_web.cache import Cache
+from insomnia_web.cache import Cache, SqliteStore
 from insomnia_web.config import Manifest
 from insomnia_web.modeltext import format_age
 from insomnia_web.schemas import (
@@ -59,17 +59,17 @@ def clock() -> Clock:
 def store(tmp_path: Path, clock: Clock) -> Iterator[SearchCache]:
     """A search cache on the fake clock with a one-day TTL (closed afterwards)."""
     with Cache(tmp_path / "c.sqlite3", clock=clock) as cache:
-        yield SearchCache(cache, ttl_s=86_400, clock=clock)
+        yield SearchCache(SqliteStore(cache), ttl_s=86_400, clock=clock)
 
 
 PARAMS: dict[str, object] = {"provider": "mock", "mode": "results", "count": 5}
 
 
-def lookup(
+async def lookup(
     store: SearchCache, query: str, *, freshness: str | None = None, force: bool = False
 ) -> tuple[WebSearchOutput, SearchCacheInfo] | None:
     """Look *query* up with the test parameters."""
-    return store.lookup(query, PARAMS, freshness=freshness, force_fresh=force, warnings=[])
+    return await store.lookup(query, PARAMS, freshness=freshness, force_fresh=force, warnings=[])
 
 
 def test_freshness_caps_the_usable_age() -> None:
@@ -132,12 +132,13 @@ def test_key_ignores_the_spelling_of_a_domain() -> None:
     )
 
 
-def test_exact_and_similar_hits(store: SearchCache, clock: Clock) -> None:
+@pytest.mark.asyncio
+async def test_exact_and_similar_hits(store: SearchCache, clock: Clock) -> None:
     """A stored answer is found for the same query (exact) and a near one (similar)."""
-    store.store("python asyncio tutorial beginners", PARAMS, output(), [])
+    await store.store("python asyncio tutorial beginners", PARAMS, output(), [])
     clock.now += 3600
-    exact = lookup(store, "Python  asyncio tutorial beginners")
-    similar = lookup(store, "python asyncio tutorial")
+    exact = await lookup(store, "Python  asyncio tutorial beginners")
+    similar = await lookup(store, "python asyncio tutorial")
     assert exact is not None
     assert exact[1].match == "exact"
     assert exact[1].age_s == 3600
@@ -146,70 +147,79 @@ def test_exact_and_similar_hits(store: SearchCache, clock: Clock) -> None:
     assert similar[1].matched_query == "python asyncio tutorial beginners"
 
 
-def test_stored_answer_drops_old_cache_warnings(store: SearchCache) -> None:
+@pytest.mark.asyncio
+async def test_stored_answer_drops_old_cache_warnings(store: SearchCache) -> None:
     """Cache warnings of the call that stored an answer are not replayed by later hits."""
-    store.store("python asyncio", PARAMS, output(), [])
-    hit = lookup(store, "python asyncio")
+    await store.store("python asyncio", PARAMS, output(), [])
+    hit = await lookup(store, "python asyncio")
     assert hit is not None
     assert hit[0].warnings == ["1 page(s) missed the deadline"]
 
 
-def test_stale_by_ttl_or_freshness(store: SearchCache, clock: Clock) -> None:
+@pytest.mark.asyncio
+async def test_stale_by_ttl_or_freshness(store: SearchCache, clock: Clock) -> None:
     """An answer older than the TTL, or than the freshness allows, is not used."""
-    store.store("python asyncio", PARAMS, output(), [])
+    await store.store("python asyncio", PARAMS, output(), [])
     clock.now += 2 * 3600
-    assert lookup(store, "python asyncio", freshness="pd") is None
-    assert lookup(store, "python asyncio", freshness="pw") is not None
+    assert await lookup(store, "python asyncio", freshness="pd") is None
+    assert await lookup(store, "python asyncio", freshness="pw") is not None
     clock.now += 86_400
-    assert lookup(store, "python asyncio") is None
+    assert await lookup(store, "python asyncio") is None
 
 
-def test_force_fresh_and_date_range_skip_the_read(store: SearchCache) -> None:
+@pytest.mark.asyncio
+async def test_force_fresh_and_date_range_skip_the_read(store: SearchCache) -> None:
     """force_fresh and a date-range freshness never read the cache."""
-    store.store("python asyncio", PARAMS, output(), [])
-    assert lookup(store, "python asyncio", force=True) is None
-    assert lookup(store, "python asyncio", freshness="2026-01-01to2026-02-01") is None
+    await store.store("python asyncio", PARAMS, output(), [])
+    assert await lookup(store, "python asyncio", force=True) is None
+    assert await lookup(store, "python asyncio", freshness="2026-01-01to2026-02-01") is None
 
 
-def test_broken_cache_warns_instead_of_failing(tmp_path: Path) -> None:
+@pytest.mark.asyncio
+async def test_broken_cache_warns_instead_of_failing(tmp_path: Path) -> None:
     """A cache that cannot open turns every operation into a cache_error warning."""
-    broken = SearchCache(Cache(tmp_path), ttl_s=86_400)  # a directory is not a database
+    # A directory is not a database.
+    broken = SearchCache(SqliteStore(Cache(tmp_path)), ttl_s=86_400)
     warnings: list[str] = []
-    broken.store("q", PARAMS, output(), warnings)
-    hit = broken.lookup("q", PARAMS, freshness=None, force_fresh=False, warnings=warnings)
-    found = broken.findings("q", warnings)
+    await broken.store("q", PARAMS, output(), warnings)
+    hit = await broken.lookup("q", PARAMS, freshness=None, force_fresh=False, warnings=warnings)
+    found = await broken.findings("q", warnings)
     assert hit is None
     assert found == []
     assert len(warnings) == 3
     assert all(w.startswith("cache_error:") for w in warnings)
 
 
-def test_unreadable_payload_is_a_miss_with_a_warning(tmp_path: Path) -> None:
+@pytest.mark.asyncio
+async def test_unreadable_payload_is_a_miss_with_a_warning(tmp_path: Path) -> None:
     """A stored payload that no longer decodes is ignored with a warning."""
     warnings: list[str] = []
     with Cache(tmp_path / "c.sqlite3") as cache:
         cache.put_search("q words", PARAMS, "mock", b"{not json")
-        hit = SearchCache(cache, ttl_s=60).lookup(
+        hit = await SearchCache(SqliteStore(cache), ttl_s=60).lookup(
             "q words", PARAMS, freshness=None, force_fresh=False, warnings=warnings
         )
     assert hit is None
     assert warnings == ["cache_error: a stored answer could not be read; searched again"]
 
 
-def test_findings_are_unverified_with_their_age(store: SearchCache, clock: Clock) -> None:
+@pytest.mark.asyncio
+async def test_findings_are_unverified_with_their_age(store: SearchCache, clock: Clock) -> None:
     """A saved finding comes back unverified, with its age on the search clock."""
     assert store.cache is not None
-    store.cache.add_finding("tortoise lifespan", "About 150 years.", None, ttl_s=86_400)
+    await store.cache.add_finding("tortoise lifespan", "About 150 years.", None, ttl_s=86_400)
     clock.now += 120
-    found = store.findings("tortoise lifespan", [])
+    found = await store.findings("tortoise lifespan", [])
     assert [(f.content, f.verified, f.age_s) for f in found] == [("About 150 years.", False, 120)]
 
 
-def test_disabled_cache_always_misses() -> None:
+@pytest.mark.asyncio
+async def test_disabled_cache_always_misses() -> None:
     """Without a cache nothing is stored or found, and nothing is warned."""
     off = SearchCache(None, ttl_s=86_400)
     warnings: list[str] = []
-    off.store("q", PARAMS, output(), warnings)
-    assert off.lookup("q", PARAMS, freshness=None, force_fresh=False, warnings=warnings) is None
-    assert off.findings("q", warnings) == []
+    await off.store("q", PARAMS, output(), warnings)
+    hit = await off.lookup("q", PARAMS, freshness=None, force_fresh=False, warnings=warnings)
+    assert hit is None
+    assert await off.findings("q", warnings) == []
     assert warnings == []

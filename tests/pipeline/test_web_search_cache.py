@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 
 from insomnia_web import AutoApprovePrompter, Manifest, Runtime, parse_manifest
-from insomnia_web.cache import Cache
+from insomnia_web.cache import Cache, CacheStore, SqliteStore
 from insomnia_web.history import MemoryHistory, ProgressEvent
 from insomnia_web.rank import estimate_tokens
 from insomnia_web.search.base import (
@@ -47,11 +47,11 @@ class ClockedServices(WebServices):
 
     def __init__(self, manifest: Manifest, path: Path, clock: Clock) -> None:
         super().__init__(manifest)
-        self.test_cache = Cache(path, clock=clock)
+        self.test_cache = SqliteStore(Cache(path, clock=clock))
         self._cache = self.test_cache  # closed by aclose() like the real one
 
     @property
-    def cache(self) -> Cache | None:
+    def cache(self) -> CacheStore | None:
         """The test cache."""
         return self.test_cache
 
@@ -117,7 +117,7 @@ class Web:
         tool = self.runtimes[0].get_tool("WebSearch")
         assert isinstance(tool, WebSearch)
         assert isinstance(tool.services, ClockedServices)
-        return tool.services.test_cache
+        return tool.services.test_cache.cache
 
 
 @pytest_asyncio.fixture

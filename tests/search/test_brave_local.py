@@ -107,9 +107,10 @@ def test_cli_search_without_the_key_names_what_to_set(
     monkeypatch.delenv("BRAVE_SEARCH_API_KEY", raising=False)
     manifest = tmp_path / "insomnia.toml"
     manifest.write_text('[web.search]\nprovider = "brave"\n[web.cache]\nenabled = false\n')
-    status = main(["--manifest", str(manifest), "--yes", "search", "hello"])
-    out = capsys.readouterr().out
+    status = main(["--manifest", str(manifest), "search", "hello", "--yes"])
+    captured = capsys.readouterr()
     assert status == 1
-    assert "Error [not_configured]" in out
-    assert "BRAVE_SEARCH_API_KEY" in out
-    assert "web.search.brave.api_key_env" in out
+    assert captured.out == ""
+    assert "Error [not_configured]" in captured.err
+    assert "BRAVE_SEARCH_API_KEY" in captured.err
+    assert "web.search.brave.api_key_env" in captured.err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 import msgspec
@@ -10,9 +11,11 @@ import pytest
 from yarl import URL
 
 from insomnia_web import ToolError
+from insomnia_web.cache import Slot
 from insomnia_web.net.result import FetchResult
 from insomnia_web.search.http import ProviderHttp
 from insomnia_web.search.ratelimit import (
+    SharedBucket,
     TokenBucket,
     key_fingerprint,
     retry_after_from_headers,
@@ -273,3 +276,95 @@ async def test_local_queue_beyond_the_deadline_never_calls_the_provider() -> Non
     assert info.value.code == "rate_limited"
     assert info.value.retry_after_s == pytest.approx(1.0)
     assert client.calls == []
+
+
+# --- the bucket shared through the cache store -------------------------------------------
+
+
+class FakeBudget:
+    """A budget store answering scripted waits (or an error), recording every call."""
+
+    def __init__(self, *, wait_s: float = 0.0, error: ToolError | None = None) -> None:
+        self.wait_s = wait_s
+        self.error = error
+        self.slots: list[dict[str, Any]] = []
+        self.holds: list[tuple[str, float]] = []
+
+    async def take_slot(
+        self,
+        bucket: str,
+        *,
+        interval_s: float,
+        max_wait_s: float | None,
+        monthly_limit: int | None = None,
+    ) -> Slot:
+        """Record the request; raise the scripted error or grant the scripted wait."""
+        self.slots.append(
+            {"bucket": bucket, "interval_s": interval_s, "max_wait_s": max_wait_s,
+             "monthly_limit": monthly_limit}
+        )  # fmt: skip
+        if self.error is not None:
+            raise self.error
+        return Slot(wait_s=self.wait_s, month_requests=len(self.slots))
+
+    async def hold(self, bucket: str, seconds: float) -> None:
+        """Record the hold (or fail like the slots do)."""
+        if self.error is not None:
+            raise self.error
+        self.holds.append((bucket, seconds))
+
+
+@pytest.mark.asyncio
+async def test_shared_bucket_sleeps_for_the_slot_the_store_granted() -> None:
+    """The store decides the wait; the bucket sleeps exactly that long, once, no polling."""
+    clock = FakeClock()
+    store = FakeBudget(wait_s=0.75)
+    bucket = SharedBucket(store, "brave:k", monthly_limit=10, clock=clock, sleep=clock.sleep)
+    assert await bucket.acquire(4, deadline=clock.now + 2) == 0.75
+    assert clock.slept == [0.75]
+    assert store.slots == [
+        {"bucket": "brave:k", "interval_s": 0.25, "max_wait_s": 2.0, "monthly_limit": 10}
+    ]
+
+
+@pytest.mark.asyncio
+async def test_a_429_is_held_in_the_store_for_every_process() -> None:
+    """A 429 with Retry-After reaches the store as a hold on the key's bucket."""
+    clock = FakeClock()
+    store = FakeBudget()
+    api = dataclasses.replace(
+        http(clock), bucket=SharedBucket(store, "test:k", clock=clock, sleep=clock.sleep)
+    )
+    client = ScriptedClient(answer(429, retry_after="5"))
+    with pytest.raises(ToolError):
+        await api.get_json(client, URL("https://api.test/x"), timeout_s=10, type=Payload)  # type: ignore[arg-type]
+    assert store.holds == [("test:k", 5.0)]
+
+
+@pytest.mark.asyncio
+async def test_quota_exceeded_sends_nothing() -> None:
+    """A monthly limit refused by the store fails the call before any request is sent."""
+    clock = FakeClock()
+    refusal = ToolError("quota_exceeded", "limit reached", retryable=False)
+    api = dataclasses.replace(
+        http(clock),
+        bucket=SharedBucket(FakeBudget(error=refusal), "test:k", clock=clock, sleep=clock.sleep),
+    )
+    client = ScriptedClient()
+    with pytest.raises(ToolError) as info:
+        await api.get_json(client, URL("https://api.test/x"), timeout_s=10, type=Payload)  # type: ignore[arg-type]
+    assert info.value.code == "quota_exceeded"
+    assert client.calls == []
+
+
+@pytest.mark.asyncio
+async def test_store_down_falls_back_to_the_local_bucket() -> None:
+    """With the store unavailable, slots come from this process's bucket, and it says why."""
+    clock = FakeClock()
+    down = ToolError("cache_unavailable", "the cache database is unavailable")
+    bucket = SharedBucket(FakeBudget(error=down), "brave:k", clock=clock, sleep=clock.sleep)
+    waits = [await bucket.acquire(2) for _ in range(3)]
+    assert waits == pytest.approx([0.0, 0.5, 0.5])
+    assert bucket.fallback == "the cache database is unavailable"
+    await bucket.hold(1.0)  # a 429 is still honoured locally
+    assert await bucket.acquire(2) == pytest.approx(1.0)

@@ -27,7 +27,7 @@ from tests.plugins import fixture_search
 
 from .conftest import manifest_data
 
-HEADER_RE = re.compile(r"^\[cache: miss · fixture · \d{4}-\d\d-\d\dT\d\d:\d\dZ\]$")
+HEADER_RE = re.compile(r"^\[source: fixture · \d{4}-\d\d-\d\dT\d\d:\d\dZ\]$")
 
 
 def fixture_runtime(
@@ -80,7 +80,7 @@ async def test_text_starts_with_provenance_then_numbered_untrusted_results(
     runtime = fixture_runtime(make_runtime)
     result = await runtime.call_tool("WebSearch", {"query": "guide"})
     lines = result.text.splitlines()
-    assert HEADER_RE.match(lines[0]), lines[0]
+    assert HEADER_RE.match(lines[0]), lines[0]  # this runtime has the cache disabled
     assert lines[1] == UNTRUSTED_BEGIN
     assert lines[2] == "[1] Result 1 for guide - https://docs.example.org/guide"
     assert lines[3] == "    s1"
@@ -371,3 +371,14 @@ def test_builtin_provider_hosts_come_from_their_base_urls() -> None:
     assert BraveProvider.hosts(manifest) == ("api.search.brave.com",)
     assert SearxngProvider.hosts(manifest) == ("10.1.2.3",)
     assert SearxngProvider.hosts(parse_manifest({})) == ()
+
+
+def test_provenance_without_a_cache_names_no_cache() -> None:
+    """With the cache disabled the first line names the provider and time, not the cache."""
+    from insomnia_web.schemas import SearchCacheInfo
+    from insomnia_web.tools.search_cache import provenance_header
+
+    when = datetime(2026, 12, 2, 10, 0, tzinfo=UTC).timestamp()
+    info = SearchCacheInfo(status="miss")
+    header = provenance_header(info, provider="brave", searched_at=when, cache_enabled=False)
+    assert header == "[source: brave · 2026-12-02T10:00Z]"

@@ -161,7 +161,7 @@ def test_render_layout() -> None:
     text = render_fetch(_output())
     assert text == (
         "URL: http://site.test/a\n"
-        "Status: 200 · Type: text/html; charset utf-8\n"
+        "Status: 200 · Type: text/html; charset=utf-8\n"
         'Title: "A title"\n'
         "Chars: 0-10 of 10\n"
         "Source: fetched 2026-12-02T10:00Z (snapshot abababababab)\n"

@@ -8,7 +8,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from insomnia_web.cache import Cache
+from insomnia_web.cache import Cache, SqliteStore
 from insomnia_web.config import Manifest
 from insomnia_web.errors import ToolError
 from insomnia_web.history import MemoryHistory
@@ -31,9 +31,9 @@ The release focused on usability.</p>
 
 def cache_of(runtime: Runtime) -> Cache:
     """The runtime's shared cache (opened on first use)."""
-    cache = runtime.get_tool("WebFetch").services.cache  # type: ignore[attr-defined]
-    assert isinstance(cache, Cache)
-    return cache
+    store = runtime.get_tool("WebFetch").services.cache  # type: ignore[attr-defined]
+    assert isinstance(store, SqliteStore)
+    return store.cache
 
 
 async def save(runtime: Runtime, **args: str) -> dict[str, object]:

@@ -1,6 +1,8 @@
-"""The local cache of insomnia-web: one SQLite file (WAL, FTS5), no server.
+"""The cache of insomnia-web: one SQLite file (WAL, FTS5) by default, or a PostgreSQL server.
 
-Three stores, each answer labelled with where it came from:
+The tools talk to a :class:`CacheStore` (see :func:`open_store`), whichever database is
+behind it. It keeps three stores, each answer labelled with where it came from, plus the
+request budgets of provider keys (:mod:`.budget`), shared by every process using it:
 
 - **searches**: provider responses keyed by the normalised query and the search parameters;
   a new query reuses an ``exact`` or a ``similar`` earlier one (:class:`SearchHit`);
@@ -12,18 +14,27 @@ Three stores, each answer labelled with where it came from:
 
 from __future__ import annotations
 
+from .base import CacheStore
+from .budget import ProviderUsage, Slot
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
+from .open import open_store
 from .similarity import content_words, normalize_query
+from .sqlite import SqliteStore
 from .store import Cache, canonical_params
 
 __all__ = [
     "Cache",
     "CacheStats",
+    "CacheStore",
     "Finding",
+    "ProviderUsage",
     "SearchHit",
+    "Slot",
     "Snapshot",
+    "SqliteStore",
     "canonical_params",
     "content_words",
     "normalize_query",
+    "open_store",
     "snapshot_hash",
 ]

@@ -7,6 +7,8 @@ from typing import Literal
 
 import msgspec
 
+from .budget import ProviderUsage
+
 __all__ = ["CacheStats", "Finding", "SearchHit", "Snapshot", "snapshot_hash"]
 
 
@@ -81,15 +83,21 @@ class Finding(msgspec.Struct, kw_only=True, frozen=True):
 
 
 class CacheStats(msgspec.Struct, kw_only=True, frozen=True):
-    """Row counts and size of the cache file, for ``insomnia-web cache stats``."""
+    """Row counts, size and provider usage of the store, for ``insomnia-web cache stats``."""
 
     path: str
+    """The SQLite file, or the PostgreSQL URL (it never holds a password)."""
     exists: bool
     file_bytes: int
-    """Size of the database file plus its write-ahead log."""
+    """Size of the database file plus its write-ahead log (PostgreSQL: of its tables)."""
     searches: int
     pages: int
     findings: int
     fts5: bool
-    """Whether similar-query matching uses SQLite FTS5 (else only same-words matches)."""
+    """Whether similar-query matching uses full-text search (SQLite FTS5 or PostgreSQL)."""
     sqlite_version: str
+    backend: Literal["sqlite", "postgresql"] = "sqlite"
+    server_version: str | None = None
+    """The PostgreSQL server's version (PostgreSQL only)."""
+    usage: list[ProviderUsage] = msgspec.field(default_factory=list)
+    """Provider requests today and this month (UTC), per key."""

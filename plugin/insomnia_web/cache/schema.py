@@ -17,7 +17,7 @@ from pathlib import Path
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "fts5_available", "open_database"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_MS = 10_000
 
 _TABLES = """
@@ -74,6 +74,18 @@ CREATE TABLE IF NOT EXISTS findings (
 );
 CREATE INDEX IF NOT EXISTS findings_by_source ON findings (source_url, verified);
 CREATE INDEX IF NOT EXISTS findings_by_expiry ON findings (expires_at);
+
+CREATE TABLE IF NOT EXISTS rate_buckets (   -- version 2: provider budgets (cache/budget.py)
+    name TEXT PRIMARY KEY,         -- provider:key-fingerprint
+    next_free REAL NOT NULL,       -- Unix time the next request may start
+    hold_until REAL NOT NULL       -- Unix time before which no request starts (429)
+);
+CREATE TABLE IF NOT EXISTS provider_usage (
+    name TEXT NOT NULL,
+    day TEXT NOT NULL,             -- UTC YYYY-MM-DD
+    requests INTEGER NOT NULL,
+    PRIMARY KEY (name, day)
+);
 """
 
 _FTS_TABLES = {

@@ -16,6 +16,7 @@ import msgspec
 
 from ..config import CacheConfig
 from ..errors import ToolError
+from .budget import ProviderUsage, Slot, day_key, month_key, plan_slot
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
 from .schema import open_database
 from .similarity import (
@@ -374,6 +375,64 @@ class Cache:
             ).fetchall()
         return [_finding(r) for r in rows]
 
+    # -- provider budgets ---------------------------------------------------------------
+
+    def take_slot(
+        self,
+        bucket: str,
+        *,
+        interval_s: float,
+        max_wait_s: float | None,
+        monthly_limit: int | None = None,
+    ) -> Slot:
+        """Reserve the next request slot of *bucket* (one ``BEGIN IMMEDIATE``; see budget)."""
+        with self._write("rate limit") as conn:
+            now = self._clock()
+            row = conn.execute(
+                "SELECT next_free, hold_until FROM rate_buckets WHERE name = ?", (bucket,)
+            ).fetchone()
+            next_free, hold_until = row if row is not None else (now, now)
+            (used,) = conn.execute(
+                "SELECT coalesce(sum(requests), 0) FROM provider_usage "
+                "WHERE name = ? AND day >= ? AND day < ?",
+                (bucket, month_key(now), month_key(now) + "~"),
+            ).fetchone()
+            wait = plan_slot(
+                bucket=bucket, now=now, next_free=next_free, hold_until=hold_until,
+                interval_s=interval_s, max_wait_s=max_wait_s, month_requests=used,
+                monthly_limit=monthly_limit,
+            )  # fmt: skip
+            conn.execute(
+                "INSERT INTO rate_buckets (name, next_free, hold_until) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET next_free = excluded.next_free",
+                (bucket, now + wait + interval_s, hold_until),
+            )
+            conn.execute(
+                "INSERT INTO provider_usage (name, day, requests) VALUES (?, ?, 1) "
+                "ON CONFLICT (name, day) DO UPDATE SET requests = requests + 1",
+                (bucket, day_key(now)),
+            )
+        return Slot(wait_s=wait, month_requests=used + 1)
+
+    def hold(self, bucket: str, seconds: float) -> None:
+        """Start no request of *bucket*, in any process, for *seconds* (a provider's 429)."""
+        with self._write("rate limit") as conn:
+            until = self._clock() + max(seconds, 0.0)
+            conn.execute(
+                "INSERT INTO rate_buckets (name, next_free, hold_until) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE "
+                "SET hold_until = max(hold_until, excluded.hold_until)",
+                (bucket, until, until),
+            )
+
+    def usage(self) -> list[ProviderUsage]:
+        """Requests per bucket today and this month (UTC)."""
+        if self._conn is None and not self.path.exists():
+            return []
+        now = self._clock()
+        with self._use("usage") as conn:
+            return _usage(conn, day_key(now), month_key(now))
+
     # -- maintenance ------------------------------------------------------------------
 
     def stats(self) -> CacheStats:
@@ -389,6 +448,8 @@ class Cache:
                 for table in ("searches", "snapshots", "findings")
             ]
             fts = self._fts
+            now = self._clock()
+            usage = _usage(conn, day_key(now), month_key(now))
         size = sum(
             p.stat().st_size
             for p in (self.path, self.path.with_name(self.path.name + "-wal"))
@@ -397,7 +458,7 @@ class Cache:
         return CacheStats(
             path=str(self.path), exists=True, file_bytes=size, searches=counts[0],
             pages=counts[1], findings=counts[2], fts5=fts,
-            sqlite_version=sqlite3.sqlite_version,
+            sqlite_version=sqlite3.sqlite_version, usage=usage,
         )  # fmt: skip
 
     def clear(self, what: Store = "all") -> int:
@@ -417,6 +478,15 @@ class Cache:
                     conn.execute(f"DELETE FROM {table}_fts")
                 deleted += conn.execute(f"DELETE FROM {table}").rowcount
         return deleted
+
+
+def _usage(conn: sqlite3.Connection, day: str, month: str) -> list[ProviderUsage]:
+    rows = conn.execute(
+        "SELECT name, sum(CASE WHEN day = ? THEN requests ELSE 0 END), sum(requests) "
+        "FROM provider_usage WHERE day >= ? AND day < ? GROUP BY name ORDER BY name",
+        (day, month, month + "~"),
+    ).fetchall()
+    return [ProviderUsage(bucket=name, today=today, month=total) for name, today, total in rows]
 
 
 def _hit(match: Literal["exact", "similar"], row: Any, now: float) -> SearchHit:

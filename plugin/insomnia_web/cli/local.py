@@ -2,21 +2,27 @@
 
 ``insomnia-web extract FILE...`` runs saved HTML through the extractor WebFetch uses (the same
 charset rules, binary check and conversion), offline. ``insomnia-web cache stats|clear``
-reports on or empties the local cache file named by the manifest.
+reports on or empties the cache the manifest names (the SQLite file or the PostgreSQL
+server), with the provider requests sent today and this month.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal, TextIO
+from typing import TYPE_CHECKING, Literal, TextIO
 
 import msgspec
 
 from ..config import Manifest
 from ..errors import ToolError
+from ..tools.fetch_progress import format_bytes
+
+if TYPE_CHECKING:
+    from ..cache import CacheStats
 
 __all__ = ["run_cache", "run_extract"]
 
@@ -51,7 +57,8 @@ def run_extract(
 ) -> int:
     """Extract each HTML file (``-`` is stdin); print its text, or one JSON line per file.
 
-    With several files each text is headed ``# FILE``. A file that cannot be read or is not
+    With several files each text is headed ``==> FILE <==`` (as ``head`` does: a line no
+    extracted page produces, unlike a Markdown heading). A file that cannot be read or is not
     text is reported on *err* and the others are still extracted; the status is then 1.
     """
     status = 0
@@ -71,51 +78,67 @@ def run_extract(
             out.write(json.dumps(doc, ensure_ascii=False) + "\n")
             continue
         if len(files) > 1:
-            out.write(("\n" if printed else "") + f"# {name}\n\n")
+            out.write(("\n" if printed else "") + f"==> {name} <==\n")
         out.write((doc["text"] or "").rstrip("\n") + "\n")
         printed += 1
     return status
 
 
-def _size(n: int) -> str:
-    if n < 1024:
-        return f"{n} bytes"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KiB"
-    return f"{n / (1024 * 1024):.1f} MiB"
-
-
 def run_cache(manifest: Manifest, action: str, *, as_json: bool, out: TextIO) -> int:
-    """``stats``: row counts and file size; ``clear``: delete every row. Never creates the file."""
-    from ..cache import Cache
+    """``stats``: row counts, size and provider usage; ``clear``: delete every cached row.
+
+    Never creates the SQLite file; works the same on a PostgreSQL store.
+    """
+    return asyncio.run(_run_cache(manifest, action, as_json=as_json, out=out))
+
+
+async def _run_cache(manifest: Manifest, action: str, *, as_json: bool, out: TextIO) -> int:
+    from ..cache import open_store
 
     cfg = manifest.web.cache
-    with Cache.from_config(cfg) as cache:
+    store = open_store(cfg)
+    try:
         if action == "clear":
-            deleted = cache.clear("all")
+            deleted = await store.clear("all")
             if as_json:
-                out.write(json.dumps({"path": str(cache.path), "deleted": deleted}) + "\n")
+                out.write(json.dumps({"path": store.location, "deleted": deleted}) + "\n")
             else:
-                out.write(f"cleared {deleted} entries from {cache.path}\n")
+                noun = "entry" if deleted == 1 else "entries"
+                out.write(f"cleared {deleted} {noun} from {store.location}\n")
             return 0
-        stats = cache.stats()
+        stats = await store.stats()
+    finally:
+        await store.aclose()
     if as_json:
         data = msgspec.to_builtins(stats)
         data["enabled"] = cfg.enabled
         out.write(json.dumps(data) + "\n")
         return 0
-    state = "enabled" if cfg.enabled else "disabled in the manifest"
+    out.write("\n".join(_stats_lines(stats, enabled=cfg.enabled)) + "\n")
+    return 0
+
+
+def _stats_lines(stats: CacheStats, *, enabled: bool) -> list[str]:
+    state = "enabled" if enabled else "disabled in the manifest"
     lines = [f"cache: {stats.path} ({state})"]
     if not stats.exists:
-        lines.append("the cache file does not exist yet")
+        return [*lines, "the cache file does not exist yet"]
+    if stats.backend == "postgresql":
+        matching = "PostgreSQL full-text search"
+        engine = f"PostgreSQL {stats.server_version}"
     else:
-        lines += [
-            f"size: {_size(stats.file_bytes)}",
-            f"searches: {stats.searches}",
-            f"pages: {stats.pages}",
-            f"findings: {stats.findings}",
-            "similar queries: " + ("SQLite FTS5" if stats.fts5 else "same words only (no FTS5)"),
-            f"SQLite {stats.sqlite_version}",
-        ]
-    out.write("\n".join(lines) + "\n")
-    return 0
+        matching = "SQLite FTS5" if stats.fts5 else "same words only (no FTS5)"
+        engine = f"SQLite {stats.sqlite_version}"
+    lines += [
+        f"size: {format_bytes(stats.file_bytes)}",
+        f"searches: {stats.searches}",
+        f"pages: {stats.pages}",
+        f"findings: {stats.findings}",
+        f"similar queries: {matching}",
+        engine,
+    ]
+    for use in stats.usage:
+        lines.append(
+            f"provider requests {use.bucket}: {use.today} today, {use.month} this month (UTC)"
+        )
+    return lines

@@ -49,11 +49,14 @@ def _main_region(root: HtmlElement, words: dict[HtmlElement, int]) -> HtmlElemen
     return best if best is not None else body
 
 
-def prune_boilerplate(root: HtmlElement) -> HtmlElement:
-    """Remove boilerplate from *root* in place and return the element holding the content."""
+def prune_boilerplate(root: HtmlElement, language: str | None = None) -> HtmlElement:
+    """Remove boilerplate from *root* in place and return the element holding the content.
+
+    *language* (a primary subtag) selects the visible-text rules; ``None`` applies none.
+    """
     body = root.find("body")
     drop_boilerplate(root, body if body is not None else root, inside_main=False)
-    drop_titled_sections(body if body is not None else root)
+    drop_titled_sections(body if body is not None else root, language)
     # Shops often put the card grid in <main> and the category guide below it, outside
     # <main>: the grid must go before <main> is picked as the region, or the guide is lost.
     top = body if body is not None else root
@@ -89,10 +92,10 @@ def _narrow(region: HtmlElement, counts: BlockCounts) -> HtmlElement:
         region = best
 
 
-def prune_article(article: HtmlElement) -> None:
+def prune_article(article: HtmlElement, language: str | None = None) -> None:
     """Remove leftover chrome (share bars, related links, menus) from an article in place."""
     drop_boilerplate(article, article, inside_main=True)
     drop_hidden_price_variants(article)
     drop_article_extras(article)
-    drop_titled_sections(article)
+    drop_titled_sections(article, language)
     drop_link_lists(article, BlockCounts(article))

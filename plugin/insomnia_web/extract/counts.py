@@ -5,6 +5,8 @@ from __future__ import annotations
 from lxml import etree
 from lxml.html import HtmlElement
 
+from .words import count_words
+
 __all__ = ["BlockCounts", "class_and_id", "is_data_table", "tag_name", "word_count"]
 
 MAX_TABLE_LINK_SHARE = 0.5
@@ -44,7 +46,7 @@ def class_and_id(el: HtmlElement) -> str:
 
 def word_count(el: HtmlElement) -> int:
     """Words of text under *el* (text nodes are counted apart, as in :class:`BlockCounts`)."""
-    return len(" ".join(el.itertext()).split())
+    return count_words(" ".join(el.itertext()))
 
 
 def is_data_table(table: HtmlElement) -> bool:
@@ -85,7 +87,7 @@ class BlockCounts:
         # and are added to its parent's running totals (its tail's words belong to the parent).
         for el in reversed(list(root.iter(_ELEMENTS))):
             text = el.text
-            total = words.get(el, 0) + (len(text.split()) if text else 0)
+            total = words.get(el, 0) + (count_words(text) if text else 0)
             words[el] = total
             if el.tag == "a":
                 link_words[el] = total
@@ -94,7 +96,7 @@ class BlockCounts:
                 break
             parent = el.getparent()
             tail = el.tail
-            words[parent] = words.get(parent, 0) + total + (len(tail.split()) if tail else 0)
+            words[parent] = words.get(parent, 0) + total + (count_words(tail) if tail else 0)
             found = links.get(el)
             if found:
                 links[parent] = links.get(parent, 0) + found

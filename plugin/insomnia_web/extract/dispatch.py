@@ -109,7 +109,7 @@ def convert(
     if mode == "raw":
         return Extracted(title=None, text=text, method="raw")
     if kind in _HTML_TYPES:
-        return extract_html(text, url=url, mode=mode)
+        return extract_html(text, mode=mode)
     if _is_json(kind):
         return _pretty_json(text)
     return Extracted(title=None, text=text, method="passthrough")

@@ -34,10 +34,10 @@ from lxml.etree import Element, XPath, iterwalk
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, class_and_id, tag_name, word_count
+from .words import word_list
 
 __all__ = ["drop_forum_chrome", "drop_lone_post", "drop_repeated_quotes", "is_forum_thread"]
 
-_WORD_RE = re.compile(r"\w+")
 # Class names forum software gives its quote boxes (exact tokens, lowercased): "quote"
 # alone, and the BBCode quote blocks of phpBB, vBulletin, XenForo, SMF and Invision.
 _QUOTE_CLASS_RE = re.compile(
@@ -83,7 +83,7 @@ def _outer_quotes(root: HtmlElement) -> list[HtmlElement]:
 
 
 def _words(texts: Iterable[str]) -> list[str]:
-    return _WORD_RE.findall(" ".join(texts).lower())
+    return word_list(" ".join(texts))
 
 
 def _shingles(words: list[str]) -> list[tuple[str, ...]]:
@@ -494,7 +494,7 @@ def drop_lone_post(root: HtmlElement, article_text: str) -> str:
     posts = _thread_posts(root)
     if not posts:
         return article_text
-    article = Counter(_WORD_RE.findall(article_text.lower()))
+    article = Counter(word_list(article_text))
     kept = 0
     total = 0
     for post in posts:

@@ -15,7 +15,6 @@ is added.
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from lxml.html import HtmlElement
@@ -23,6 +22,7 @@ from lxml.html import HtmlElement
 from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
 from .forum import drop_forum_chrome, drop_lone_post, is_forum_thread
+from .language import page_language
 from .lines import finish_lines
 from .model import Extracted
 from .parse import parse_html
@@ -33,17 +33,13 @@ from .shop import drop_shop_chrome, may_list_reviews
 from .signals import ArticleClaim, article_claim
 from .tidy import drop_legal_lines, drop_repeated_blocks
 from .title import page_title
+from .words import count_words
 
 __all__ = ["extract_html"]
 
-_WORD_RE = re.compile(r"\w+")
 # readability re-reads the text of its candidates many times: past this size it would not
 # finish within a fetch deadline, so very large documents get the page extraction alone.
 READABILITY_MAX_CHARS = 8_000_000
-
-
-def _words(text: str) -> int:
-    return len(_WORD_RE.findall(text))
 
 
 def _body(root: HtmlElement) -> HtmlElement:
@@ -67,16 +63,18 @@ LOST_ARTICLE_MAX_KEPT = 0.2
 SENTENCE_MIN_WORDS = 8
 
 
-def _prose_words(text: str) -> int:
+def _prosecount_words(text: str) -> int:
     """Words of *text* in paragraph-length lines."""
-    counts = (_words(line) for line in text.splitlines())
+    counts = (count_words(line) for line in text.splitlines())
     return sum(n for n in counts if n >= PARAGRAPH_MIN_WORDS)
 
 
 def _lost_by_page(article_text: str, page_text: str) -> bool:
     """True when the page text holds almost none of the article's sentence lines."""
     sentences = [
-        line.strip() for line in article_text.splitlines() if _words(line) >= SENTENCE_MIN_WORDS
+        line.strip()
+        for line in article_text.splitlines()
+        if count_words(line) >= SENTENCE_MIN_WORDS
     ]
     if not sentences:
         return False
@@ -90,11 +88,11 @@ def _choose(article_text: str, page_text: str, claim: ArticleClaim) -> tuple[str
 
     An article that the page text lost almost entirely is kept whatever its share.
     """
-    article_words = _words(article_text)
-    page_words = _words(page_text)
+    article_words = count_words(article_text)
+    page_words = count_words(page_text)
     if article_words and article_words >= _ARTICLE_SHARE[claim] * page_words:
         return article_text, "readability"
-    prose = _prose_words(article_text) >= LOST_ARTICLE_MIN_PROSE
+    prose = _prosecount_words(article_text) >= LOST_ARTICLE_MIN_PROSE
     if prose and _lost_by_page(article_text, page_text):
         return article_text, "readability"
     return page_text, "page"
@@ -109,14 +107,11 @@ def _tidy(content: HtmlElement) -> HtmlElement:
     return content
 
 
-def extract_html(
-    html: str, *, url: str | None = None, mode: Literal["readable", "full"] = "readable"
-) -> Extracted:
+def extract_html(html: str, *, mode: Literal["readable", "full"] = "readable") -> Extracted:
     """Extract the title and Markdown-like text of an HTML page.
 
     ``mode="readable"`` keeps the main content; ``mode="full"`` keeps all visible text (only
-    scripts, styles and hidden elements are removed). *url* is accepted for future
-    site-specific rules and does not change the result today.
+    scripts, styles and hidden elements are removed).
     """
     root = parse_html(html)
     if root is None:
@@ -125,6 +120,7 @@ def extract_html(
     claim = article_claim(root)
     product = read_product(root)  # JSON-LD, read before scripts are removed
     strip_invisible(root)
+    language = page_language(root)
     if mode == "full":
         return Extracted(title=title, text=serialize(_body(root)), method="full")
     if product.is_product or may_list_reviews(html):
@@ -135,12 +131,12 @@ def extract_html(
     if len(html) <= READABILITY_MAX_CHARS and not thread:
         article = readable_article(root)  # works on a copy: root stays whole
         if article is not None:
-            prune_article(article)
+            prune_article(article, language)
             if product.is_product:  # shops print a description twice (mobile, desktop)
                 _tidy(article)
             article_text = serialize(article)
     article_text = drop_lone_post(root, article_text)  # one post of a thread is not the page
-    page_text = serialize(_tidy(prune_boilerplate(root)))
+    page_text = serialize(_tidy(prune_boilerplate(root, language)))
     text, method = _choose(article_text, page_text, claim)
     text = finish_product_text(finish_lines(text), product)
     return Extracted(title=title, text=text, method=method)

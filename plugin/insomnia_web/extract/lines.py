@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .words import count_words
+
 __all__ = ["drop_adjacent_repeats", "drop_doubled_lines", "finish_lines"]
 
-_WORD_RE = re.compile(r"\w+")
 # A line repeating the one before it goes when it has at most this many words (a label, a
 # name, a heading; a longer line said twice may be a refrain).
 MAX_REPEATED_LINE_WORDS = 10
@@ -55,7 +56,7 @@ def drop_adjacent_repeats(text: str) -> str:
     previous = ""
     for line, prose in zip(lines, _prose_flags(lines), strict=True):
         key = _line_key(line) if prose else ""
-        words = len(_WORD_RE.findall(key))
+        words = count_words(key)
         if key and key == previous and 0 < words <= MAX_REPEATED_LINE_WORDS:
             continue
         if line.strip():
@@ -74,7 +75,7 @@ def _undoubled(line: str) -> str:
     first, second = body[:half], body[half + rest :]
     if rest and body[half] != " ":
         return line
-    if first != second or len(_WORD_RE.findall(first)) < MIN_DOUBLED_WORDS:
+    if first != second or count_words(first) < MIN_DOUBLED_WORDS:
         return line
     return marks + first
 

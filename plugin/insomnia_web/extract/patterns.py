@@ -14,7 +14,6 @@ __all__ = [
     "CONTAINER_TAGS",
     "DROP_ROLES",
     "DROP_TAGS",
-    "EXTRA_HEADING_RE",
     "HEADING_TAGS",
     "INDEX_PAGE_LINK_SHARE",
     "KEEP_RE",
@@ -107,45 +106,5 @@ MAX_LINK_BLOCK_SHARE = 0.3
 NARROW_SHARE = 0.9
 LINKED_WEIGHT = 0.5
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
-EXTRA_HEADING_RE = re.compile(
-    r"^(?:related(?: \w+)?|you (?:may|might) also (?:like|enjoy)|recommended(?: for you)?|"
-    r"more (?:from|stories|articles|news|like this)|(?:most )?popular(?: \w+)?|trending(?: \w+)?|"
-    r"read (?:more|next)|up next|latest (?:news|posts|articles|stories)|"
-    r"recent (?:posts|news|articles|stories|events.*|activity)|"
-    r"featured (?:products|items|stories|posts|articles)|"
-    r"sponsored (?:content|stories|posts|articles|links)|upcoming events|"
-    r"share(?: this)?(?: \w+)?|follow us|sign up.*|subscribe.*|(?:our )?newsletter|"
-    r"(?:leave a|post a) (?:reply|comment)|comments?|\d+ comments?|"
-    r"join the (?:discussion|conversation)|"
-    r"create an account(?: or sign in.*)?|sign in|top posters.*|who is online|posting rules|"
-    r"users? browsing this (?:thread|topic|forum)|configure browser push notifications|"
-    r"about the author|tags|categories|archives|"
-    r"customers (?:also|who) .*|frequently bought together|similar(?: \w+)?|"
-    r"choose your add-?ons|(?:pairs?|goes) (?:well |beautifully )?with.*|complete the (?:look|set)|"
-    r"(?:get|shop) the look|as seen on instagram|"
-    r"(?:top |customer |user |product |most helpful )?reviews(?: from .*| with images)?|"
-    r"customers say|write a review|ratings? (?:and|&) reviews|be the first to review.*|"
-    r"products related to this item|how do you want your item|more seller options.*|"
-    r"need help choosing.*|(?:others|customers|people) like you also bought.*|"
-    r"photos from reviews|(?:user|customer) testimonials|how to get it|"
-    r"shipping (?:&|and) returns|delivery (?:&|and) pickup|"
-    r"financing(?: options)?|no interest for .*|\d+ months? (?:special )?financing.*|"
-    r"shop without using credit.*|pay over time.*|bundle (?:&|and) save.*|"
-    r"get \$\d+ in value|"
-    # Service pages end their offer with case studies, insight teasers and a contact prompt.
-    r"latest insights|you may (?:also )?be interested in.*|"
-    r"how can we help(?: you)?|featured (?:insights|resources|client stories|case studies).*|"
-    r"(?:our )?(?:client |customer )?success(?:es| stories)|"
-    # Logo walls, follow prompts and a front page's side boxes (polls, "on this day").
-    r"trusted by.*|stay (?:connected|tuned)|let'?s connect|want updates.*|"
-    r"(?:stories|posts) by category|poll of the week|(?:stories )?published on this day|"
-    r"top collections|"
-    # Feedback widgets, membership badges and closing contact prompts.
-    r"thanks for your feedback|was this (?:page|article) helpful.*|"
-    r"affiliations(?: (?:and|&) memberships)?|how else (?:we can|can we) help.*|"
-    r"contact our [\w ]{0,40}(?:team|professionals|experts)|discuss your (?:use case|project).*|"
-    r"(?:other )?(?:posts|articles|stories) you may (?:also )?(?:like|enjoy))[\s:.!?…]*$",
-    re.I,
-)
 LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
 CONTAINER_TAGS = frozenset(("html", "body", "main", "article"))

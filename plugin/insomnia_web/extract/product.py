@@ -29,6 +29,8 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from .signals import ld_json_texts, og_type
+from .words import count_words, word_list
+from .words import sentences as split_sentences
 
 __all__ = [
     "ProductInfo",
@@ -40,7 +42,6 @@ __all__ = [
 ]
 
 _PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "IndividualProduct", "ProductModel"))
-_WORD_RE = re.compile(r"\w+")
 _TAG_RE = re.compile(r"<[^>]*>")
 _BREAK_RE = re.compile(r"<\s*(?:br|/p|/li|/div|/h[1-6])\b[^>]*>", re.I)
 # A declared description shorter than this is a tagline ("Classic fit, organic cotton"), not
@@ -52,7 +53,6 @@ MAX_COVERED_SHARE = 0.5
 # share of its word triples appeared before (copies differ in dashes, quotes and mojibake).
 MIN_SENTENCE_WORDS = 8
 MIN_REPEATED_SHARE = 0.8
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 
 
 def _json_objects(data: Any) -> Iterator[dict[str, Any]]:
@@ -117,13 +117,13 @@ def read_product(root: HtmlElement) -> ProductInfo:
             if isinstance(description, str) and len(description) > len(best):
                 best = description
     text = _plain(best)
-    description = text if len(_WORD_RE.findall(text)) >= MIN_DESCRIPTION_WORDS else None
+    description = text if count_words(text) >= MIN_DESCRIPTION_WORDS else None
     return ProductInfo(found or _declares_product_in_markup(root), description)
 
 
 def _covered_share(description: str, text: str) -> float:
-    wanted = Counter(_WORD_RE.findall(description.lower()))
-    found = Counter(_WORD_RE.findall(text.lower()))
+    wanted = Counter(word_list(description))
+    found = Counter(word_list(text))
     return sum((wanted & found).values()) / max(sum(wanted.values()), 1)
 
 
@@ -148,15 +148,14 @@ def _repeats(words: list[str], seen: set[tuple[str, str, str]]) -> bool:
 
 def _drop_repeats_in_line(line: str) -> str:
     """*line* without the sentences that repeat an earlier sentence of it."""
-    sentences = _SENTENCE_END_RE.split(line)
+    sentences = split_sentences(line)
     if len(sentences) < 2:
         return line
     seen: set[tuple[str, str, str]] = set()
     kept = [
         sentence
         for sentence in sentences
-        if len(words := _WORD_RE.findall(sentence.lower())) < MIN_SENTENCE_WORDS
-        or not _repeats(words, seen)
+        if len(words := word_list(sentence)) < MIN_SENTENCE_WORDS or not _repeats(words, seen)
     ]
     return line if len(kept) == len(sentences) else " ".join(kept)
 

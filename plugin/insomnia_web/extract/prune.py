@@ -15,7 +15,6 @@ from .patterns import (
     CONTAINER_TAGS,
     DROP_ROLES,
     DROP_TAGS,
-    EXTRA_HEADING_RE,
     HEADING_TAGS,
     INDEX_PAGE_LINK_SHARE,
     KEEP_RE,
@@ -28,6 +27,7 @@ from .patterns import (
     MAX_SHARE_BY_TAG,
     MAX_WORDS_PER_LINK,
 )
+from .rules import matches
 
 __all__ = [
     "drop_article_extras",
@@ -146,7 +146,7 @@ def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> 
         el.drop_tree()
 
 
-def drop_titled_sections(root: HtmlElement) -> None:
+def drop_titled_sections(root: HtmlElement, language: str | None = "en") -> None:
     """Drop sections introduced by a boilerplate heading ("Related articles", "Share this").
 
     The section is the largest ancestor of the heading that starts with it and holds less
@@ -156,7 +156,7 @@ def drop_titled_sections(root: HtmlElement) -> None:
     headings = [
         h
         for h in root.iter("h1", "h2", "h3", "h4", "h5", "h6")
-        if EXTRA_HEADING_RE.match(" ".join(h.text_content().split())[:80])
+        if matches("closing_heading", language, " ".join(h.text_content().split())[:80])
     ]
     if not headings:
         return

@@ -1,7 +1,8 @@
 """How insomnia tools and results look to an MCP client.
 
 A tool keeps its schemas, title and annotations; only its name changes to snake_case
-(``WebSearch`` -> ``web_search``). A result becomes a ``CallToolResult``: the runtime's text
+(``WebSearch`` -> ``web_search``), and so do the tool names its description and its
+results mention (:mod:`.wording`). A result becomes a ``CallToolResult``: the runtime's text
 as the text content, the structured output as ``structuredContent``, and a failure as
 ``isError: true`` with its text and the typed error under ``_meta["insomnia-web/error"]``.
 
@@ -16,11 +17,14 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import msgspec
 from mcp import types
 
 from ..errors import ErrorInfo
+from ..modeltext import render_error
 from ..runtime import ToolResult
 from ..tools.base import Tool
+from .wording import Renamer
 
 __all__ = [
     "ERROR_META_KEY",
@@ -55,13 +59,17 @@ def tool_names(names: Iterable[str]) -> dict[str, str]:
     return mapping
 
 
-def mcp_tool(tool: Tool[Any, Any]) -> types.Tool:
-    """The MCP listing of *tool*: schemas, title and truthful behaviour hints."""
+def mcp_tool(tool: Tool[Any, Any], renamer: Renamer | None = None) -> types.Tool:
+    """The MCP listing of *tool*: schemas, title and truthful behaviour hints.
+
+    *renamer* rewrites the tool names its texts mention; by default only its own.
+    """
+    renamer = renamer or Renamer({tool.name: mcp_tool_name(tool.name)})
     hints = tool.annotations
     return types.Tool(
         name=mcp_tool_name(tool.name),
         title=tool.title or None,
-        description=tool.description(),
+        description=renamer.text(tool.description()),
         input_schema=tool.input_schema(),
         output_schema=tool.output_schema(),
         annotations=types.ToolAnnotations(
@@ -87,10 +95,22 @@ def error_meta(error: ErrorInfo) -> dict[str, Any]:
     return {ERROR_META_KEY: body}
 
 
-def call_result(result: ToolResult) -> types.CallToolResult:
-    """The MCP result of one runtime call (the same text the runtime returns)."""
-    content: list[types.ContentBlock] = [types.TextContent(type="text", text=result.text)]
+def call_result(result: ToolResult, renamer: Renamer | None = None) -> types.CallToolResult:
+    """The MCP result of one runtime call: the runtime's text, with MCP tool names."""
+    renamer = renamer or Renamer({})
     if result.ok:
+        content: list[types.ContentBlock] = [
+            types.TextContent(type="text", text=renamer.result(result.text))
+        ]
         return types.CallToolResult(content=content, structured_content=result.output)
-    meta = error_meta(result.error) if result.error is not None else None
-    return types.CallToolResult(content=content, is_error=True, _meta=meta)
+    if result.error is None:
+        text = renamer.result(result.text)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
+                                    is_error=True)  # fmt: skip
+    error = msgspec.structs.replace(
+        result.error,
+        message=renamer.text(result.error.message),
+        hint=renamer.text(result.error.hint),
+    )
+    content = [types.TextContent(type="text", text=render_error(error))]
+    return types.CallToolResult(content=content, is_error=True, _meta=error_meta(error))

@@ -158,6 +158,7 @@ class SafeClient(AsyncClosing):
         redirect_check: RedirectCheck | None = None,
         accept: str = DEFAULT_ACCEPT,
         trusted_origin: bool = False,
+        on_bytes: Callable[[int], None] | None = None,
     ) -> FetchResult:
         """GET *url* under the policy and return its bounded, decompressed body.
 
@@ -172,6 +173,8 @@ class SafeClient(AsyncClosing):
           ``ToolError("redirect_not_followed", ...)``.
         - ``trusted_origin``: the URL is a configured provider endpoint: port, host-name
           and address rules are skipped for it, and redirects are never followed.
+        - ``on_bytes``: called with the decompressed bytes read so far, after each chunk of
+          the final response's body (for progress displays; it must not block).
 
         Raises a :class:`~insomnia_web.errors.ToolError` with the code of the failure.
         """
@@ -194,6 +197,7 @@ class SafeClient(AsyncClosing):
             follow=follow_redirects and not trusted_origin,
             redirect_check=redirect_check,
             started=started,
+            on_bytes=on_bytes,
         )
         try:
             async with asyncio.timeout(deadline):
@@ -226,6 +230,7 @@ class _Fetch:
         follow: bool,
         redirect_check: RedirectCheck | None,
         started: float,
+        on_bytes: Callable[[int], None] | None = None,
     ) -> None:
         self.client = client
         self.limit = limit
@@ -235,6 +240,7 @@ class _Fetch:
         self.follow = follow
         self.redirect_check = redirect_check
         self.started = started
+        self.on_bytes = on_bytes
         self.redirects: list[str] = []
 
     def _blocked(self, exc: ToolError, location: str) -> ToolError:
@@ -340,6 +346,8 @@ class _Fetch:
         async for chunk in resp.content.iter_any():
             for piece in decoder.feed(chunk, limit + 1 - buffer.tell()):
                 buffer.write(piece)
+            if self.on_bytes is not None:
+                self.on_bytes(min(buffer.tell(), limit))
             if buffer.tell() > limit:
                 break
         else:

@@ -23,6 +23,7 @@ from ..closing import AsyncClosing
 if TYPE_CHECKING:
     from ..config import Manifest
     from ..net.client import SafeClient
+    from .ratelimit import BudgetStore
 
 __all__ = [
     "SearchHit",
@@ -91,6 +92,15 @@ class SearchProvider(AsyncClosing, ABC):
         The default calls the class with no arguments.
         """
         return cls()
+
+    def share_limits(self, store: BudgetStore) -> None:
+        """Keep this provider's request budget in *store*, shared by every process using it.
+
+        Called once after :meth:`from_manifest` when the cache is enabled. The default does
+        nothing; providers built on :class:`~.http.ProviderHttp` swap in a
+        :class:`~.ratelimit.SharedBucket`.
+        """
+        return None
 
     @abstractmethod
     async def search(self, request: SearchRequest, client: SafeClient) -> SearchResponse:

@@ -12,6 +12,7 @@ WebSearch always filters the results by domain afterwards as well.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import TYPE_CHECKING, ClassVar, Self
 
@@ -22,11 +23,12 @@ from ..errors import ToolError
 from .base import SearchHit, SearchProvider, SearchRequest, SearchResponse
 from .http import ProviderHttp
 from .markup import clean_text
-from .ratelimit import key_fingerprint, shared_bucket
+from .ratelimit import SharedBucket, key_fingerprint, shared_bucket
 
 if TYPE_CHECKING:
     from ..config import Manifest
     from ..net.client import SafeClient
+    from .ratelimit import BudgetStore
 
 __all__ = ["SEARCH_PATH", "BraveProvider"]
 
@@ -82,8 +84,12 @@ class BraveProvider(SearchProvider):
         *,
         base_url: str = "https://api.search.brave.com",
         rate_limit_per_s: float = 1.0,
+        monthly_limit: int | None = None,
     ) -> None:
         self.endpoint = URL(base_url.rstrip("/") + SEARCH_PATH)
+        self.bucket_name = f"{self.name}:{key_fingerprint(api_key)}"
+        """The key's budget name in the cache store (a fingerprint, never the key)."""
+        self.monthly_limit = monthly_limit
         self.http = ProviderHttp(
             provider=self.name,
             bucket=shared_bucket(self.name, key_fingerprint(api_key)),
@@ -118,8 +124,16 @@ class BraveProvider(SearchProvider):
                 details={"env": env, "key": "web.search.brave.api_key_env"},
             )
         return cls(
-            api_key, base_url=search.brave.base_url, rate_limit_per_s=search.rate_limit_per_s
+            api_key,
+            base_url=search.brave.base_url,
+            rate_limit_per_s=search.rate_limit_per_s,
+            monthly_limit=search.brave.monthly_limit,
         )
+
+    def share_limits(self, store: BudgetStore) -> None:
+        """Take this key's rate, 429 holds and monthly count from *store* (all processes)."""
+        bucket = SharedBucket(store, self.bucket_name, monthly_limit=self.monthly_limit)
+        self.http = dataclasses.replace(self.http, bucket=bucket)
 
     def params(self, request: SearchRequest) -> dict[str, str]:
         """The query parameters sent for *request*."""

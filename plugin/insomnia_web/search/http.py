@@ -2,7 +2,9 @@
 
 Built-in providers use :class:`ProviderHttp`; plugin providers may too. What it does:
 
-- waits for the provider's shared :class:`~.ratelimit.TokenBucket` within the deadline;
+- waits for the provider's :class:`~.ratelimit.TokenBucket` within the deadline (a
+  :class:`~.ratelimit.SharedBucket` when the cache store holds the key's budget, so every
+  process using the key shares it, and a 429's wait holds back all of them);
 - fetches through :class:`~insomnia_web.net.SafeClient` as a *trusted origin* (the endpoint
   is fixed by configuration), never following redirects, with a body cap (2 MiB);
 - maps answers to errors: 429 is ``rate_limited`` with ``retry_after_s``; the statuses in
@@ -76,7 +78,7 @@ class ProviderHttp:
                 return self._decode(result, type)
             error, wait = self._status_error(result)
             if wait is not None and error.code == "rate_limited":
-                self.bucket.defer(wait)
+                await self.bucket.hold(wait)
             if (
                 attempt == 1
                 and wait is not None

@@ -9,6 +9,12 @@ arrival order without a lock: at 5 requests per second, ten concurrent calls sta
 :func:`shared_bucket` returns the one bucket of a provider and key in this process, so
 every runtime and tool using the same API key shares it. Keys are identified by a
 fingerprint (:func:`key_fingerprint`), never by the key itself.
+
+:class:`SharedBucket` keeps the same bucket in the cache store instead (a
+:class:`BudgetStore`: the SQLite file or the PostgreSQL server), so every *process* using
+one key shares one rate, one ``Retry-After`` hold and one monthly count: each request takes
+its slot in one short transaction and then sleeps until it (no polling). When the store
+cannot be reached the bucket falls back to the process-local one, so a search still runs.
 """
 
 from __future__ import annotations
@@ -18,12 +24,15 @@ import hashlib
 import math
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from typing import Protocol
 
 from ..errors import ToolError
 from ..net.result import MAX_RETRY_AFTER_S, parse_retry_after
 
 __all__ = [
+    "BudgetStore",
     "Clock",
+    "SharedBucket",
     "Sleep",
     "TokenBucket",
     "key_fingerprint",
@@ -79,6 +88,98 @@ class TokenBucket:
     def defer(self, seconds: float) -> None:
         """Start no new slot for *seconds* (the provider said to wait)."""
         self._next_free = max(self._next_free, self.clock() + max(seconds, 0.0))
+
+    async def hold(self, seconds: float) -> None:
+        """Like :meth:`defer`; a :class:`SharedBucket` also holds back the other processes."""
+        self.defer(seconds)
+
+
+class SlotLike(Protocol):
+    """What :meth:`BudgetStore.take_slot` returns: how long to wait for the reserved slot."""
+
+    @property
+    def wait_s(self) -> float: ...
+
+
+class BudgetStore(Protocol):
+    """Where a :class:`SharedBucket` keeps its state (the cache store implements it)."""
+
+    async def take_slot(
+        self,
+        bucket: str,
+        *,
+        interval_s: float,
+        max_wait_s: float | None,
+        monthly_limit: int | None = None,
+    ) -> SlotLike:
+        """Reserve the next slot atomically; raise ``rate_limited`` or ``quota_exceeded``."""
+        ...
+
+    async def hold(self, bucket: str, seconds: float) -> None:
+        """Start no slot of *bucket* for *seconds*, in any process."""
+        ...
+
+
+_FALLBACK_CODES = frozenset({"cache_error", "cache_unavailable"})
+
+
+class SharedBucket(TokenBucket):
+    """A bucket whose state lives in a :class:`BudgetStore`, shared across processes.
+
+    *name* identifies the provider key (``brave:<fingerprint>``); *monthly_limit* refuses
+    requests past that many this month (``quota_exceeded``). A store failure falls back to
+    this process's own bucket (and :attr:`fallback` says why) rather than failing a search;
+    the monthly limit cannot be counted then.
+    """
+
+    def __init__(
+        self,
+        store: BudgetStore,
+        name: str,
+        *,
+        monthly_limit: int | None = None,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        super().__init__(clock=clock, sleep=sleep)
+        self.store = store
+        self.name = name
+        self.monthly_limit = monthly_limit
+        self.fallback: str | None = None
+        """Why the last slot was taken locally (the store failed), or ``None``."""
+
+    async def acquire(self, rate_per_s: float, *, deadline: float | None = None) -> float:
+        """Take the next shared slot and sleep until it; return the time waited."""
+        if rate_per_s <= 0:
+            raise ValueError("rate_per_s must be positive")
+        max_wait = None if deadline is None else max(deadline - self.clock(), 0.0)
+        try:
+            slot = await self.store.take_slot(
+                self.name,
+                interval_s=1.0 / rate_per_s,
+                max_wait_s=max_wait,
+                monthly_limit=self.monthly_limit,
+            )
+        except ToolError as exc:
+            if exc.code not in _FALLBACK_CODES:
+                raise
+            self.fallback = exc.message
+            return await super().acquire(rate_per_s, deadline=deadline)
+        self.fallback = None
+        wait = max(slot.wait_s, 0.0)
+        if wait > 0:
+            await self.sleep(wait)
+        return wait
+
+    async def hold(self, seconds: float) -> None:
+        """Hold back every process using this key for *seconds* (and this one locally)."""
+        self.defer(seconds)
+        try:
+            await self.store.hold(self.name, seconds)
+        except ToolError as exc:
+            if exc.code not in _FALLBACK_CODES:
+                raise
+            self.fallback = exc.message
 
 
 _BUCKETS: dict[tuple[str, str], TokenBucket] = {}

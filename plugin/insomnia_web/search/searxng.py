@@ -11,6 +11,7 @@ date-range filter, so a ``YYYY-MM-DDtoYYYY-MM-DD`` range is ignored with a warni
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import msgspec
@@ -20,11 +21,12 @@ from ..errors import ToolError
 from .base import SearchHit, SearchProvider, SearchRequest, SearchResponse
 from .http import ProviderHttp
 from .markup import clean_text
-from .ratelimit import shared_bucket
+from .ratelimit import SharedBucket, shared_bucket
 
 if TYPE_CHECKING:
     from ..config import Manifest
     from ..net.client import SafeClient
+    from .ratelimit import BudgetStore
 
 __all__ = ["SAFESEARCH_LEVELS", "TIME_RANGES", "SearxngProvider"]
 
@@ -74,6 +76,11 @@ class SearxngProvider(SearchProvider):
                 "403): enable json in search.formats of its settings.yml",
             },
         )
+
+    def share_limits(self, store: BudgetStore) -> None:
+        """Share this instance's request rate through *store* with every other process."""
+        bucket = SharedBucket(store, f"{self.name}:{self.base_url}")
+        self.http = dataclasses.replace(self.http, bucket=bucket)
 
     @classmethod
     def hosts(cls, manifest: Manifest) -> tuple[str, ...]:

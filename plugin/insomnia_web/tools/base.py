@@ -8,7 +8,7 @@ for every failure it can name; the runtime turns it into a result for the model.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 import msgspec
@@ -26,13 +26,16 @@ __all__ = [
     "ToolAnnotations",
     "ToolContext",
     "ToolOutput",
+    "ToolSpec",
     "compact_schema",
+    "tool_spec",
 ]
 
 InT = TypeVar("InT", bound=msgspec.Struct)
 OutT = TypeVar("OutT", bound=msgspec.Struct)
 
 PermissionProbe = Callable[[str, str], "Literal['allow', 'ask', 'deny']"]
+HopApprover = Callable[[str, str], "Awaitable[Literal['allow', 'ask', 'deny']]"]
 
 
 def _collapse_optional(node: dict[str, Any]) -> None:
@@ -145,11 +148,13 @@ class ToolContext:
         permission_probe: PermissionProbe,
         search_providers: Mapping[str, type[SearchProvider]],
         rerankers: Mapping[str, type[Reranker]] | None = None,
+        hop_approver: HopApprover | None = None,
     ) -> None:
         self.call_id = call_id
         self.manifest = manifest
         self._progress = progress
         self._probe = permission_probe
+        self._hop_approver = hop_approver
         self.search_providers = search_providers
         self.rerankers: Mapping[str, type[Reranker]] = rerankers or {}
 
@@ -164,6 +169,31 @@ class ToolContext:
         whose hosts the policy denies.
         """
         return self._probe(tool, host)
+
+    async def approve_redirect(
+        self, tool: str, location: str, host: str
+    ) -> Literal["allow", "ask", "deny"]:
+        """The verdict for following a redirect to *location* (on *host*) within this call.
+
+        Like :meth:`permission_for`, except that a host the rules ask about may be put to
+        the person (when the host runtime was told to, e.g. the CLI's ``--yes``); ``ask``
+        means nobody was asked, so the redirect goes back to the model.
+        """
+        if self._hop_approver is None:
+            return self._probe(tool, host)
+        return await self._hop_approver(tool, location)
+
+
+class ToolSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """A tool as an LLM API is told about it (see :meth:`Runtime.tool_specs`)."""
+
+    name: str
+    title: str
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+    annotations: ToolAnnotations
+    plugin: str
 
 
 class Tool(ABC, Generic[InT, OutT]):
@@ -213,3 +243,16 @@ class Tool(ABC, Generic[InT, OutT]):
     async def aclose(self) -> None:
         """Release what the tool holds (sessions, files); called once by the runtime."""
         return None
+
+
+def tool_spec(tool: Tool[Any, Any], *, plugin: str) -> ToolSpec:
+    """The :class:`ToolSpec` of *tool*, registered by *plugin*."""
+    return ToolSpec(
+        name=tool.name,
+        title=tool.title,
+        description=tool.description(),
+        input_schema=tool.input_schema(),
+        output_schema=tool.output_schema(),
+        annotations=tool.annotations,
+        plugin=plugin,
+    )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from yarl import URL
 
 if TYPE_CHECKING:
-    from ..cache import Cache, Finding
+    from ..cache import CacheStore, Finding
 
 __all__ = ["MIN_WORDS", "canonical_source", "contains_finding", "verify_findings"]
 
@@ -49,18 +49,20 @@ def contains_finding(page_words: str, content: str) -> bool:
     return all(s in page_words for s in sentences)
 
 
-def verify_findings(cache: Cache, urls: Iterable[str], text: str, *, by_url: str) -> list[Finding]:
+async def verify_findings(
+    cache: CacheStore, urls: Iterable[str], text: str, *, by_url: str
+) -> list[Finding]:
     """Mark verified the unverified findings from *urls* that *text* contains; return them."""
     candidates: dict[int, Finding] = {}
     for url in dict.fromkeys(canonical_source(u) for u in urls):
-        for finding in cache.findings_for_source(url):
+        for finding in await cache.findings_for_source(url):
             candidates[finding.id] = finding
     if not candidates:
         return []
     page_words = _words(text)
     verified = []
     for finding in candidates.values():
-        if contains_finding(page_words, finding.content) and cache.mark_verified(
+        if contains_finding(page_words, finding.content) and await cache.mark_verified(
             finding.id, verified_by_url=by_url
         ):
             verified.append(finding)

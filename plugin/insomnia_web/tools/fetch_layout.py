@@ -11,17 +11,18 @@ from __future__ import annotations
 from ..modeltext import format_age, format_utc, one_line, wrap_untrusted
 from ..schemas import WebFetchOutput
 
-__all__ = ["render_fetch", "truncation_marker"]
+__all__ = ["MODEL_CONTINUE", "render_fetch", "truncation_marker"]
 
 MAX_TITLE_CHARS = 200
 
+MODEL_CONTINUE = "call WebFetch again with start_index={end} to continue"
+"""How the model continues a truncated page; a host may word it for its own people
+(the CLI says ``--start-index``). ``{end}`` is where the next slice starts."""
 
-def truncation_marker(start: int, end: int, total: int) -> str:
-    """The line that ends a truncated slice and says how to continue."""
-    return (
-        f"[truncated: showing {start}-{end} of {total} chars; call WebFetch again with "
-        f"start_index={end} to continue]"
-    )
+
+def truncation_marker(start: int, end: int, total: int, how: str = MODEL_CONTINUE) -> str:
+    """The line that ends a truncated slice and says how to continue (*how*)."""
+    return f"[truncated: showing {start}-{end} of {total} chars; {how.format(end=end)}]"
 
 
 def _source_line(out: WebFetchOutput) -> str:
@@ -40,7 +41,7 @@ def _header(out: WebFetchOutput) -> list[str]:
     if out.final_url != out.url:
         hops = len(out.redirects)
         lines.append(f"Final URL: {one_line(out.final_url, 2048)} (after {hops} redirect(s))")
-    charset = f"; charset {out.charset}" if out.charset else ""
+    charset = f"; charset={out.charset}" if out.charset else ""
     lines.append(f"Status: {out.status} · Type: {out.content_type}{charset}")
     if out.title:
         lines.append(f'Title: "{one_line(out.title, MAX_TITLE_CHARS)}"')
@@ -51,11 +52,13 @@ def _header(out: WebFetchOutput) -> list[str]:
     return lines
 
 
-def render_fetch(out: WebFetchOutput) -> str:
-    """The whole model-facing text of one WebFetch result."""
+def render_fetch(out: WebFetchOutput, *, continue_how: str = MODEL_CONTINUE) -> str:
+    """The whole text of one WebFetch result; *continue_how* words the truncation marker."""
     parts = ["\n".join(_header(out)), wrap_untrusted(out.text)]
     if out.truncated and out.next_start_index is not None:
-        parts.append(truncation_marker(out.start_index, out.next_start_index, out.total_chars))
+        parts.append(
+            truncation_marker(out.start_index, out.next_start_index, out.total_chars, continue_how)
+        )
     if out.download_truncated:
         parts.append(
             f"[download cut: only the first {out.bytes} bytes of the response were read (size "

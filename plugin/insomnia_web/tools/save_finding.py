@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, ClassVar
@@ -67,9 +66,7 @@ class SaveFinding(WebTool[SaveFindingInput, SaveFindingOutput]):
         ttl_s = self.manifest.web.cache.finding_ttl_s
         source = canonical_source(args.source_url) if args.source_url else None
         try:
-            finding = await asyncio.to_thread(
-                cache.add_finding, args.query, args.content, source, ttl_s=ttl_s
-            )
+            finding = await cache.add_finding(args.query, args.content, source, ttl_s=ttl_s)
         except ToolError as exc:
             raise ToolError(
                 exc.code,

@@ -9,7 +9,8 @@ match.
 How old a reused answer may be: at most ``web.cache.search_ttl_s``, and when the call asks for
 ``freshness``, at most :data:`FRESHNESS_MAX_AGE_S` of it; a date-range freshness never reads
 the cache. ``force_fresh`` skips the read (the new answer is still stored). A failing cache
-never fails a search: :class:`SearchCache` turns every ``cache_error`` into a warning.
+never fails a search: :class:`SearchCache` turns every ``cache_error`` into a warning, and a
+database that cannot be reached (``cache_unavailable``) into an uncached search that says so.
 
 Every WebSearch text starts with a provenance line (:func:`provenance_header`)::
 
@@ -17,6 +18,8 @@ Every WebSearch text starts with a provenance line (:func:`provenance_header`)::
     [cache: exact match · 2h old]
     [cache: similar match to "earlier query" · 1d old]
     [cache: finding match to "earlier question" · 3d old]
+    [cache: unavailable · brave · 2026-12-02T10:00Z]
+    [source: brave · 2026-12-02T10:00Z]            (the cache is disabled)
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from ..cache import Cache, Finding, SearchHit
+from ..cache import CacheStore, Finding, SearchHit
 from ..errors import ToolError
 from ..modeltext import format_age, format_utc
 from ..schemas import FindingItem, SearchCacheInfo, WebSearchOutput
@@ -51,6 +54,7 @@ FRESHNESS_MAX_AGE_S: dict[str, float] = {
 MAX_QUOTED_CHARS = 120
 """Longest earlier query quoted in a provenance line."""
 
+_CACHE_WARNINGS = ("cache_error:", "cache_unavailable:")
 _output_decoder = msgspec.json.Decoder(WebSearchOutput)
 _encoder = msgspec.json.Encoder()
 
@@ -105,8 +109,18 @@ def _quoted(query: str | None) -> str:
     return f'"{text}"'
 
 
-def provenance_header(info: SearchCacheInfo, *, provider: str, searched_at: float) -> str:
-    """The first line of every WebSearch text: where the answer came from, and how old it is."""
+def provenance_header(
+    info: SearchCacheInfo, *, provider: str, searched_at: float, cache_enabled: bool = True
+) -> str:
+    """The first line of every WebSearch text: where the answer came from, and how old it is.
+
+    With the cache disabled there is no cache to speak of: the line names the provider and
+    the time only (``[source: brave · 2026-12-02T10:00Z]``).
+    """
+    if not cache_enabled:
+        return f"[source: {provider} · {format_utc(searched_at)}]"
+    if info.status == "unavailable":
+        return f"[cache: unavailable · {provider} · {format_utc(searched_at)}]"
     if info.status == "miss" or info.match is None:
         return f"[cache: miss · {provider} · {format_utc(searched_at)}]"
     age = format_age(info.age_s or 0.0)
@@ -135,18 +149,24 @@ def finding_item(finding: Finding, now: float) -> FindingItem:
 
 
 def _warn(warnings: list[str], exc: ToolError) -> None:
-    warnings.append(f"cache_error: {exc.message}; the cache was not used for this step")
+    warnings.append(f"{exc.code}: {exc.message}; the cache was not used for this step")
+
+
+def _failed(exc: ToolError) -> bool:
+    """Whether *exc* is the cache failing (as opposed to a tool error to pass on)."""
+    return exc.code in {"cache_error", "cache_unavailable"}
 
 
 class SearchCache:
-    """Cache reads and writes for WebSearch; a ``cache_error`` becomes a warning, never a failure.
+    """Cache reads and writes for WebSearch; a cache failure becomes a warning, never a failure.
 
     *cache* is ``None`` when the cache is disabled: every lookup misses and nothing is stored.
+    :attr:`unavailable` turns true when the store could not be reached.
     """
 
     def __init__(
         self,
-        cache: Cache | None,
+        cache: CacheStore | None,
         *,
         ttl_s: float,
         clock: Callable[[], float] = time.time,
@@ -154,8 +174,16 @@ class SearchCache:
         self.cache = cache
         self.ttl_s = ttl_s
         self.clock = clock
+        self.unavailable = False
 
-    def lookup(
+    def _note(self, warnings: list[str], exc: ToolError) -> None:
+        if exc.code == "cache_unavailable":
+            if self.unavailable:
+                return  # said once per call
+            self.unavailable = True
+        _warn(warnings, exc)
+
+    async def lookup(
         self,
         query: str,
         params: dict[str, object],
@@ -169,9 +197,11 @@ class SearchCache:
         if self.cache is None or force_fresh or max_age is None:
             return None
         try:
-            hit = self.cache.get_search(query, params, max_age_s=max_age)
+            hit = await self.cache.get_search(query, params, max_age_s=max_age)
         except ToolError as exc:
-            _warn(warnings, exc)
+            if not _failed(exc):
+                raise
+            self._note(warnings, exc)
             return None
         if hit is None:
             return None
@@ -182,30 +212,36 @@ class SearchCache:
             return None
         return stored, hit_info(hit)
 
-    def store(
+    async def store(
         self, query: str, params: dict[str, object], output: WebSearchOutput, warnings: list[str]
     ) -> None:
         """Store *output* (without findings, which are looked up anew on every call)."""
-        if self.cache is None:
+        if self.cache is None or self.unavailable:
             return
         kept = msgspec.structs.replace(
             output,
             findings=[],
-            warnings=[w for w in output.warnings if not w.startswith("cache_error:")],
+            warnings=[w for w in output.warnings if not w.startswith(_CACHE_WARNINGS)],
         )
         try:
-            self.cache.put_search(query, params, output.provider, _encoder.encode(kept))
+            await self.cache.put_search(query, params, output.provider, _encoder.encode(kept))
         except ToolError as exc:
-            _warn(warnings, exc)
+            if not _failed(exc):
+                raise
+            self._note(warnings, exc)
 
-    def findings(self, query: str, warnings: list[str], *, limit: int = 3) -> list[FindingItem]:
+    async def findings(
+        self, query: str, warnings: list[str], *, limit: int = 3
+    ) -> list[FindingItem]:
         """Unexpired findings relevant to *query* (most relevant first)."""
-        if self.cache is None:
+        if self.cache is None or self.unavailable:
             return []
         try:
-            found = self.cache.find_findings(query, limit=limit)
+            found = await self.cache.find_findings(query, limit=limit)
         except ToolError as exc:
-            _warn(warnings, exc)
+            if not _failed(exc):
+                raise
+            self._note(warnings, exc)
             return []
         now = self.clock()
         return [finding_item(f, now) for f in found]

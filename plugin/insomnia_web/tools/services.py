@@ -12,7 +12,7 @@ from ..config import Manifest
 from ..errors import ToolError
 
 if TYPE_CHECKING:
-    from ..cache import Cache
+    from ..cache import CacheStore
     from ..net.client import SafeClient
     from ..rank.rerank import Reranker
     from ..search.base import SearchProvider
@@ -26,7 +26,7 @@ class WebServices:
     def __init__(self, manifest: Manifest) -> None:
         self.manifest = manifest
         self._client: SafeClient | None = None
-        self._cache: Cache | None = None
+        self._cache: CacheStore | None = None
         self._providers: dict[str, SearchProvider] = {}
         self._rerankers: dict[str, Reranker] = {}
         self._closed = False
@@ -41,14 +41,14 @@ class WebServices:
         return self._client
 
     @property
-    def cache(self) -> Cache | None:
-        """The local cache, or ``None`` when ``web.cache.enabled`` is false."""
+    def cache(self) -> CacheStore | None:
+        """The cache store (SQLite or PostgreSQL), or ``None`` when the cache is disabled."""
         if not self.manifest.web.cache.enabled:
             return None
         if self._cache is None:
-            from ..cache import Cache
+            from ..cache import open_store
 
-            self._cache = Cache.from_config(self.manifest.web.cache)
+            self._cache = open_store(self.manifest.web.cache)
         return self._cache
 
     def provider(self, cls: type[SearchProvider]) -> SearchProvider:
@@ -56,6 +56,9 @@ class WebServices:
         inst = self._providers.get(cls.name)
         if inst is None or type(inst) is not cls:
             inst = cls.from_manifest(self.manifest)
+            store = self.cache
+            if store is not None:  # one request budget per key for every process
+                inst.share_limits(store)
             self._providers[cls.name] = inst
         return inst
 
@@ -81,6 +84,6 @@ class WebServices:
         if self._client is not None:
             await self._client.aclose()
         if self._cache is not None:
-            self._cache.close()
+            await self._cache.aclose()
         if errors:
             raise ToolError("internal_error", f"closing search providers failed: {errors[0]!r}")

@@ -14,7 +14,6 @@ every slice belongs to the same version of the page.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -30,10 +29,11 @@ from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .fetch_findings import canonical_source, verify_findings
 from .fetch_layout import render_fetch
 from .fetch_paging import slice_text
+from .fetch_progress import DownloadProgress
 from .web_base import WebTool
 
 if TYPE_CHECKING:  # the cache and the extractor are imported on first use, not at registration
-    from ..cache import Cache, Snapshot
+    from ..cache import CacheStore, Snapshot
     from ..extract import Mode
 
 __all__ = ["MIN_EXTRACT_S", "WebFetch"]
@@ -92,13 +92,12 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
         self.services.client.policy.check(args.url)
         key = canonical_source(args.url)
         cache = self.services.cache
-        # SQLite work runs in a thread (once per phase), so a busy database never stalls
-        # the event loop.
-        page = await asyncio.to_thread(self._stored, cache, key, args, warnings)
+        # The cache store never blocks the loop (SQLite runs in a thread, PostgreSQL is async).
+        page = await self._stored(cache, key, args, warnings)
         hit = page is not None
         if page is None:
             page = await self._download(key, args.mode, ctx, started, warnings)
-        page = await asyncio.to_thread(self._keep, cache, page, not hit, key, warnings)
+        page = await self._keep(cache, page, not hit, key, warnings)
         piece = slice_text(page.text, args.start_index, max_chars)
         out = WebFetchOutput(
             url=key,
@@ -133,8 +132,8 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             return cap
         return args.max_chars
 
-    def _stored(
-        self, cache: Cache | None, key: str, args: WebFetchInput, warnings: list[str]
+    async def _stored(
+        self, cache: CacheStore | None, key: str, args: WebFetchInput, warnings: list[str]
     ) -> Snapshot | None:
         """The snapshot to serve: the newest of this URL and mode within ``page_ttl_s``."""
         again = "fetched again, so the text may differ from the part read before"
@@ -144,7 +143,7 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
                 warnings.append(f"continuing without a stored copy ({why}): {again}")
             return None
         try:
-            page = cache.get_latest_snapshot(
+            page = await cache.get_latest_snapshot(
                 key, args.mode, max_age_s=self.manifest.web.cache.page_ttl_s
             )
         except ToolError as exc:
@@ -154,26 +153,28 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             warnings.append(f"no stored copy of this page is young enough: {again}")
         return page
 
-    def _keep(
+    async def _keep(
         self,
-        cache: Cache | None,
+        cache: CacheStore | None,
         page: Snapshot,
         fresh: bool,
         key: str,
         warnings: list[str],
     ) -> Snapshot:
-        """Store a *fresh* page, then verify the saved findings it confirms (blocking)."""
+        """Store a *fresh* page, then verify the saved findings it confirms."""
         if fresh:
-            page = self._store(cache, page, warnings)
+            page = await self._store(cache, page, warnings)
         if cache is not None:
-            warnings.extend(self._verify(cache, (key, page.final_url), page))
+            warnings.extend(await self._verify(cache, (key, page.final_url), page))
         return page
 
-    def _store(self, cache: Cache | None, page: Snapshot, warnings: list[str]) -> Snapshot:
+    async def _store(
+        self, cache: CacheStore | None, page: Snapshot, warnings: list[str]
+    ) -> Snapshot:
         """Store a fresh snapshot; the returned copy carries its content hash."""
         if cache is not None:
             try:
-                return cache.put_snapshot(page)
+                return await cache.put_snapshot(page)
             except ToolError as exc:
                 warnings.append(f"page not stored ({exc.message}); continuing will fetch it again")
         from ..cache import snapshot_hash
@@ -181,11 +182,16 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
         return msgspec.structs.replace(page, hash=snapshot_hash(page.text, page.mode))
 
     def _redirect_check(self, ctx: ToolContext) -> Callable[[URL], Awaitable[None]]:
-        """Follow a cross-host redirect only to a host this tool is allowed on without asking."""
+        """Follow a cross-host redirect only to a host this call may fetch.
+
+        A host the rules allow is followed; one they ask about is followed when the host
+        runtime put it to the person and they agreed (the CLI with ``--yes``), and otherwise
+        returned to the model with the location to fetch on its own.
+        """
 
         async def check(location: URL) -> None:
             host = (location.host or "").lower()
-            verdict = ctx.permission_for(self.name, host)
+            verdict = await ctx.approve_redirect(self.name, str(location), host)
             if verdict == "allow":
                 return
             would = "ask the user" if verdict == "ask" else "refuse it"
@@ -219,6 +225,7 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             max_bytes=cfg.max_response_bytes,
             allow_truncate=True,
             redirect_check=self._redirect_check(ctx),
+            on_bytes=DownloadProgress(url, ctx.progress),
         )
         result.raise_for_status()
         ctx.progress(f"downloaded {result.bytes_read} bytes from {result.final_url}", None, None)
@@ -250,10 +257,10 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             download_truncated=result.truncated,
         )
 
-    def _verify(self, cache: Cache, urls: tuple[str, ...], page: Snapshot) -> list[str]:
+    async def _verify(self, cache: CacheStore, urls: tuple[str, ...], page: Snapshot) -> list[str]:
         """Verify saved findings this page confirms; a warning line for each."""
         try:
-            found = verify_findings(cache, urls, page.text, by_url=page.final_url)
+            found = await verify_findings(cache, urls, page.text, by_url=page.final_url)
         except ToolError as exc:
             return [f"saved findings not checked ({exc.message})"]
         return [

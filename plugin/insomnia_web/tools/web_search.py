@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -134,9 +133,8 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             max_tokens=budget,
             pages=self.manifest.web.pipeline.pages,
         )
-        # The cache's SQLite work runs in a thread, so a busy database never stalls the loop.
-        cached = await asyncio.to_thread(
-            store.lookup,
+        # The cache store never blocks the loop (SQLite runs in a thread, PostgreSQL is async).
+        cached = await store.lookup(
             args.query,
             params,
             freshness=args.freshness,
@@ -163,7 +161,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             else:
                 output = self._results_output(args, provider.name, response, outcome, warnings)
             if self._worth_storing(output):
-                await asyncio.to_thread(store.store, args.query, params, output, output.warnings)
+                await store.store(args.query, params, output, output.warnings)
             return await self._finish(output, store, budget, altered_query=response.altered_query)
         return await self._finish(output, store, budget)
 
@@ -240,8 +238,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         An excerpt answer's whole text, header and findings included, fits *budget*.
         """
         warnings = list(output.warnings)
-        findings = await asyncio.to_thread(store.findings, output.query, warnings)
+        findings = await store.findings(output.query, warnings)
         info = output.cache
+        if store.unavailable and info.status == "miss":
+            info = SearchCacheInfo(status="unavailable")
         if not output.results and findings:
             info = SearchCacheInfo(
                 status="hit",
@@ -251,7 +251,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             )
         output = msgspec.structs.replace(output, cache=info, findings=findings, warnings=warnings)
         header = provenance_header(
-            info, provider=output.provider, searched_at=self._now().timestamp()
+            info,
+            provider=output.provider,
+            searched_at=self._now().timestamp(),
+            cache_enabled=store.cache is not None,
         )
         if altered_query:
             # Provider-supplied text outside the untrusted delimiters: one line, defused.

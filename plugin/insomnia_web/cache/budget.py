@@ -1,0 +1,97 @@
+"""Provider request budgets kept in the cache store, shared by every process that uses it.
+
+A *bucket* is one provider key (``brave:<key fingerprint>``). Its state is two times and a
+count per day:
+
+- ``next_free``: when the next request may start (a capacity-one token bucket: each request
+  takes the slot at ``max(now, next_free)`` and moves ``next_free`` on by ``1 / rate``);
+- ``hold_until``: no request starts before it (a provider's ``429`` with ``Retry-After``
+  seen by any process holds back all of them);
+- requests per UTC day, so the month's total can be refused past ``monthly_limit`` before
+  the provider bills another request.
+
+Both stores decide with :func:`plan_slot` inside one short transaction, so two processes
+never take the same slot. A caller then *sleeps* until its slot: no polling.
+"""
+
+from __future__ import annotations
+
+import time
+
+import msgspec
+
+from ..errors import ToolError
+
+__all__ = ["ProviderUsage", "Slot", "day_key", "month_key", "plan_slot"]
+
+
+class Slot(msgspec.Struct, kw_only=True, frozen=True):
+    """A reserved request slot: wait this long, then send."""
+
+    wait_s: float
+    month_requests: int
+    """Requests counted this month, this one included."""
+
+
+class ProviderUsage(msgspec.Struct, kw_only=True, frozen=True):
+    """Requests sent with one provider key, for ``insomnia-web cache stats``."""
+
+    bucket: str
+    """``provider:key-fingerprint`` (never the key)."""
+    today: int
+    month: int
+
+
+def day_key(now: float) -> str:
+    """The UTC day of Unix time *now*: ``YYYY-MM-DD``."""
+    return time.strftime("%Y-%m-%d", time.gmtime(now))
+
+
+def month_key(now: float) -> str:
+    """The UTC month of Unix time *now*: ``YYYY-MM`` (a prefix of :func:`day_key`)."""
+    return day_key(now)[:7]
+
+
+def plan_slot(
+    *,
+    bucket: str,
+    now: float,
+    next_free: float,
+    hold_until: float,
+    interval_s: float,
+    max_wait_s: float | None,
+    month_requests: int,
+    monthly_limit: int | None,
+) -> float:
+    """When the next request of *bucket* starts (seconds from *now*), or why it may not.
+
+    Raises ``quota_exceeded`` when *month_requests* already reached *monthly_limit*, and
+    ``rate_limited`` (with ``retry_after_s``) when the slot lies more than *max_wait_s*
+    ahead. The caller stores ``now + wait + interval_s`` as the new ``next_free``.
+    """
+    provider = bucket.split(":", 1)[0]
+    if monthly_limit is not None and month_requests >= monthly_limit:
+        raise ToolError(
+            "quota_exceeded",
+            f"{provider} requests this month ({month_requests}) reached the configured "
+            f"monthly limit of {monthly_limit}; no request was sent",
+            hint="Tell the user the monthly search budget is used up (web.search."
+            f"{provider}.monthly_limit); do not retry this month. Use WebFetch with a known "
+            "URL meanwhile.",
+            retryable=False,
+            details={"provider": provider, "monthly_limit": monthly_limit},
+        )
+    start = max(now, next_free, hold_until)
+    wait = start - now
+    if max_wait_s is not None and wait > max_wait_s:
+        held = hold_until > next_free and hold_until > now
+        source = "provider retry-after, shared" if held else "shared"
+        raise ToolError(
+            "rate_limited",
+            f"the {provider} rate limit shared by every process using this key "
+            f"({1 / interval_s:g} requests/s) queues this search {wait:.2f} s, beyond its "
+            "deadline",
+            retry_after_s=round(wait, 3),
+            details={"source": source, "rate_limit_per_s": 1 / interval_s},
+        )
+    return wait

@@ -1,0 +1,257 @@
+"""``insomnia-web doctor``: is this set-up usable, and if not, what to change.
+
+Each check is a function of a :class:`Setup` that yields :class:`Finding` lines; adding a
+check is writing one such function and listing it in :data:`CHECKS`. A finding is ``ok``,
+``info`` (worth knowing), ``warn`` (something will not work, the rest will) or ``fail`` (the
+tools cannot be used as configured); every ``warn`` and ``fail`` carries its fix. The exit
+status is 1 when any check fails, else 0. Secrets are never shown: only whether the variable
+that holds a key is set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.metadata
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Literal, TextIO
+
+import msgspec
+
+from ..config import Manifest, load_manifest
+from ..errors import ManifestError, ToolError
+from ..manifest_path import ManifestSource, find_manifest, user_manifest_path
+from ..runtime import Runtime
+from ..tools.fetch_progress import format_bytes
+
+__all__ = ["CHECKS", "Finding", "Setup", "run_doctor"]
+
+Status = Literal["ok", "info", "warn", "fail"]
+
+
+class Finding(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of the report: what was checked, its state, and how to fix a problem."""
+
+    check: str
+    status: Status
+    detail: str
+    fix: str | None = None
+
+
+class Setup(msgspec.Struct, frozen=True, kw_only=True):
+    """What the checks look at: the chosen manifest (or why it failed) and the environment."""
+
+    source: ManifestSource
+    manifest: Manifest | None
+    error: str | None = None
+    env: Mapping[str, str] = msgspec.field(default_factory=dict)
+
+
+def check_manifest(setup: Setup) -> Iterator[Finding]:
+    """Which manifest is in use, and whether it loads."""
+    src = setup.source
+    where = f"{src.path} (from {src.origin})" if src.path else "none: built-in defaults"
+    if setup.error is not None:
+        yield Finding(
+            check="manifest",
+            status="fail",
+            detail=f"{where}: {setup.error}",
+            fix="correct the key named above (insomnia-web schema lists every key)",
+        )
+        return
+    yield Finding(check="manifest", status="ok", detail=where)
+    if src.path is None:
+        yield Finding(
+            check="manifest",
+            status="info",
+            detail="searched: --manifest, $INSOMNIA_WEB_MANIFEST, ./insomnia.toml, "
+            f"{user_manifest_path(setup.env)}",
+        )
+
+
+def _provider_problem(manifest: Manifest, runtime: Runtime, name: str) -> str | None:
+    """Why the provider *name* cannot be built from *manifest* (``None``: it can)."""
+    cls = runtime.search_providers.get(name)
+    if cls is None:
+        known = ", ".join(sorted(runtime.search_providers)) or "none"
+        return f"no provider named {name!r} is registered (registered: {known})"
+    try:
+        provider = cls.from_manifest(manifest)
+    except ToolError as exc:
+        return exc.message
+    asyncio.run(provider.aclose())
+    return None
+
+
+def check_provider(setup: Setup) -> Iterator[Finding]:
+    """The search provider, and whether its key variable is set (never its value)."""
+    manifest = setup.manifest
+    if manifest is None:
+        return
+    search = manifest.web.search
+    if not search.enabled:
+        yield Finding(check="provider", status="info", detail="WebSearch is disabled")
+        return
+    name = search.provider
+    if not name:
+        yield Finding(
+            check="provider",
+            status="warn",
+            detail="no search provider: WebSearch answers not_configured (WebFetch works)",
+            fix='set web.search.provider = "brave" (with an API key) or "searxng"',
+        )
+        return
+    if name == "brave":
+        env = search.brave.api_key_env
+        state = "set" if setup.env.get(env, "").strip() else "not set"
+        detail = f"brave; {env} is {state}"
+    else:
+        detail = name
+    problem = _provider_problem(manifest, Runtime(manifest), name)
+    if problem is None:
+        yield Finding(check="provider", status="ok", detail=detail)
+        return
+    fix = f"export {search.brave.api_key_env}=YOUR-KEY" if name == "brave" else None
+    yield Finding(
+        check="provider",
+        status="fail",
+        detail=f"{detail}: {problem}",
+        fix=fix or "configure the provider's table in the manifest (insomnia-web schema)",
+    )
+
+
+def check_permissions(setup: Setup) -> Iterator[Finding]:
+    """The default decision and how many rules of each kind there are."""
+    if setup.manifest is None:
+        return
+    perms = setup.manifest.permissions
+    counts = ", ".join(f"{len(getattr(perms, k))} {k}" for k in ("allow", "ask", "deny"))
+    yield Finding(
+        check="permissions", status="ok", detail=f"default {perms.default}; rules: {counts}"
+    )
+
+
+def _writable_dir(path: Path) -> Path | None:
+    """The nearest existing directory of *path* if it is not writable, else ``None``."""
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    return None if os.access(parent, os.W_OK) else parent
+
+
+def check_cache(setup: Setup) -> Iterator[Finding]:
+    """The SQLite cache file: where it is, its size, and whether it can be written."""
+    if setup.manifest is None:
+        return
+    cfg = setup.manifest.web.cache
+    path = Path(cfg.path).expanduser()
+    if not cfg.enabled:
+        yield Finding(check="cache", status="info", detail=f"disabled (web.cache.path {path})")
+        return
+    if path.exists():
+        size = sum(p.stat().st_size for p in (path, path.with_name(path.name + "-wal"))
+                   if p.exists())  # fmt: skip
+        detail = f"SQLite {path} ({format_bytes(size)})"
+    else:
+        detail = f"SQLite {path} (not created yet)"
+    blocked = _writable_dir(path)
+    if blocked is not None:
+        yield Finding(
+            check="cache",
+            status="warn",
+            detail=f"{detail}: {blocked} is not writable",
+            fix="set web.cache.path to a writable location, or web.cache.enabled = false",
+        )
+        return
+    yield Finding(check="cache", status="ok", detail=detail)
+
+
+def check_history(setup: Setup) -> Iterator[Finding]:
+    """The JSONL history file, if one is configured."""
+    if setup.manifest is None:
+        return
+    configured = setup.manifest.web.history_path
+    if not configured:
+        yield Finding(check="history", status="info", detail="off (web.history_path is unset)")
+        return
+    path = Path(configured).expanduser()
+    blocked = _writable_dir(path)
+    if blocked is not None:
+        yield Finding(
+            check="history",
+            status="fail",
+            detail=f"{path}: {blocked} is not writable",
+            fix="set web.history_path to a writable location",
+        )
+        return
+    yield Finding(check="history", status="ok", detail=str(path))
+
+
+EXTRAS = (("mcp", "mcp", "the MCP server (insomnia-web mcp)"),)
+"""Optional extras: (extra name, module it installs, what it enables)."""
+
+
+def check_extras(setup: Setup) -> Iterator[Finding]:
+    """Which optional extras are installed."""
+    for extra, module, enables in EXTRAS:
+        if importlib.util.find_spec(module) is None:
+            yield Finding(
+                check=f"extra {extra}",
+                status="info",
+                detail=f"not installed: {enables} is unavailable",
+                fix=f"pip install 'insomnia-web[{extra}]'",
+            )
+            continue
+        try:
+            version = importlib.metadata.version(module)
+        except importlib.metadata.PackageNotFoundError:
+            version = "installed"
+        yield Finding(check=f"extra {extra}", status="ok", detail=f"{module} {version}")
+
+
+CHECKS: tuple[Callable[[Setup], Iterator[Finding]], ...] = (
+    check_manifest,
+    check_provider,
+    check_permissions,
+    check_cache,
+    check_history,
+    check_extras,
+)
+"""Every check, in report order."""
+
+
+def gather(explicit: str | None, env: Mapping[str, str]) -> Setup:
+    """Find and load the manifest the other commands would use."""
+    source = find_manifest(explicit, env=env)
+    try:
+        manifest = load_manifest(source.path) if source.path else Manifest()
+    except ManifestError as exc:
+        return Setup(source=source, manifest=None, error=str(exc), env=env)
+    return Setup(source=source, manifest=manifest, env=env)
+
+
+def _write_text(findings: list[Finding], usable: bool, out: TextIO) -> None:
+    width = max(len(f.check) for f in findings)
+    for f in findings:
+        out.write(f"{f.status:<4}  {f.check:<{width}}  {f.detail}\n")
+        if f.fix:
+            out.write(f"{'':<4}  {'':<{width}}  fix: {f.fix}\n")
+    out.write("usable\n" if usable else "not usable: fix the lines marked fail\n")
+
+
+def run_doctor(explicit: str | None, *, as_json: bool, out: TextIO | None = None) -> int:
+    """Run every check and print the report; 0 when usable, 1 when a check failed."""
+    out = out or sys.stdout
+    setup = gather(explicit, os.environ)
+    findings = [finding for check in CHECKS for finding in check(setup)]
+    usable = all(f.status != "fail" for f in findings)
+    if as_json:
+        report = {"usable": usable, "checks": msgspec.to_builtins(findings)}
+        out.write(json.dumps(report, indent=2) + "\n")
+    else:
+        _write_text(findings, usable, out)
+    return 0 if usable else 1

@@ -1,0 +1,238 @@
+"""The argument parser of ``insomnia-web``: every command, option, help text and example.
+
+``--manifest`` and ``--json`` are accepted before or after the command (``insomnia-web
+tools --manifest x.toml`` and ``insomnia-web --manifest x.toml tools`` are the same);
+``--yes`` exists only on the commands that may ask for permission (``search``, ``fetch``).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .. import __version__
+
+__all__ = ["build_parser"]
+
+DESCRIPTION = """\
+Bounded, observable web tools for LLM agents, from a terminal: the same WebSearch, WebFetch,
+permission rules, URL policy and cache a host runtime uses.
+
+Results go to stdout; errors, prompts and progress go to stderr.
+Exit status: 0 success, 1 the tool reported an error (or a URL was refused),
+2 usage or manifest error."""
+
+MANIFEST_HELP = (
+    "manifest file (TOML or JSON); default: $INSOMNIA_WEB_MANIFEST, else ./insomnia.toml, "
+    "else $XDG_CONFIG_HOME/insomnia-web/insomnia.toml, else built-in defaults"
+)
+
+EXAMPLES = {
+    "tools": "insomnia-web tools --json > tools.json",
+    "schema": "insomnia-web schema > manifest.schema.json",
+    "doctor": "insomnia-web doctor --manifest ~/.config/insomnia-web/insomnia.toml",
+    "search": 'insomnia-web search "asyncio timeout" --mode results --count 3',
+    "fetch": "insomnia-web fetch docs.python.org/3/library/asyncio.html --max-chars 4000",
+    "extract": "insomnia-web extract saved.html --url https://example.com/saved",
+    "policy check": (
+        "insomnia-web policy check http://0x7f.1/ https://example.com/ "
+        "--resolve example.com:93.184.215.14"
+    ),
+    "cache": "insomnia-web cache stats --json",
+    "mcp": "insomnia-web mcp --manifest ~/.config/insomnia-web/insomnia.toml",
+}
+
+
+def _example(name: str) -> str:
+    return f"example:\n  {EXAMPLES[name]}"
+
+
+def _sub(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    summary: str,
+    *,
+    manifest: bool = True,
+    json_help: str | None = None,
+) -> argparse.ArgumentParser:
+    """A subcommand with its one-line help, example and the global options it uses."""
+    p = sub.add_parser(
+        name,
+        help=summary,
+        description=summary[0].upper() + summary[1:] + ".",
+        epilog=_example(name),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    # SUPPRESS: when absent after the command, the value given before it (or the default)
+    # is kept.
+    if manifest:
+        p.add_argument("--manifest", metavar="FILE", default=argparse.SUPPRESS, help=MANIFEST_HELP)
+    if json_help:
+        p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help=json_help)
+    return p
+
+
+def _add_resolve(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--resolve",
+        action="append",
+        default=[],
+        metavar="HOST:IP",
+        help="use IP for HOST instead of DNS (like curl; repeatable); the address is still "
+        "checked by the URL policy",
+    )
+
+
+def _add_yes(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument(
+        "--yes",
+        "-y",
+        action="store_true",
+        help=f"allow {what} the permission rules would ask about, without a prompt",
+    )
+
+
+def _add_force_fresh(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--force-fresh", action="store_true", help=f"skip the cache: {what}")
+
+
+def _search(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = _sub(sub, "search", "search the web (WebSearch)", json_help="print the result as JSON")
+    p.add_argument("query", help="what to search for")
+    p.add_argument(
+        "--mode",
+        choices=["results", "excerpts"],
+        help="titles, URLs and snippets "
+        "(results) or the best passages of the top pages (excerpts; the default)",
+    )
+    p.add_argument("--count", type=int, metavar="N", help="number of results (1-20)")
+    p.add_argument("--offset", type=int, metavar="N", help="skip this many pages of results")
+    p.add_argument(
+        "--freshness",
+        metavar="AGE",
+        help="pd, pw, pm, py (past day, week, month, year) or YYYY-MM-DDtoYYYY-MM-DD",
+    )
+    p.add_argument("--max-tokens", type=int, metavar="N", help="token budget of the excerpts")
+    _add_force_fresh(p, "search again even when a cached answer exists")
+    _add_yes(p, "the search and the page fetches")
+    _add_resolve(p)
+
+
+def _fetch(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = _sub(
+        sub,
+        "fetch",
+        "fetch a page as readable text (WebFetch)",
+        json_help="print the result as JSON",
+    )
+    p.add_argument("url", help="http(s) URL; without a scheme, https:// is assumed")
+    p.add_argument(
+        "--mode",
+        choices=["readable", "full", "raw"],
+        help="main content (readable; the default), the whole page as text (full) or the "
+        "body as received (raw)",
+    )
+    p.add_argument(
+        "--max-chars",
+        type=int,
+        metavar="N",
+        help="characters of text to print (capped at web.fetch.max_output_chars)",
+    )
+    p.add_argument(
+        "--start-index",
+        type=int,
+        metavar="N",
+        help="continue a long page from character N (as the truncation line says)",
+    )
+    _add_force_fresh(p, "download the page again even when a stored copy is young enough")
+    _add_yes(p, "the fetch and cross-host redirects")
+    _add_resolve(p)
+
+
+def _local(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = _sub(
+        sub,
+        "extract",
+        "convert saved HTML files to text, offline",
+        manifest=False,
+        json_help="print one JSON object per file (file, title, text)",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="HTML files; - reads stdin")
+    p.add_argument("--url", help="the page's URL (resolves relative links and titles)")
+    p.add_argument(
+        "--mode",
+        choices=["readable", "full"],
+        default="readable",
+        help="main content only (readable; the default) or the whole page (full)",
+    )
+
+    p = _sub(sub, "cache", "show or empty the local cache", json_help="print JSON")
+    p.add_argument(
+        "action",
+        choices=["stats", "clear"],
+        help="stats: counts, file and size; clear: delete every entry",
+    )
+
+
+def _policy(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "policy",
+        help="check URLs against the URL policy",
+        description="Check URLs against the URL policy.",
+        epilog=_example("policy check"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    psub = p.add_subparsers(dest="policy_command", required=True, metavar="SUBCOMMAND")
+    pc = psub.add_parser(
+        "check",
+        help="the policy verdict for each URL, without connecting",
+        description="The policy verdict for each URL, without connecting. "
+        "Exit status 1 when any URL is refused.",
+        epilog=_example("policy check"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    pc.add_argument("urls", nargs="+", metavar="URL", help="URLs to check, exactly as given")
+    pc.add_argument("--manifest", metavar="FILE", default=argparse.SUPPRESS, help=MANIFEST_HELP)
+    pc.add_argument(
+        "--json",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="print one JSON object per URL",
+    )
+    _add_resolve(pc)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every command."""
+    parser = argparse.ArgumentParser(
+        prog="insomnia-web",
+        description=DESCRIPTION,
+        epilog="example:\n  .venv/bin/insomnia-web fetch https://example.com/",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"insomnia-web {__version__}")
+    parser.add_argument("--manifest", metavar="FILE", help=MANIFEST_HELP)
+    parser.add_argument(
+        "--json", action="store_true", help="machine-readable JSON output (results on stdout)"
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    _sub(
+        sub,
+        "tools",
+        "list the tools with descriptions and schemas",
+        json_help="print names, descriptions, schemas and annotations as JSON",
+    )
+    _sub(sub, "schema", "print the manifest JSON Schema", manifest=False)
+    _sub(
+        sub,
+        "doctor",
+        "check the set-up: manifest, provider key, permissions, cache, extras",
+        json_help="print the checks as JSON",
+    )
+    _search(sub)
+    _fetch(sub)
+    _local(sub)
+    _policy(sub)
+    # MCP client configurations often list the command first: --manifest after it works too.
+    _sub(sub, "mcp", "serve the tools to an MCP client on stdin/stdout")
+    return parser

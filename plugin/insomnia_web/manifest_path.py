@@ -1,0 +1,72 @@
+"""Where the manifest comes from when no path is given in code.
+
+In order, the first that applies wins:
+
+1. an explicit path (``--manifest FILE``);
+2. ``$INSOMNIA_WEB_MANIFEST``;
+3. ``./insomnia.toml`` in the working directory;
+4. ``$XDG_CONFIG_HOME/insomnia-web/insomnia.toml`` (``~/.config/insomnia-web/insomnia.toml``
+   when ``XDG_CONFIG_HOME`` is unset or empty);
+5. the built-in defaults (no file).
+
+An explicit path or the environment variable must name a readable file (a missing one is an
+error, not a silent fall-through); the two default locations are used only when they exist.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import msgspec
+
+__all__ = [
+    "DEFAULT_MANIFEST_NAME",
+    "MANIFEST_ENV",
+    "ManifestSource",
+    "find_manifest",
+    "user_manifest_path",
+]
+
+DEFAULT_MANIFEST_NAME = "insomnia.toml"
+MANIFEST_ENV = "INSOMNIA_WEB_MANIFEST"
+
+
+class ManifestSource(msgspec.Struct, frozen=True, kw_only=True):
+    """The manifest file chosen (``None``: built-in defaults) and why it was chosen."""
+
+    path: Path | None
+    origin: str
+    """``--manifest``, ``$INSOMNIA_WEB_MANIFEST``, ``./insomnia.toml``, ``user config`` or
+    ``built-in defaults``."""
+
+
+def user_manifest_path(env: Mapping[str, str] | None = None) -> Path:
+    """``$XDG_CONFIG_HOME/insomnia-web/insomnia.toml``, defaulting to ``~/.config``."""
+    env = os.environ if env is None else env
+    base = env.get("XDG_CONFIG_HOME") or ""
+    root = Path(base) if base else Path.home() / ".config"
+    return root / "insomnia-web" / DEFAULT_MANIFEST_NAME
+
+
+def find_manifest(
+    explicit: str | os.PathLike[str] | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> ManifestSource:
+    """The manifest to load, following the search order of this module's docstring."""
+    env = os.environ if env is None else env
+    if explicit is not None:
+        return ManifestSource(path=Path(explicit), origin="--manifest")
+    named = env.get(MANIFEST_ENV) or ""
+    if named:
+        return ManifestSource(path=Path(named).expanduser(), origin=f"${MANIFEST_ENV}")
+    local = (cwd or Path.cwd()) / DEFAULT_MANIFEST_NAME
+    if local.is_file():
+        return ManifestSource(path=Path(DEFAULT_MANIFEST_NAME), origin=f"./{DEFAULT_MANIFEST_NAME}")
+    user = user_manifest_path(env)
+    if user.is_file():
+        return ManifestSource(path=user, origin="user config")
+    return ManifestSource(path=None, origin="built-in defaults")

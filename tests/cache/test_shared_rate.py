@@ -1,0 +1,97 @@
+"""Eight processes sharing one provider key and one store stay within the key's rate."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import time
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+
+from insomnia_web.cache import open_store
+from insomnia_web.config import CacheConfig
+
+from ..support import LOOPBACK, start_app
+from ._searcher import search_many
+from .backends import BACKENDS, backend_config
+
+PROCESSES = 8
+SEARCHES = 3
+RATE_PER_S = 8.0
+
+
+class FakeBrave:
+    """Records when each search request arrives (on this process's monotonic clock)."""
+
+    def __init__(self) -> None:
+        self.arrivals: list[float] = []
+
+    async def search(self, request: web.Request) -> web.Response:
+        """The /res/v1/web/search endpoint: no results."""
+        self.arrivals.append(time.monotonic())
+        return web.json_response({"web": {"results": []}})
+
+
+def most_in_one_second(arrivals: list[float]) -> int:
+    """The largest number of arrivals inside any window of one second."""
+    times = sorted(arrivals)
+    return max(sum(1 for t in times[i:] if t < start + 1.0) for i, start in enumerate(times))
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_eight_processes_share_one_rate(backend: str, tmp_path: Path) -> None:
+    """The fake provider never sees more than the rate (within one request) in any second,
+    and every finding each process wrote is read back."""
+    fake = FakeBrave()
+    app = web.Application()
+    app.router.add_get("/res/v1/web/search", fake.search)
+    runner, port = await start_app(app)
+    try:
+        with backend_config(backend, tmp_path) as cfg:
+            manifest = {
+                "web": {
+                    "cache": {"path": cfg.path, "url": cfg.url},
+                    "search": {
+                        "provider": "brave",
+                        "rate_limit_per_s": RATE_PER_S,
+                        "brave": {"base_url": f"http://{LOOPBACK}:{port}"},
+                    },
+                }
+            }
+            ctx = multiprocessing.get_context("spawn")
+            barrier = ctx.Barrier(PROCESSES)
+            procs = [
+                ctx.Process(
+                    target=search_many, args=(manifest, "one-key", worker, SEARCHES, barrier)
+                )
+                for worker in range(PROCESSES)
+            ]
+            for proc in procs:
+                proc.start()
+            for proc in procs:
+                await asyncio.to_thread(proc.join, 100)
+            assert [proc.exitcode for proc in procs] == [0] * PROCESSES
+            store = open_store(CacheConfig(path=cfg.path, url=cfg.url))
+            try:
+                found = {
+                    (w, n): await store.find_findings(f"worker {w} fact {n}", limit=50)
+                    for w in range(PROCESSES)
+                    for n in range(SEARCHES)
+                }
+                usage = await store.usage()
+            finally:
+                await store.aclose()
+    finally:
+        await runner.cleanup()
+    total = PROCESSES * SEARCHES
+    assert len(fake.arrivals) == total
+    assert most_in_one_second(fake.arrivals) <= RATE_PER_S + 1
+    # The whole run is spaced by the rate: 24 requests at 8/s take at least 23/8 s.
+    assert max(fake.arrivals) - min(fake.arrivals) >= (total - 1) / RATE_PER_S - 0.1
+    for (w, n), findings in found.items():
+        assert any(f.query == f"worker {w} fact {n}" for f in findings)
+    assert [u.month for u in usage] == [total]

@@ -1,0 +1,173 @@
+"""The cache store interface, with the same assertions on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from insomnia_web import ToolError
+from insomnia_web.cache import CacheStore, Snapshot, open_store
+from insomnia_web.cache.postgres import PostgresStore
+from insomnia_web.config import CacheConfig
+
+from .conftest import FakeClock
+
+pytestmark = pytest.mark.asyncio
+
+PARAMS = {"provider": "mock", "mode": "results", "count": 5}
+
+
+def page(text: str = "The whole page text.", *, url: str = "https://a.test/p") -> Snapshot:
+    """A snapshot as WebFetch would store it."""
+    return Snapshot(
+        url=url, final_url=url, mode="readable", text=text, status=200, fetched_at=1_800_000_000.0
+    )
+
+
+async def test_store_is_the_interface(store: CacheStore, store_config: CacheConfig) -> None:
+    """Both backends implement CacheStore and say which one they are."""
+    assert isinstance(store, CacheStore)
+    assert store.backend == ("postgresql" if store_config.url else "sqlite")
+
+
+async def test_exact_then_similar_search(store: CacheStore, clock: FakeClock) -> None:
+    """A stored answer is found for the same query (exact) and for a near one (similar)."""
+    await store.put_search("python asyncio tutorial beginners", PARAMS, "mock", b'{"a": 1}')
+    clock.advance(60)
+    exact = await store.get_search("Python asyncio tutorial beginners", PARAMS, max_age_s=3600)
+    similar = await store.get_search("tutorial python asyncio", PARAMS, max_age_s=3600)
+    assert exact is not None
+    assert (exact.match, exact.payload, exact.age_s) == ("exact", b'{"a": 1}', 60)
+    assert similar is not None
+    assert (similar.match, similar.matched_query) == (
+        "similar",
+        "python asyncio tutorial beginners",
+    )
+
+
+async def test_search_misses(store: CacheStore, clock: FakeClock) -> None:
+    """Other parameters, a missing word, a different number or too much age never hit."""
+    await store.put_search("python 3.11 release date", PARAMS, "mock", b"{}")
+    assert await store.get_search("python 3.11 release date", {"count": 9}, max_age_s=60) is None
+    assert await store.get_search("python 3.12 release date", PARAMS, max_age_s=60) is None
+    assert await store.get_search("python release date", PARAMS, max_age_s=60) is None
+    clock.advance(61)
+    assert await store.get_search("python 3.11 release date", PARAMS, max_age_s=60) is None
+
+
+async def test_storing_again_replaces(store: CacheStore) -> None:
+    """A second answer for the same query and parameters replaces the first."""
+    await store.put_search("asyncio timeout", PARAMS, "mock", b"old")
+    await store.put_search("asyncio  timeout", PARAMS, "mock", b"new")
+    hit = await store.get_search("asyncio timeout", PARAMS, max_age_s=60)
+    assert hit is not None
+    assert hit.payload == b"new"
+    assert (await store.stats()).searches == 1
+
+
+async def test_snapshots(store: CacheStore, clock: FakeClock) -> None:
+    """A stored page comes back by hash at any age, and as the latest only while young."""
+    stored = await store.put_snapshot(page())
+    clock.now = stored.fetched_at + 100
+    assert stored.hash
+    by_hash = await store.get_snapshot_by_hash(stored.hash)
+    assert by_hash == stored
+    assert await store.get_latest_snapshot("https://a.test/p", "readable", max_age_s=200) == stored
+    assert await store.get_latest_snapshot("https://a.test/p", "readable", max_age_s=50) is None
+    assert await store.get_latest_snapshot("https://a.test/p", "raw", max_age_s=200) is None
+
+
+async def test_findings_found_and_verified(store: CacheStore) -> None:
+    """A finding is found for its question, listed for its source, and can be verified."""
+    fact = "Python 3.12 was released on 2 October 2023."
+    saved = await store.add_finding("python 3.12 release date", fact, "https://x.test/", ttl_s=60)
+    assert [f.id for f in await store.find_findings("release date of python 3.12")] == [saved.id]
+    assert await store.find_findings("python 3.11 release date") == []
+    assert [f.id for f in await store.findings_for_source("https://x.test/")] == [saved.id]
+    assert await store.mark_verified(saved.id, verified_by_url="https://x.test/") is True
+    assert await store.mark_verified(saved.id + 1000, verified_by_url="https://x.test/") is False
+    assert await store.findings_for_source("https://x.test/") == []
+    (found,) = await store.find_findings("python 3.12 release date")
+    assert (found.verified, found.verified_by_url) == (True, "https://x.test/")
+
+
+async def test_findings_expire(store: CacheStore, clock: FakeClock) -> None:
+    """A finding past its lifetime is no longer found."""
+    await store.add_finding("tortoise lifespan", "About 150 years.", None, ttl_s=60)
+    clock.advance(61)
+    assert await store.find_findings("tortoise lifespan") == []
+
+
+async def test_slots_are_spaced_by_the_rate(store: CacheStore, clock: FakeClock) -> None:
+    """Each slot of a bucket starts one interval after the previous one."""
+    waits = [
+        (await store.take_slot("brave:k", interval_s=0.5, max_wait_s=10)).wait_s for _ in range(3)
+    ]
+    assert waits == pytest.approx([0.0, 0.5, 1.0])
+    other = await store.take_slot("searxng:k", interval_s=0.5, max_wait_s=10)
+    assert other.wait_s == 0
+
+
+async def test_slot_beyond_the_deadline_is_refused(store: CacheStore) -> None:
+    """A slot further away than max_wait_s is rate_limited with retry_after_s, not taken."""
+    await store.take_slot("brave:k", interval_s=2.0, max_wait_s=10)
+    with pytest.raises(ToolError) as info:
+        await store.take_slot("brave:k", interval_s=2.0, max_wait_s=1.0)
+    assert info.value.code == "rate_limited"
+    assert info.value.retry_after_s == pytest.approx(2.0)
+    assert (await store.take_slot("brave:k", interval_s=2.0, max_wait_s=10)).wait_s == 2.0
+
+
+async def test_hold_delays_every_user_of_the_bucket(
+    store: CacheStore, store_config: CacheConfig, clock: FakeClock
+) -> None:
+    """A 429's Retry-After stored by one client delays the next slot of another client."""
+    other = open_store(store_config, clock=clock)
+    try:
+        await store.hold("brave:k", 3.0)
+        slot = await other.take_slot("brave:k", interval_s=0.1, max_wait_s=10)
+    finally:
+        await other.aclose()
+    assert slot.wait_s == pytest.approx(3.0)
+
+
+async def test_monthly_limit_and_usage(store: CacheStore, clock: FakeClock) -> None:
+    """Requests are counted per day and month; past the monthly limit they are refused."""
+    for _ in range(2):
+        await store.take_slot("brave:k", interval_s=0.001, max_wait_s=10, monthly_limit=3)
+    clock.advance(86_400)  # 2027-01-15 -> the next day, same month
+    slot = await store.take_slot("brave:k", interval_s=0.001, max_wait_s=10, monthly_limit=3)
+    assert slot.month_requests == 3
+    with pytest.raises(ToolError) as info:
+        await store.take_slot("brave:k", interval_s=0.001, max_wait_s=10, monthly_limit=3)
+    assert info.value.code == "quota_exceeded"
+    assert info.value.retryable is False
+    [usage] = await store.usage()
+    assert (usage.bucket, usage.today, usage.month) == ("brave:k", 1, 3)
+    assert (await store.stats()).usage == [usage]
+
+
+async def test_stats_and_clear(store: CacheStore) -> None:
+    """Stats count each store's rows; clear deletes them and says how many."""
+    await store.put_search("q words", PARAMS, "mock", b"{}")
+    await store.put_snapshot(page())
+    await store.add_finding("some question", "some fact", None, ttl_s=60)
+    stats = await store.stats()
+    assert (stats.searches, stats.pages, stats.findings, stats.fts5) == (1, 1, 1, True)
+    assert await store.clear("findings") == 1
+    assert await store.clear() == 2
+    assert (await store.stats()).searches == 0
+
+
+async def test_unreachable_server_is_unavailable_at_once() -> None:
+    """A PostgreSQL server that refuses connections gives cache_unavailable, quickly, twice."""
+    store = PostgresStore("postgresql://nobody@127.0.0.1:9/none", timeout_s=2.0)
+    started = time.monotonic()
+    for _ in range(2):
+        with pytest.raises(ToolError) as info:
+            await store.get_search("q", PARAMS, max_age_s=60)
+        assert info.value.code == "cache_unavailable"
+        assert "127.0.0.1:9" in info.value.message
+    await store.aclose()
+    assert time.monotonic() - started < 2.0

@@ -1,0 +1,68 @@
+"""`insomnia-web doctor`: what is in use, what is missing, and how to fix it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .support import run
+
+
+def _checks(stdout: str) -> dict[str, dict[str, Any]]:
+    report = json.loads(stdout)
+    return {c["check"]: c for c in report["checks"]}
+
+
+def test_a_usable_setup_exits_0(tmp_path: Path, manifest: Path) -> None:
+    """With a manifest and no provider, doctor names the manifest, warns with a fix, exits 0."""
+    done = run("doctor", "--manifest", str(manifest), cwd=tmp_path)
+    assert done.returncode == 0, done.stdout
+    assert f"{manifest} (from --manifest)" in done.stdout
+    assert "fix: set web.search.provider" in done.stdout
+    assert "default ask; rules: 1 allow, 0 ask, 1 deny" in done.stdout
+    assert str(tmp_path / "cache.sqlite3") in done.stdout
+    assert done.stdout.endswith("usable\n")
+
+
+def test_a_missing_key_fails_with_the_variable_never_the_value(tmp_path: Path) -> None:
+    """Brave without its key fails (exit 1) naming the variable; a set key shows as set only."""
+    manifest = tmp_path / "m.toml"
+    manifest.write_text('[web.search]\nprovider = "brave"\n')
+    env = {"BRAVE_SEARCH_API_KEY": ""}
+    done = run("doctor", "--json", "--manifest", str(manifest), cwd=tmp_path, env=env)
+    assert done.returncode == 1
+    provider = _checks(done.stdout)["provider"]
+    assert provider["status"] == "fail"
+    assert provider["fix"] == "export BRAVE_SEARCH_API_KEY=YOUR-KEY"
+    env = {"BRAVE_SEARCH_API_KEY": "sekrit-key-value"}
+    done = run("doctor", "--json", "--manifest", str(manifest), cwd=tmp_path, env=env)
+    assert done.returncode == 0
+    assert _checks(done.stdout)["provider"]["detail"] == "brave; BRAVE_SEARCH_API_KEY is set"
+    assert "sekrit" not in done.stdout
+
+
+def test_a_broken_manifest_is_reported_not_crashed_on(tmp_path: Path) -> None:
+    """A manifest that does not load is a failed check with the key, and exit 1."""
+    manifest = tmp_path / "m.toml"
+    manifest.write_text("[web.cache]\nsize = 1\n")
+    done = run("doctor", "--manifest", str(manifest), cwd=tmp_path)
+    assert done.returncode == 1
+    assert "fail  manifest" in done.stdout
+    assert "web.cache.size: unknown key" in done.stdout
+
+
+def test_cache_size_history_and_extras(tmp_path: Path, manifest: Path, port: int) -> None:
+    """After a fetch the cache has a size; the history path and the mcp extra are shown."""
+    history = tmp_path / "logs" / "history.jsonl"
+    manifest.write_text(
+        manifest.read_text() + f"[web]\nhistory_path = {json.dumps(str(history))}\n"
+    )
+    fetched = run("fetch", f"http://site.test:{port}/", "--manifest", str(manifest), cwd=tmp_path)
+    assert fetched.returncode == 0, fetched.stderr
+    done = run("doctor", "--json", "--manifest", str(manifest), cwd=tmp_path)
+    checks = _checks(done.stdout)
+    assert checks["cache"]["detail"].startswith(f"SQLite {tmp_path / 'cache.sqlite3'} (")
+    assert "KiB" in checks["cache"]["detail"]
+    assert checks["history"]["detail"] == str(history)
+    assert checks["extra mcp"]["status"] == "ok"

@@ -1,0 +1,85 @@
+"""Where the manifest comes from: --manifest, $INSOMNIA_WEB_MANIFEST, ./insomnia.toml,
+$XDG_CONFIG_HOME/insomnia-web/insomnia.toml, then the built-in defaults."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from insomnia_web.manifest_path import find_manifest, user_manifest_path
+
+from .support import run
+
+
+def _write(path: Path, count: int) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"[web.search]\ncount = {count}\n")
+    return path
+
+
+@pytest.fixture
+def places(tmp_path: Path) -> dict[str, Path]:
+    """A manifest in each place of the search order, each with its own search count."""
+    work = tmp_path / "work"
+    config = tmp_path / "config"
+    return {
+        "work": work,
+        "config": config,
+        "explicit": _write(tmp_path / "explicit.toml", 1),
+        "env": _write(tmp_path / "env.toml", 2),
+        "local": _write(work / "insomnia.toml", 3),
+        "user": _write(config / "insomnia-web" / "insomnia.toml", 4),
+    }
+
+
+def test_search_order(places: dict[str, Path]) -> None:
+    """Each place wins over the ones after it; with none, the built-in defaults apply."""
+    env = {"INSOMNIA_WEB_MANIFEST": str(places["env"]), "XDG_CONFIG_HOME": str(places["config"])}
+    work = places["work"]
+    found = find_manifest(places["explicit"], env=env, cwd=work)
+    assert (found.path, found.origin) == (places["explicit"], "--manifest")
+    assert find_manifest(env=env, cwd=work).origin == "$INSOMNIA_WEB_MANIFEST"
+    del env["INSOMNIA_WEB_MANIFEST"]
+    assert find_manifest(env=env, cwd=work).origin == "./insomnia.toml"
+    places["local"].unlink()
+    found = find_manifest(env=env, cwd=work)
+    assert (found.path, found.origin) == (places["user"], "user config")
+    places["user"].unlink()
+    assert find_manifest(env=env, cwd=work).path is None
+
+
+def test_user_config_defaults_to_dot_config(tmp_path: Path) -> None:
+    """Without $XDG_CONFIG_HOME the user manifest is ~/.config/insomnia-web/insomnia.toml."""
+    assert user_manifest_path({"HOME": str(tmp_path)}).parts[-3:] == (
+        ".config",
+        "insomnia-web",
+        "insomnia.toml",
+    )
+
+
+def test_the_cli_reads_the_user_config(places: dict[str, Path]) -> None:
+    """The console script uses $XDG_CONFIG_HOME's manifest when nothing nearer names one."""
+    places["local"].unlink()
+    env = {"XDG_CONFIG_HOME": str(places["config"])}
+    done = run("doctor", "--json", cwd=places["work"], env=env)
+    manifest = json.loads(done.stdout)["checks"][0]
+    assert manifest["detail"] == f"{places['user']} (from user config)"
+
+
+def test_the_environment_variable_beats_the_working_directory(places: dict[str, Path]) -> None:
+    """$INSOMNIA_WEB_MANIFEST wins over ./insomnia.toml, in the console script too."""
+    env = {"INSOMNIA_WEB_MANIFEST": str(places["env"])}
+    done = run("tools", "--json", cwd=places["work"], env=env)
+    search = next(t for t in json.loads(done.stdout) if t["name"] == "WebSearch")
+    assert "5 by default" not in search["description"]
+    assert "2 by default" in search["description"]
+
+
+def test_a_missing_named_manifest_is_an_error(tmp_path: Path) -> None:
+    """A manifest named by the environment that does not exist is refused (exit 2)."""
+    env = {"INSOMNIA_WEB_MANIFEST": str(tmp_path / "nope.toml")}
+    done = run("tools", cwd=tmp_path, env=env)
+    assert done.returncode == 2
+    assert "nope.toml" in done.stderr

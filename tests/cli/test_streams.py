@@ -1,0 +1,94 @@
+"""Where the console script writes, and its exit status: the contract scripts rely on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import insomnia_web
+
+from .support import console_script, run
+
+
+def test_version_is_the_installed_version(tmp_path: Path) -> None:
+    """--version prints the installed version, the same as insomnia_web.__version__."""
+    done = run("--version", cwd=tmp_path)
+    assert done.returncode == 0
+    assert done.stdout == f"insomnia-web {insomnia_web.__version__}\n"
+
+
+def test_python_dash_m_is_the_console_script(tmp_path: Path) -> None:
+    """`python -m insomnia_web` runs the same command line."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "insomnia_web", "--version"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.stdout == f"insomnia-web {insomnia_web.__version__}\n"
+    assert console_script()
+
+
+def test_page_to_stdout_nothing_on_stderr(tmp_path: Path, manifest: Path, port: int) -> None:
+    """A successful fetch writes the page to stdout and nothing to stderr; exit 0."""
+    done = run("fetch", f"http://site.test:{port}/", "--manifest", str(manifest), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "# Fetched from the command line" in done.stdout
+    assert done.stderr == ""
+
+
+def test_tool_error_goes_to_stderr_only(tmp_path: Path, manifest: Path, port: int) -> None:
+    """A failed fetch prints its error and hint on stderr, nothing on stdout; exit 1."""
+    done = run("fetch", f"http://site.test:{port}/gone", "--manifest", str(manifest), cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.startswith("Error [http_error]")
+    assert "Hint:" in done.stderr
+
+
+def test_json_error_stays_on_stdout(tmp_path: Path, manifest: Path, port: int) -> None:
+    """With --json the failed result is still one JSON object on stdout; exit 1."""
+    url = f"http://site.test:{port}/gone"
+    done = run("fetch", url, "--json", "--manifest", str(manifest), cwd=tmp_path)
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["error"]["code"] == "http_error"
+
+
+def test_manifest_error_exits_2(tmp_path: Path) -> None:
+    """A bad manifest is a usage error: exit 2, the key path on stderr."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[web.fetch]\ntimeout = 3\n")
+    done = run("tools", "--manifest", str(bad), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "web.fetch.timeout: unknown key" in done.stderr
+    assert done.stdout == ""
+
+
+def test_usage_error_exits_2(tmp_path: Path) -> None:
+    """An unknown option is a usage error: exit 2."""
+    done = run("fetch", "--no-such-option", "https://example.com/", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "unrecognized arguments" in done.stderr
+
+
+def test_global_options_after_the_command(tmp_path: Path, manifest: Path) -> None:
+    """--manifest and --json work after the command as before it."""
+    manifest.write_text(manifest.read_text() + "[web.fetch]\nmax_output_chars = 1234\n")
+    for argv in (
+        ["tools", "--manifest", str(manifest), "--json"],
+        ["--manifest", str(manifest), "--json", "tools"],
+    ):
+        done = run(*argv, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        specs = {t["name"]: t for t in json.loads(done.stdout)}
+        assert "1234 chars per call" in specs["WebFetch"]["description"]
+
+
+def test_yes_only_where_it_means_something(tmp_path: Path) -> None:
+    """--yes is an option of search and fetch, not of commands that never ask."""
+    assert run("tools", "--yes", cwd=tmp_path).returncode == 2
+    assert run("fetch", "--help", cwd=tmp_path).stdout.count("--yes") >= 1

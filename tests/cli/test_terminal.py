@@ -1,0 +1,67 @@
+"""The console script on a terminal: prompts, Ctrl-C, the progress line, the MCP notice."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+from .support import SLOW_S, on_terminal, run
+
+
+def test_an_unknown_answer_asks_again(tmp_path: Path, manifest: Path, port: int) -> None:
+    """On a terminal an asked fetch prompts; "maybe" asks again, "o" allows it once."""
+    url = f"http://other.test:{port}/"
+    with on_terminal("fetch", url, "--manifest", str(manifest), cwd=tmp_path) as term:
+        screen = term.read_until("[d]eny: ")
+        assert f"WebFetch wants to fetch {url}" in screen
+        assert "[a]lways for this domain, until insomnia-web exits" in screen
+        term.type("maybe\n")
+        term.read_until("Please answer o (once), a (always) or d (deny): ")
+        term.type("o\n")
+        assert term.proc.wait(30) == 0
+        assert term.proc.stdout is not None
+        assert "# Fetched from the command line" in term.proc.stdout.read().decode()
+
+
+def test_ctrl_c_at_the_prompt_exits_at_once(tmp_path: Path, manifest: Path, port: int) -> None:
+    """Ctrl-C while the prompt waits ends the process within a second, status 130."""
+    url = f"http://other.test:{port}/"
+    with on_terminal("fetch", url, "--manifest", str(manifest), cwd=tmp_path) as term:
+        term.read_until("[d]eny: ")
+        started = time.monotonic()
+        term.interrupt()
+        try:
+            status = term.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the process still waits for Enter after Ctrl-C") from None
+        assert status == 130
+        assert time.monotonic() - started < 2
+
+
+def test_a_slow_download_shows_bytes_and_time(tmp_path: Path, manifest: Path, port: int) -> None:
+    """On a terminal a slow fetch shows bytes so far and the time elapsed on stderr."""
+    url = f"http://site.test:{port}/slow"
+    with on_terminal("fetch", url, "--manifest", str(manifest), cwd=tmp_path) as term:
+        screen = term.read_until(f"downloading {url}: ", timeout=SLOW_S + 20)
+        assert term.proc.wait(30) == 0
+        screen = term.drain()
+        line = screen.split(f"downloading {url}: ")[1].split("\r")[0]
+        assert " bytes, " in line or " KiB, " in line
+        assert line.endswith(" s")
+
+
+def test_no_progress_off_a_terminal(tmp_path: Path, manifest: Path, port: int) -> None:
+    """With stderr not a terminal the same slow fetch writes nothing to stderr."""
+    url = f"http://site.test:{port}/slow"
+    done = run("fetch", url, "--manifest", str(manifest), cwd=tmp_path)
+    assert done.returncode == 0
+    assert done.stderr == ""
+
+
+def test_mcp_on_a_terminal_says_what_it_is(tmp_path: Path, manifest: Path) -> None:
+    """`insomnia-web mcp` started by hand prints one line to stderr saying it speaks MCP."""
+    with on_terminal("mcp", "--manifest", str(manifest), cwd=tmp_path) as term:
+        screen = term.read_until("\n")
+        assert screen.startswith("insomnia-web mcp: speaking MCP on stdin/stdout")
+        assert screen.count("\n") == 1

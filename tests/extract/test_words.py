@@ -1,0 +1,32 @@
+"""One word counter and sentence splitter for every script."""
+
+from __future__ import annotations
+
+from insomnia_web.extract.words import count_words, sentences, word_list
+
+
+def test_latin_words_are_tokens_with_a_letter_or_digit() -> None:
+    """Dashes, bullets and table bars are not words; words and numbers are."""
+    assert count_words("- Price | 20 EUR — don't miss it") == 6
+
+
+def test_cjk_runs_count_one_word_per_two_characters() -> None:
+    """A Japanese paragraph without spaces counts as many words, not one."""
+    assert count_words("京都市は観光特急を新設") == 6  # 11 characters
+    assert count_words("杭州 地铁") == 2
+
+
+def test_mixed_scripts_add_up() -> None:
+    """Latin words beside a CJK run are counted apart from it."""
+    assert count_words("iPhone 15の発売日") == 4  # "iPhone", "15", "の発売日" (2)
+
+
+def test_word_list_gives_cjk_bigrams() -> None:
+    """CJK runs are compared by their character bigrams, Latin words whole and lower-cased."""
+    assert word_list("Tokyo 東京都") == ["tokyo", "東京", "京都"]
+
+
+def test_sentences_end_at_ideographic_punctuation() -> None:
+    """。！？ end a sentence without a space after them, as . ! ? do with one."""
+    assert sentences("開通しました。便利です！本当？") == ["開通しました。", "便利です！", "本当？"]
+    assert sentences("One. Two! Three?") == ["One.", "Two!", "Three?"]
