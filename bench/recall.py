@@ -14,6 +14,9 @@ in parentheses, the mean tokens returned (labels included). MRR is the mean reci
 of the first passage holding an answer, before the budget. ``--ablate`` drops each default
 feature in turn and adds each optional one; ``--detail`` prints that rank per question.
 The speed lines time one call on 5 pages of at least 10k words each (pages repeated).
+The last table (``bench/recall_layout.py``) scores the whole text the model reads, as
+WebSearch renders it under the whole-text budget, with 95% intervals and its label share;
+``python bench/recall_layout.py --distractors 9`` prints it alone with 10 pages a question.
 
     python bench/recall.py [--text extract|truth] [--ablate] [--detail]
 

@@ -208,3 +208,39 @@ def report(cases: Sequence[tuple[Any, list[SourceDoc]]], title: str = "") -> Non
             versus = f"{mean:+.3f} ± {half:.3f}"
         labels = f"{m.shares[at]:.1%} ({m.word_shares[at]:.1%})"
         print(f"| {name} | {' | '.join(cells)} | {m.tokens[at]:.0f} | {labels} | {versus} |")
+
+
+def main() -> None:
+    """Print the table alone, on the dev set with *--distractors* pages per question."""
+    import argparse
+    import sys
+    from pathlib import Path
+
+    import msgspec
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import recall
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--distractors", type=int, default=recall.DISTRACTORS)
+    args = parser.parse_args()
+    recall.DISTRACTORS = args.distractors
+    questions = msgspec.json.decode(
+        (recall.BENCH_DIR / "devset.json").read_bytes(), type=list[recall.Question]
+    )
+    pages = recall.load_pages()
+    extract = recall.make_extractor()
+    texts: dict[str, tuple[str, str]] = {}
+
+    def text_of(page: recall.Page) -> tuple[str, str]:
+        if page.key not in texts:
+            texts[page.key] = extract(page) if extract else (page.title, page.truth)
+        return texts[page.key]
+
+    cases = recall.build_cases(questions, pages, text_of)
+    cases = [(q, d) for q, d in cases if recall.answered(q, [x.text for x in d])]
+    report(cases, f", {args.distractors + 1} pages per question")
+
+
+if __name__ == "__main__":
+    main()
