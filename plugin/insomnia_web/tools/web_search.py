@@ -75,8 +75,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         )
 
     def preflight(self, args: WebSearchInput, ctx: ToolContext) -> None:
-        """Fail fast, before any permission prompt, when no usable provider is configured."""
+        """Fail fast, before any permission prompt, when no usable provider is configured
+        or ``web.pipeline.rerank`` names no registered reranker."""
         self._provider(ctx)
+        self._reranker_class(ctx)
 
     def precheck(self, raw: Mapping[str, Any]) -> None:
         """Refuse over-long queries with ``query_too_long`` and a shortened suggestion."""
@@ -274,7 +276,12 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
     # --- the steps of run() ------------------------------------------------------------
 
     def _reranker(self, ctx: ToolContext) -> Reranker | None:
-        """The reranker ``web.pipeline.rerank`` names (``None`` for ``"none"``)."""
+        """The reranker ``web.pipeline.rerank`` names, built once (``None`` for ``"none"``)."""
+        cls = self._reranker_class(ctx)
+        return None if cls is None else self.services.reranker(cls)
+
+    def _reranker_class(self, ctx: ToolContext) -> type[Reranker] | None:
+        """The registered class ``web.pipeline.rerank`` names; ``not_configured`` if none."""
         name = self.manifest.web.pipeline.rerank
         if name == "none":
             return None
@@ -289,7 +296,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                 'web.pipeline.rerank = "none"; do not retry.',
                 details={"key": "web.pipeline.rerank", "choices": choices},
             )
-        return self.services.reranker(cls)
+        return cls
 
     def _provider(self, ctx: ToolContext) -> SearchProvider:
         """The configured provider instance; ``not_configured`` naming what to set."""
