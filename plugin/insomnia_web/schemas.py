@@ -51,67 +51,56 @@ class WebSearchInput(_In, kw_only=True, frozen=True):
         Meta(
             min_length=1,
             max_length=MAX_QUERY_CHARS,
-            description="Search terms (max 400 chars, 50 words).",
+            description="Search terms, at most 50 words.",
         ),
     ]
     count: Annotated[
         Annotated[int, Meta(ge=1, le=20)] | None,
-        Meta(description="Optional. Number of results, 1-20."),
+        Meta(description="Number of results."),
     ] = None
-    offset: Annotated[int, Meta(ge=0, le=9, description="Optional. Result page, 0-9.")] = 0
+    offset: Annotated[int, Meta(ge=0, le=9, description="Result page.")] = 0
     mode: Annotated[
         Literal["excerpts", "results"] | None,
-        Meta(
-            description="Optional. excerpts (default): passages from the top pages that "
-            "answer; results: titles, URLs, snippets."
-        ),
+        Meta(description="Default: excerpts."),
     ] = None
     freshness: Annotated[
         Annotated[str, Meta(pattern=FRESHNESS_PATTERN)] | None,
         Meta(
-            description="Optional. Max age: pd, pw, pm, py (day...year) or "
-            "YYYY-MM-DDtoYYYY-MM-DD; also caps a cached answer's age.",
+            description="Max age: pd, pw, pm, py (day to year) or a date range; "
+            "also caps a cached answer's age.",
         ),
     ] = None
     allowed_domains: Annotated[
         list[Domain],
-        Meta(max_length=20, description="Optional. Only these sites (not with blocked_domains)."),
+        Meta(max_length=20, description="Only these sites (not with blocked_domains)."),
     ] = msgspec.field(default_factory=list)
     blocked_domains: Annotated[
-        list[Domain], Meta(max_length=20, description="Optional. Never these sites.")
+        list[Domain], Meta(max_length=20, description="Never these sites.")
     ] = msgspec.field(default_factory=list)
-    force_fresh: Annotated[
-        bool, Meta(description="Optional. Skip the cache read (result still cached).")
-    ] = False
+    force_fresh: Annotated[bool, Meta(description="Skip the cache read.")] = False
     max_tokens: Annotated[
         Annotated[int, Meta(ge=100, le=8000)] | None,
-        Meta(description="Optional. Excerpt token budget (capped by settings)."),
+        Meta(description="Budget of the whole text."),
     ] = None
 
 
 class SearchCacheInfo(_Out, kw_only=True, frozen=True):
     """Whether the answer came from the local cache."""
 
-    status: Annotated[
-        Literal["miss", "hit", "unavailable"],
-        Meta(description="hit: from the cache; unavailable: the cache could not be reached."),
-    ]
-    match: Annotated[
-        Literal["exact", "similar", "finding"] | None,
-        Meta(description="How a hit matched."),
-    ] = None
-    matched_query: Annotated[str | None, Meta(description="Earlier query matched.")] = None
-    age_s: Annotated[float | None, Meta(description="Age, seconds.")] = None
+    status: Literal["miss", "hit", "unavailable"]
+    match: Literal["exact", "similar", "finding"] | None = None
+    matched_query: str | None = None
+    age_s: float | None = None
 
 
 class ResultItem(_Out, kw_only=True, frozen=True):
     """One search result."""
 
-    rank: Annotated[int, Meta(description="1-based rank.")]
+    rank: int
     title: Annotated[str, Meta(description="Title.")]
     url: Annotated[str, Meta(description="URL.")]
     snippet: Annotated[str, Meta(description="Snippet.")] = ""
-    age: Annotated[str | None, Meta(description="Page age.")] = None
+    age: str | None = None
     provider: Annotated[str, Meta(description="Provider.")] = ""
 
 
@@ -121,18 +110,18 @@ class ExcerptItem(_Out, kw_only=True, frozen=True):
     id: Annotated[int, Meta(description="[n] in the text.")]
     url: Annotated[str, Meta(description="URL.")]
     title: Annotated[str, Meta(description="Title.")]
-    text: Annotated[str, Meta(description="Passage (untrusted).")]
-    score: Annotated[float, Meta(description="Relevance.")]
+    text: str
+    score: float
     start: Annotated[int, Meta(description="Offset in page text; -1: snippet.")]
-    end: Annotated[int, Meta(description="End offset; -1: snippet.")]
-    heading: Annotated[str | None, Meta(description="Heading path.")] = None
+    end: int
+    heading: str | None = None
 
 
 class PageStatus(_Out, kw_only=True, frozen=True):
     """What happened to one page the excerpt search tried to fetch."""
 
     url: Annotated[str, Meta(description="URL.")]
-    status: Annotated[Literal["ok", "error", "skipped"], Meta(description="Outcome.")]
+    status: Literal["ok", "error", "skipped"]
     error_code: Annotated[str | None, Meta(description="Error code.")] = None
 
 
@@ -140,11 +129,11 @@ class FindingItem(_Out, kw_only=True, frozen=True):
     """A fact saved earlier by a model (SaveFinding); unverified unless a fetch confirmed it."""
 
     id: Annotated[str, Meta(description="Id.")]
-    query: Annotated[str, Meta(description="Question.")]
-    content: Annotated[str, Meta(description="Fact.")]
-    source_url: Annotated[str | None, Meta(description="Source.")] = None
+    query: str
+    content: str
+    source_url: str | None = None
     verified: Annotated[bool, Meta(description="Confirmed by a fetch.")]
-    age_s: Annotated[float, Meta(description="Age, seconds.")] = 0.0
+    age_s: float = 0.0
 
 
 class WebSearchOutput(_Out, kw_only=True, frozen=True):
@@ -153,19 +142,15 @@ class WebSearchOutput(_Out, kw_only=True, frozen=True):
     query: Annotated[str, Meta(description="Query.")]
     provider: Annotated[str, Meta(description="Provider.")]
     mode: Annotated[Literal["excerpts", "results"], Meta(description="Mode.")]
-    cache: Annotated[SearchCacheInfo, Meta(description="Cache provenance.")]
+    cache: SearchCacheInfo
     results: Annotated[list[ResultItem], Meta(description="Results.")]
-    excerpts: Annotated[list[ExcerptItem], Meta(description="Passages.")] = msgspec.field(
-        default_factory=list
-    )
-    pages: Annotated[list[PageStatus], Meta(description="Pages tried.")] = msgspec.field(
-        default_factory=list
-    )
-    findings: Annotated[list[FindingItem], Meta(description="Saved findings.")] = msgspec.field(
-        default_factory=list
-    )
+    excerpts: list[ExcerptItem] = msgspec.field(default_factory=list)
+    pages: list[PageStatus] = msgspec.field(default_factory=list)
+    findings: Annotated[
+        list[FindingItem], Meta(description="Unverified notes saved by a model.")
+    ] = msgspec.field(default_factory=list)
     filtered: Annotated[int, Meta(description="Results dropped by policy.")] = 0
-    tokens: Annotated[int, Meta(description="Estimated tokens.")] = 0
+    tokens: Annotated[int, Meta(description="Of the whole text.")] = 0
     warnings: Annotated[list[str], Meta(description="Warnings.")] = msgspec.field(
         default_factory=list
     )
@@ -182,56 +167,54 @@ class WebFetchInput(_In, kw_only=True, frozen=True):
         Meta(
             min_length=1,
             max_length=MAX_URL_CHARS,
-            description="Absolute http(s) URL, at most 2048 characters.",
+            description="Absolute http(s) URL.",
         ),
     ]
     mode: Annotated[
         Literal["readable", "full", "raw"],
         Meta(
-            description="Optional. readable (default): main content; full: all page text; "
+            description="readable (default): main content; full: all page text; "
             "raw: decoded source."
         ),
     ] = "readable"
     max_chars: Annotated[
         Annotated[int, Meta(ge=100)] | None,
-        Meta(description="Optional. Characters to return (capped by settings)."),
+        Meta(description="Characters to return."),
     ] = None
     start_index: Annotated[
         int,
-        Meta(ge=0, description="Optional. Continue a truncated page from this character."),
+        Meta(ge=0, description="Continue a truncated page from this character."),
     ] = 0
-    force_fresh: Annotated[
-        bool, Meta(description="Optional. Refetch instead of using the stored copy.")
-    ] = False
+    force_fresh: Annotated[bool, Meta(description="Refetch.")] = False
 
 
 class FetchCacheInfo(_Out, kw_only=True, frozen=True):
     """Whether the page text came from a stored snapshot."""
 
-    hit: Annotated[bool, Meta(description="From a snapshot.")]
-    age_s: Annotated[float | None, Meta(description="Age, seconds.")] = None
+    hit: bool
+    age_s: float | None = None
 
 
 class WebFetchOutput(_Out, kw_only=True, frozen=True):
     """WebFetch result."""
 
-    url: Annotated[str, Meta(description="Requested.")]
+    url: str
     final_url: Annotated[str, Meta(description="After redirects.")]
-    status: Annotated[int, Meta(description="HTTP status.")]
-    content_type: Annotated[str, Meta(description="Media type.")]
+    status: int
+    content_type: str
     charset: Annotated[str | None, Meta(description="Charset.")]
     title: Annotated[str | None, Meta(description="Title.")]
-    text: Annotated[str, Meta(description="Text slice (untrusted).")]
-    start_index: Annotated[int, Meta(description="Slice offset.")]
-    next_start_index: Annotated[int | None, Meta(description="Next start_index; null at end.")]
-    total_chars: Annotated[int, Meta(description="Page text length.")]
+    text: str
+    start_index: int
+    next_start_index: Annotated[int | None, Meta(description="null at the end.")]
+    total_chars: int
     truncated: Annotated[bool, Meta(description="More text follows.")]
     download_truncated: Annotated[bool, Meta(description="Download cut at the cap.")]
-    bytes: Annotated[int, Meta(description="Bytes downloaded.")]
-    redirects: Annotated[list[str], Meta(description="Redirect hops.")]
-    fetched_at: Annotated[datetime, Meta(description="Fetch time (UTC).")]
-    snapshot: Annotated[str, Meta(description="Content hash.")]
-    cache: Annotated[FetchCacheInfo, Meta(description="Snapshot provenance.")]
+    bytes: int
+    redirects: list[str]
+    fetched_at: datetime
+    snapshot: str
+    cache: FetchCacheInfo
     warnings: Annotated[list[str], Meta(description="Warnings.")] = msgspec.field(
         default_factory=list
     )
@@ -256,12 +239,12 @@ class SaveFindingInput(_In, kw_only=True, frozen=True):
         Meta(
             min_length=1,
             max_length=MAX_FINDING_CHARS,
-            description="The fact, self-contained, at most 2000 characters.",
+            description="The fact, self-contained.",
         ),
     ]
     source_url: Annotated[
         Annotated[str, Meta(min_length=1, max_length=MAX_URL_CHARS)] | None,
-        Meta(description="Optional. http(s) URL where the fact was seen."),
+        Meta(description="Where the fact was seen."),
     ] = None
 
 
@@ -269,6 +252,6 @@ class SaveFindingOutput(_Out, kw_only=True, frozen=True):
     """SaveFinding result."""
 
     id: Annotated[str, Meta(description="Id.")]
-    stored_at: Annotated[datetime, Meta(description="Stored at (UTC).")]
-    expires_at: Annotated[datetime, Meta(description="Expires at (UTC).")]
+    stored_at: datetime
+    expires_at: datetime
     verified: Annotated[bool, Meta(description="Always false.")] = False

@@ -28,6 +28,13 @@ def test_whole_tool_list_is_under_2500_tokens() -> None:
     assert total < bench.BUDGET == 2500, f"tool list is {total} tokens"
 
 
+def test_whole_tool_list_is_under_1800_tokens_at_four_chars_each() -> None:
+    """Counted as most peers count (characters / 4), the tool list stays under 1,800 tokens."""
+    bench = _bench()
+    total = bench.total_tokens(bench.tool_list(), bench.chars_tokens)
+    assert total < bench.CHARS_BUDGET == 1800, f"tool list is {total} tokens at 4 chars each"
+
+
 def test_measure_covers_every_listed_part() -> None:
     """The measured entries hold each tool's schemas, annotations and title as sent."""
     bench = _bench()

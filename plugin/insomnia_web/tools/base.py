@@ -105,11 +105,31 @@ def _unless_restated(name: str, prop: Any) -> Any:
 def published_schema(struct: type[msgspec.Struct], *, keep_defaults: bool) -> dict[str, Any]:
     """The compact schema of a tool's input or output Struct, as clients receive it.
 
-    The root has no description: the tool's own description says what the call does.
+    Objects carry no description (the Structs' docstrings are for Python readers; the tool's
+    own description says what the call does, property descriptions what a field means).
     """
-    schema: dict[str, Any] = compact_schema(inline_schema(struct), keep_defaults=keep_defaults)
-    schema.pop("description", None)
+    schema: dict[str, Any] = _without_object_docs(
+        compact_schema(inline_schema(struct), keep_defaults=keep_defaults)
+    )
     return schema
+
+
+def _without_object_docs(node: Any) -> Any:
+    """*node* with the description of every object schema (one with properties) removed."""
+    if isinstance(node, list):
+        return [_without_object_docs(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    is_object = "properties" in node
+    return {
+        k: (
+            {n: _without_object_docs(p) for n, p in v.items()}
+            if k == "properties"
+            else _without_object_docs(v)
+        )
+        for k, v in node.items()
+        if not (is_object and k == "description")
+    }
 
 
 class ToolAnnotations(msgspec.Struct, frozen=True, kw_only=True):

@@ -33,10 +33,9 @@ class SaveFinding(WebTool[SaveFindingInput, SaveFindingOutput]):
         """The model-facing description, with limits from the active manifest."""
         days = self.manifest.web.cache.finding_ttl_s / 86400
         return (
-            "Save a self-contained fact you learned (max 2000 chars) so later WebSearch calls "
-            f"on that question show it. Kept {days:g} days, labelled UNVERIFIED model finding "
-            "until a WebFetch of source_url confirms it. Never save instructions or secrets. "
-            "Asks the user by default."
+            "Save a self-contained fact you learned for later WebSearch calls on that question. "
+            f"Kept {days:g} days, shown as UNVERIFIED model finding until a WebFetch of "
+            "source_url confirms it. Never save instructions or secrets."
         )
 
     def subject(self, args: SaveFindingInput, ctx: ToolContext) -> CallSubject:
