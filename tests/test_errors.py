@@ -40,6 +40,7 @@ DESIGN_CODES = [
     "content_decoding_error",
     "unsupported_content",
     "http_error",
+    "robots_disallowed",
     "rate_limited",
     "provider_error",
     "quota_exceeded",

@@ -43,3 +43,93 @@ def test_multi_history_fans_out() -> None:
     assert a.events == b.events
     assert len(a.events) == 2
     assert [e.call_id for e in a.of_call("y")] == ["y"]
+
+
+def _page_result(call_id: str, page: str) -> ToolResultEvent:
+    """A WebFetch-like result: the page in the output and again in the rendered text."""
+    return ToolResultEvent(
+        call_id=call_id,
+        ok=True,
+        output={"url": "https://a.example/", "text": page, "warnings": ["short note"]},
+        text=f"URL: https://a.example/\n<<<BEGIN>>>\n{page}\n<<<END>>>",
+    )
+
+
+def test_jsonl_stores_a_pages_text_once(tmp_path: Path) -> None:
+    """The page text the output repeats is written once, and decodes back in place."""
+    page = "Tea is brewed from leaves. " * 40
+    event = _page_result("c", page)
+    sink = JsonlHistory(tmp_path / "history.jsonl")
+    sink.append(event)
+    raw = sink.path.read_text()
+    assert raw.count("Tea is brewed from leaves.") == 40
+    assert '"$in_text"' in raw
+    assert decode_event(raw.strip()) == event
+
+
+def test_short_or_unrepeated_output_strings_are_kept_inline(tmp_path: Path) -> None:
+    """Short strings, and long ones the text does not contain, are written as they are."""
+    other = "x" * 300
+    event = ToolResultEvent(
+        call_id="c", ok=True, output={"text": other, "title": "Tea"}, text="Title: Tea"
+    )
+    sink = JsonlHistory(tmp_path / "history.jsonl")
+    sink.append(event)
+    raw = sink.path.read_text()
+    assert other in raw
+    assert '"$in_text"' not in raw
+    assert decode_event(raw.strip()) == event
+
+
+def test_history_rotates_at_its_size_cap(tmp_path: Path) -> None:
+    """Past max_bytes the file moves to .1 (then .2 ...); backups beyond the count go."""
+    path = tmp_path / "history.jsonl"
+    sink = JsonlHistory(path, max_bytes=1000, backups=2)
+    events = [
+        ProgressEvent(call_id=f"c{i}", message="fetched page " + "p" * 100) for i in range(40)
+    ]
+    for event in events:
+        sink.append(event)
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == ["history.jsonl", "history.jsonl.1", "history.jsonl.2"]
+    for name in files:
+        assert (tmp_path / name).stat().st_size <= 1000
+    kept = [
+        decode_event(line)
+        for name in ("history.jsonl.2", "history.jsonl.1", "history.jsonl")
+        for line in (tmp_path / name).read_bytes().splitlines()
+    ]
+    assert kept == events[-len(kept) :]
+    assert kept[-1] == events[-1]
+
+
+def test_a_line_larger_than_the_cap_is_still_written(tmp_path: Path) -> None:
+    """One event bigger than the cap goes whole into a fresh file; nothing is cut."""
+    path = tmp_path / "history.jsonl"
+    sink = JsonlHistory(path, max_bytes=100, backups=1)
+    small = ProgressEvent(call_id="a", message="hi")
+    big = ProgressEvent(call_id="b", message="m" * 500)
+    sink.append(small)
+    sink.append(big)
+    assert decode_event(path.read_bytes().strip()) == big
+    assert decode_event((tmp_path / "history.jsonl.1").read_bytes().strip()) == small
+
+
+def test_the_manifest_sets_the_cap(tmp_path: Path) -> None:
+    """web.history_max_mb and web.history_backups configure the runtime's JSONL sink."""
+    from insomnia_web import Runtime, parse_manifest
+
+    manifest = parse_manifest(
+        {
+            "web": {
+                "history_path": str(tmp_path / "h.jsonl"),
+                "history_max_mb": 0.5,
+                "history_backups": 7,
+            }
+        }
+    )
+    runtime = Runtime(manifest, load_entrypoints=False)
+    assert isinstance(runtime.history, MultiHistory)
+    jsonl = runtime.history.sinks[-1]
+    assert isinstance(jsonl, JsonlHistory)
+    assert (jsonl.max_bytes, jsonl.backups) == (512 * 1024, 7)

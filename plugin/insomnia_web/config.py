@@ -166,6 +166,38 @@ class FetchConfig(_Config, frozen=True):
     user_agent: Annotated[
         str, Meta(min_length=1, max_length=200, description="Fixed User-Agent header.")
     ] = "insomnia-web/0.1 (+https://pypi.org/project/insomnia-web/)"
+    robots: Annotated[
+        Literal["obey", "ignore"],
+        Meta(
+            description="obey: WebFetch and excerpt pages follow each site's robots.txt for "
+            "the User-Agent's product token (robots_disallowed otherwise); ignore: never read it.",
+        ),
+    ] = "obey"
+    host_rate_limit_per_s: Annotated[
+        float,
+        Meta(
+            gt=0,
+            le=1000,
+            description="Requests per second to one host, shared by WebFetch and excerpt "
+            "pages (after a burst of host_burst).",
+        ),
+    ] = 2.0
+    host_burst: Annotated[
+        int,
+        Meta(
+            ge=1,
+            le=100,
+            description="Requests to one host allowed at once before the per-host rate applies.",
+        ),
+    ] = 5
+    proxy: Annotated[
+        Annotated[str, Meta(pattern=r"^https?://[^/?#@]+/?$")] | None,
+        Meta(
+            description="Forward proxy for every request, e.g. http://proxy.internal:3128 "
+            "(never read from the environment). The proxy resolves names, so DNS pinning "
+            "does not apply; the URL policy still checks host names and literal addresses.",
+        ),
+    ] = None
 
 
 class PipelineConfig(_Config, frozen=True):
@@ -293,6 +325,17 @@ class WebConfig(_Config, frozen=True):
         str | None,
         Meta(description="Append history events to this JSONL file (~ is expanded)."),
     ] = None
+    history_max_mb: Annotated[
+        float,
+        Meta(
+            ge=0,
+            description="Size cap of the history file in MiB: past it the file is rotated "
+            "(history.jsonl -> history.jsonl.1 ...). 0: no cap.",
+        ),
+    ] = 50.0
+    history_backups: Annotated[
+        int, Meta(ge=0, le=100, description="Rotated history files kept (oldest dropped).")
+    ] = 3
     search: SearchConfig = msgspec.field(default_factory=SearchConfig)
     fetch: FetchConfig = msgspec.field(default_factory=FetchConfig)
     pipeline: PipelineConfig = msgspec.field(default_factory=PipelineConfig)

@@ -56,6 +56,7 @@ ErrorCode = Literal[
     "content_decoding_error",
     "unsupported_content",
     "http_error",
+    "robots_disallowed",
     "rate_limited",
     "provider_error",
     "quota_exceeded",
@@ -105,6 +106,11 @@ _DEFAULTS: dict[str, tuple[str, bool]] = {
     ),
     "http_error": (
         "The server answered with an error status; check the URL or try another.",
+        False,
+    ),
+    "robots_disallowed": (
+        "The site's robots.txt does not allow automated fetching of this URL; do not retry. "
+        "Use another source, or ask the user to open it.",
         False,
     ),
     "rate_limited": ("Wait retry_after_s seconds before calling again.", True),

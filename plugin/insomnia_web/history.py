@@ -3,19 +3,33 @@
 Events are a msgspec tagged union (the ``type`` field), so a history is JSONL-able and can be
 decoded back with :func:`decode_event`. Nothing reaches the model that is not in a
 ``tool_result`` event.
+
+The JSONL file (:class:`JsonlHistory`) stores a page's text once: a ``tool_result``'s output
+repeats the page text that its ``text`` already holds, so each long output string found
+verbatim in ``text`` is written as ``{"$in_text": [start, end]}`` and
+:func:`decode_event` puts it back. The file has a size cap: past it, it is rotated like a
+log (``history.jsonl`` -> ``history.jsonl.1`` -> ... up to ``backups`` files; the oldest
+goes), under an exclusive lock so that several processes appending to it rotate once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, BinaryIO, Literal, Protocol
 
 import msgspec
 
 from .errors import ErrorInfo
+
+try:  # POSIX: processes sharing one history file take turns to append and rotate
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: one process per history file
+    fcntl = None  # type: ignore[assignment]
 
 __all__ = [
     "Event",
@@ -27,6 +41,7 @@ __all__ = [
     "ProgressEvent",
     "ToolCallEvent",
     "ToolResultEvent",
+    "compact_event",
     "decode_event",
     "utcnow",
 ]
@@ -84,9 +99,46 @@ _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(Event)
 
 
+MIN_SHARED_CHARS = 200
+"""Output strings at least this long are stored as a reference into the event's text."""
+_REF = "$in_text"
+
+
+def _share(value: Any, text: str) -> Any:
+    if isinstance(value, str) and len(value) >= MIN_SHARED_CHARS:
+        at = text.find(value)
+        return {_REF: [at, at + len(value)]} if at != -1 else value
+    if isinstance(value, dict):
+        return {k: _share(v, text) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_share(v, text) for v in value]
+    return value
+
+
+def _unshare(value: Any, text: str) -> Any:
+    if isinstance(value, dict):
+        span = value.get(_REF)
+        if len(value) == 1 and isinstance(span, list) and len(span) == 2:
+            return text[span[0] : span[1]]
+        return {k: _unshare(v, text) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unshare(v, text) for v in value]
+    return value
+
+
+def compact_event(event: Event) -> Event:
+    """*event* with the long output strings its text repeats replaced by references."""
+    if isinstance(event, ToolResultEvent) and event.output and event.text:
+        return msgspec.structs.replace(event, output=_share(event.output, event.text))
+    return event
+
+
 def decode_event(line: bytes | str) -> Event:
-    """Decode one JSONL line back into its event Struct."""
-    return _decoder.decode(line)
+    """Decode one JSONL line back into its event Struct (shared text put back in place)."""
+    event = _decoder.decode(line)
+    if isinstance(event, ToolResultEvent) and event.output and event.text:
+        return msgspec.structs.replace(event, output=_unshare(event.output, event.text))
+    return event
 
 
 class HistorySink(Protocol):
@@ -111,22 +163,71 @@ class MemoryHistory:
 
 
 class JsonlHistory:
-    """Appends one JSON object per line to a file (parent folders created)."""
+    """Appends one JSON object per line to a file (parent folders created).
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    *max_bytes* caps the file (None: no cap): a line that would take it past the cap first
+    rotates it to ``<path>.1`` (``.1`` to ``.2`` and so on, *backups* files kept). A single
+    line larger than the cap is still written, to a fresh file.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, max_bytes: int | None = None, backups: int = 3
+    ) -> None:
         self.path = Path(path).expanduser()
+        self.max_bytes = max_bytes
+        self.backups = backups
         self._lock = threading.Lock()
         self._ready = False
 
     def append(self, event: Event) -> None:
         """Write *event* as one line; a line is written whole or not at all."""
-        line = _encoder.encode(event) + b"\n"
+        line = _encoder.encode(compact_event(event)) + b"\n"
         with self._lock:
             if not self._ready:  # folders are made on the first event, not at start-up
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._ready = True
-            with self.path.open("ab") as f:
+            with self._locked() as f:
+                if (
+                    self.max_bytes is not None
+                    and f.tell() > 0
+                    and (f.tell() + len(line) > self.max_bytes)
+                ):
+                    self._rotate()
+                    with self.path.open("ab") as fresh:
+                        fresh.write(line)
+                    return
                 f.write(line)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[BinaryIO]:
+        """The current file, open for appending under an exclusive lock (re-opened when
+        another process rotated it meanwhile)."""
+        while True:
+            f = self.path.open("ab")
+            try:
+                if fcntl is not None:
+                    fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+                try:
+                    current = os.stat(self.path).st_ino == os.fstat(f.fileno()).st_ino
+                except FileNotFoundError:
+                    current = False
+                if current:
+                    f.seek(0, os.SEEK_END)
+                    yield f
+                    return
+            finally:
+                f.close()  # closing releases the lock
+
+    def _rotate(self) -> None:
+        """``path.(n-1)`` -> ``path.n`` ... ``path`` -> ``path.1``; the oldest is dropped."""
+        if self.backups <= 0:
+            self.path.unlink(missing_ok=True)
+            return
+        for n in range(self.backups, 0, -1):
+            older = self.path.with_name(f"{self.path.name}.{n}")
+            newer = self.path if n == 1 else self.path.with_name(f"{self.path.name}.{n - 1}")
+            if newer.exists():
+                os.replace(newer, older)
 
 
 class MultiHistory:

@@ -116,8 +116,11 @@ class Runtime(AsyncClosing):
         self.ask_on_redirect = ask_on_redirect
         self.prompter: Prompter = prompter or DenyPrompter()
         sink: HistorySink = history if history is not None else MemoryHistory()
-        if self.manifest.web.history_path:
-            sink = MultiHistory(sink, JsonlHistory(self.manifest.web.history_path))
+        web = self.manifest.web
+        if web.history_path:
+            cap = int(web.history_max_mb * 1024 * 1024) or None
+            jsonl = JsonlHistory(web.history_path, max_bytes=cap, backups=web.history_backups)
+            sink = MultiHistory(sink, jsonl)
         self.history = sink
         self.pm = make_plugin_manager(plugins=plugins, load_entrypoints=load_entrypoints)
         self.tools: dict[str, RegisteredTool] = collect_tools(self.pm, self.manifest)

@@ -66,8 +66,7 @@ class WebSearchInput(_In, kw_only=True, frozen=True):
     freshness: Annotated[
         Annotated[str, Meta(pattern=FRESHNESS_PATTERN)] | None,
         Meta(
-            description="Max age: pd, pw, pm, py (day to year) or a date range; "
-            "also caps a cached answer's age.",
+            description="Max age: pd, pw, pm, py or a date range; also caps a cached answer.",
         ),
     ] = None
     allowed_domains: Annotated[
@@ -112,9 +111,10 @@ class ExcerptItem(_Out, kw_only=True, frozen=True):
     title: Annotated[str, Meta(description="Title.")]
     text: str
     score: float
-    start: Annotated[int, Meta(description="Offset in page text; -1: snippet.")]
+    start: Annotated[int, Meta(description="-1: a snippet.")]
     end: int
     heading: str | None = None
+    byline: str | None = None
 
 
 class PageStatus(_Out, kw_only=True, frozen=True):
@@ -183,7 +183,7 @@ class WebFetchInput(_In, kw_only=True, frozen=True):
     ] = None
     start_index: Annotated[
         int,
-        Meta(ge=0, description="Continue a truncated page from this character."),
+        Meta(ge=0, description="Continue a truncated page here."),
     ] = 0
     force_fresh: Annotated[bool, Meta(description="Refetch.")] = False
 
@@ -199,11 +199,15 @@ class WebFetchOutput(_Out, kw_only=True, frozen=True):
     """WebFetch result."""
 
     url: str
-    final_url: Annotated[str, Meta(description="After redirects.")]
+    final_url: str
     status: int
     content_type: str
     charset: Annotated[str | None, Meta(description="Charset.")]
     title: Annotated[str | None, Meta(description="Title.")]
+    author: str | None = None
+    published: str | None = None
+    modified: str | None = None
+    pages: Annotated[int | None, Meta(description="PDF page count.")] = None
     text: str
     start_index: int
     next_start_index: Annotated[int | None, Meta(description="null at the end.")]

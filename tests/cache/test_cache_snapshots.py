@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 from insomnia_web.cache import Cache, Snapshot, snapshot_hash
 
 from .conftest import FakeClock
@@ -85,3 +88,47 @@ def test_max_age_hides_old_snapshots(cache: Cache, clock: FakeClock) -> None:
     assert cache.get_latest_snapshot("http://example.com/a", "readable", max_age_s=999) is None
     assert cache.get_latest_snapshot("http://example.com/a", "readable", max_age_s=1000) == stored
     assert cache.get_snapshot_by_hash(stored.hash) == stored
+
+
+def test_document_facts_round_trip(cache: Cache, clock: FakeClock) -> None:
+    """Pages, author and dates are stored with the snapshot and come back as they were."""
+    stored = cache.put_snapshot(
+        _snapshot(clock, pages=3, author="Ann Lee", published="2026-03-01", modified=None)
+    )
+    again = cache.get_snapshot_by_hash(stored.hash)
+    assert again is not None
+    assert (again.pages, again.author, again.published, again.modified) == (
+        3,
+        "Ann Lee",
+        "2026-03-01",
+        None,
+    )
+
+
+def test_a_version_2_file_gains_the_meta_column(cache_path: Path, clock: FakeClock) -> None:
+    """A cache file written before document facts existed opens, and its pages still read."""
+    cache_path.parent.mkdir(parents=True)
+    conn = sqlite3.connect(cache_path)
+    conn.executescript(
+        "CREATE TABLE snapshots (id INTEGER PRIMARY KEY, hash TEXT NOT NULL, url TEXT NOT NULL,"
+        " final_url TEXT NOT NULL, mode TEXT NOT NULL, title TEXT, text TEXT NOT NULL,"
+        " status INTEGER NOT NULL, content_type TEXT, charset TEXT, bytes INTEGER NOT NULL,"
+        " fetched_at REAL NOT NULL, redirects TEXT NOT NULL, truncated INTEGER NOT NULL,"
+        " download_truncated INTEGER NOT NULL, UNIQUE (url, hash));"
+        "PRAGMA user_version = 2;"
+    )
+    conn.execute(
+        "INSERT INTO snapshots (hash, url, final_url, mode, text, status, bytes, fetched_at,"
+        " redirects, truncated, download_truncated) VALUES ('h', 'u', 'u', 'readable', 'old',"
+        " 200, 3, ?, '[]', 0, 0)",
+        (clock(),),
+    )
+    conn.commit()
+    conn.close()
+    with Cache(cache_path, clock=clock) as cache:
+        old = cache.get_snapshot_by_hash("h")
+        assert old is not None
+        assert old.text == "old"
+        assert old.author is None
+        stored = cache.put_snapshot(_snapshot(clock, author="Ann Lee"))
+        assert cache.get_snapshot_by_hash(stored.hash) == stored

@@ -66,6 +66,23 @@ async def test_storing_again_replaces(store: CacheStore) -> None:
     assert (await store.stats()).searches == 1
 
 
+async def test_snapshot_document_facts(store: CacheStore) -> None:
+    """A page's author, dates and page count are stored with it on both backends."""
+    import msgspec
+
+    facts = {"pages": 4, "author": "Ann Lee", "published": "2026-03-01", "modified": None}
+    stored = await store.put_snapshot(msgspec.structs.replace(page(), **facts))
+    again = await store.get_snapshot_by_hash(stored.hash)
+    assert again == stored
+    assert again is not None
+    assert (again.pages, again.author, again.published, again.modified) == (
+        4,
+        "Ann Lee",
+        "2026-03-01",
+        None,
+    )
+
+
 async def test_snapshots(store: CacheStore, clock: FakeClock) -> None:
     """A stored page comes back by hash at any age, and as the latest only while young."""
     stored = await store.put_snapshot(page())

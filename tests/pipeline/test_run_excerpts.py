@@ -8,6 +8,7 @@ from insomnia_web.net import SafeClient
 from insomnia_web.pipeline import PipelineResult, frame_cost, run_excerpts
 from insomnia_web.rank.budget import selection_cost
 from insomnia_web.schemas import ResultItem
+from tests.pdfs import make_pdf
 
 from .conftest import Page, RecordingContext, SimWeb, article
 
@@ -150,13 +151,25 @@ async def test_page_without_content_type_is_sniffed_and_used(
 async def test_binary_body_labelled_as_html_is_skipped(
     sim: SimWeb, client: SafeClient, ctx: RecordingContext
 ) -> None:
-    """A PDF served as text/html is refused as unsupported content, not extracted."""
-    pdf = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntortoise lifespan years\n%%EOF"
-    a = sim.add("a.test", "/doc", Page(body=pdf, content_type="text/html"))
+    """An image served as text/html is refused as unsupported content, not extracted."""
+    png = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64 + b"tortoise lifespan years"
+    a = sim.add("a.test", "/doc", Page(body=png, content_type="text/html"))
     out = await run([result(1, a)], client, ctx)
     assert out.pages[0].status == "skipped"
     assert out.pages[0].error_code == "unsupported_content"
     assert all(e.start == -1 for e in out.excerpts if e.url == a)
+
+
+@pytest.mark.asyncio
+async def test_a_pdf_result_is_read_for_excerpts_whatever_its_label(
+    sim: SimWeb, client: SafeClient, ctx: RecordingContext
+) -> None:
+    """A PDF (here labelled text/html) is read page by page and its passages ranked."""
+    pdf = make_pdf([["Giant tortoises live for over a century in the wild."]])
+    a = sim.add("a.test", "/doc", Page(body=pdf, content_type="text/html"))
+    out = await run([result(1, a)], client, ctx)
+    assert out.pages[0].status == "ok"
+    assert any("live for over a century" in e.text and e.start >= 0 for e in out.excerpts)
 
 
 @pytest.mark.asyncio

@@ -241,6 +241,8 @@ async def test_rejected_key_is_a_provider_error_that_never_shows_the_key(
     assert error.code == "provider_error"
     assert "missing or invalid" in error.message or "missing, invalid" in error.message
     assert error.retryable is False
+    assert "The key was refused: check BRAVE_SEARCH_API_KEY" in error.hint
+    assert "retry" not in error.hint.replace("do not retry", "")
     assert len(sent(api)) == 1
     assert BRAVE_KEY not in result.text
     assert BRAVE_KEY not in repr(error)

@@ -57,6 +57,13 @@ class Snapshot(msgspec.Struct, kw_only=True, frozen=True):
     """The body was cut at the download size limit."""
     hash: str = ""
     """Content hash (see :func:`snapshot_hash`); filled in by :meth:`Cache.put_snapshot`."""
+    pages: int | None = None
+    """Page count of a PDF."""
+    author: str | None = None
+    published: str | None = None
+    """Publication date the page states (ISO 8601 text)."""
+    modified: str | None = None
+    """Last-modified date the page states (ISO 8601 text)."""
 
 
 def snapshot_hash(text: str, mode: str) -> str:

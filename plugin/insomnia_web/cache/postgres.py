@@ -43,7 +43,7 @@ from .similarity import (
     normalize_query,
     search_matches,
 )
-from .store import PRUNE_INTERVAL_S, _finding, _hit, _snapshot, canonical_params
+from .store import PRUNE_INTERVAL_S, _finding, _hit, _meta, _snapshot, canonical_params
 
 if TYPE_CHECKING:
     from psycopg import AsyncConnection
@@ -62,7 +62,7 @@ _MIGRATION_RE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 _SNAPSHOT_COLUMNS = (
     "hash, url, final_url, mode, title, text, status, content_type, charset, bytes, "
-    "fetched_at, redirects, truncated, download_truncated"
+    "fetched_at, redirects, truncated, download_truncated, meta"
 )
 _FINDING_COLUMNS = (
     "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at"
@@ -324,7 +324,7 @@ class PostgresStore:
             stored.hash, stored.url, stored.final_url, stored.mode, stored.title, stored.text,
             stored.status, stored.content_type, stored.charset, stored.bytes,
             stored.fetched_at, msgspec.json.encode(stored.redirects).decode(),
-            stored.truncated, stored.download_truncated,
+            stored.truncated, stored.download_truncated, _meta(stored),
         )  # fmt: skip
         updates = ", ".join(
             f"{c} = excluded.{c}" for c in _SNAPSHOT_COLUMNS.split(", ") if c not in {"url", "hash"}
@@ -334,7 +334,7 @@ class PostgresStore:
             async with conn.transaction():
                 await conn.execute(
                     f"INSERT INTO snapshots ({_SNAPSHOT_COLUMNS}) VALUES "
-                    f"({', '.join(['%s'] * 14)}) ON CONFLICT (url, hash) DO UPDATE SET {updates}",
+                    f"({', '.join(['%s'] * 15)}) ON CONFLICT (url, hash) DO UPDATE SET {updates}",
                     values,
                 )
                 await self._maybe_prune(conn)

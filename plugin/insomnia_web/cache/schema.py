@@ -17,7 +17,7 @@ from pathlib import Path
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "fts5_available", "open_database"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 10_000
 
 _TABLES = """
@@ -52,6 +52,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
     redirects TEXT NOT NULL,       -- JSON list
     truncated INTEGER NOT NULL,
     download_truncated INTEGER NOT NULL,
+    meta TEXT NOT NULL DEFAULT '{}',  -- version 3, JSON: pages, author, published, modified
     UNIQUE (url, hash)
 );
 CREATE INDEX IF NOT EXISTS snapshots_by_hash ON snapshots (hash, fetched_at);
@@ -87,6 +88,9 @@ CREATE TABLE IF NOT EXISTS provider_usage (
     PRIMARY KEY (name, day)
 );
 """
+
+# Columns added to existing tables (version 3), with their definition, for older files.
+_ADDED_COLUMNS = {"snapshots": {"meta": "TEXT NOT NULL DEFAULT '{}'"}}
 
 _FTS_TABLES = {
     "searches_fts": "CREATE VIRTUAL TABLE searches_fts USING fts5(terms)",
@@ -151,6 +155,15 @@ def _fts_missing(conn: sqlite3.Connection, fts: bool) -> list[str]:
     return [name for name in _FTS_TABLES if name not in existing]
 
 
+def _add_columns(conn: sqlite3.Connection) -> None:
+    """Add the columns a file made by an older version lacks."""
+    for table, columns in _ADDED_COLUMNS.items():
+        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        for name, definition in columns.items():
+            if name not in have:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
+
+
 def _migrate(conn: sqlite3.Connection) -> bool:
     """Create or complete the schema (another process may be doing the same)."""
     fts = fts5_available(conn)
@@ -168,6 +181,7 @@ def _migrate(conn: sqlite3.Connection) -> bool:
         for statement in _TABLES.split(";"):
             if statement.strip():
                 conn.execute(statement)
+        _add_columns(conn)
         for name in _fts_missing(conn, fts):
             conn.execute(_FTS_TABLES[name])
             conn.execute(_FTS_BACKFILL[name])

@@ -41,12 +41,14 @@ _DEFAULTS = CacheConfig()
 
 _SNAPSHOT_COLUMNS = (
     "hash, url, final_url, mode, title, text, status, content_type, charset, bytes, "
-    "fetched_at, redirects, truncated, download_truncated"
+    "fetched_at, redirects, truncated, download_truncated, meta"
 )
 _FINDING_COLUMNS = (
     "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at"
 )
 _redirects_decoder = msgspec.json.Decoder(list[str])
+_META_FIELDS = ("pages", "author", "published", "modified")
+_meta_decoder = msgspec.json.Decoder(dict[str, Any])
 
 
 def canonical_params(params: Mapping[str, object]) -> str:
@@ -260,12 +262,12 @@ class Cache:
             stored.hash, stored.url, stored.final_url, stored.mode, stored.title, stored.text,
             stored.status, stored.content_type, stored.charset, stored.bytes,
             stored.fetched_at, msgspec.json.encode(stored.redirects).decode(),
-            int(stored.truncated), int(stored.download_truncated),
+            int(stored.truncated), int(stored.download_truncated), _meta(stored),
         )  # fmt: skip
         with self._write("store page") as conn:
             conn.execute(
                 f"INSERT OR REPLACE INTO snapshots ({_SNAPSHOT_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 values,
             )
         return stored
@@ -501,9 +503,16 @@ def _hit(match: Literal["exact", "similar"], row: Any, now: float) -> SearchHit:
     )
 
 
+def _meta(snapshot: Snapshot) -> str:
+    """The snapshot's document metadata as the ``meta`` column's JSON (unset keys left out)."""
+    values = {k: getattr(snapshot, k) for k in _META_FIELDS if getattr(snapshot, k) is not None}
+    return msgspec.json.encode(values).decode()
+
+
 def _snapshot(row: Any) -> Snapshot:
     (content_hash, url, final_url, mode, title, text, status, content_type, charset, size,
-     fetched_at, redirects, truncated, download_truncated) = row  # fmt: skip
+     fetched_at, redirects, truncated, download_truncated, meta) = row  # fmt: skip
+    known = {k: v for k, v in _meta_decoder.decode(meta or "{}").items() if k in _META_FIELDS}
     return Snapshot(
         hash=content_hash,
         url=url,
@@ -519,6 +528,7 @@ def _snapshot(row: Any) -> Snapshot:
         redirects=_redirects_decoder.decode(redirects),
         truncated=bool(truncated),
         download_truncated=bool(download_truncated),
+        **known,
     )
 
 

@@ -7,6 +7,8 @@
   stray NUL byte, many control bytes) is refused even when it is labelled as text.
 - :func:`decode_body`: bytes -> text with the shared charset rules, plus warnings for an
   unknown declared charset or replaced bytes; mostly-invalid text is a decoding error.
+- :func:`is_pdf`: a PDF, by its declared type or by its magic bytes (whatever the label);
+  PDFs are read by :mod:`.pdf`, not decoded as text.
 - :func:`read_body`: all of the above in order (sniff, supported check, binary refusal,
   decoding) for one fetched response; every reader of pages goes through it.
 """
@@ -27,6 +29,7 @@ __all__ = [
     "Body",
     "decode_body",
     "effective_type",
+    "is_pdf",
     "read_body",
     "refuse_binary",
     "require_supported",
@@ -79,10 +82,25 @@ def _looks_binary(body: bytes, charset: str | None) -> str | None:
     return None
 
 
+PDF_TYPES = frozenset(("application/pdf", "application/x-pdf"))
+PDF_MAGIC = b"%PDF-"
+PDF_MAGIC_WINDOW = 1024
+"""How far into the body the ``%PDF-`` header is looked for (after leading blanks)."""
+
+
+def is_pdf(content_type: str, body: bytes) -> bool:
+    """Whether the response is a PDF: declared so, or starting with the PDF header."""
+    if content_type.split(";", 1)[0].strip().lower() in PDF_TYPES:
+        return True
+    return body[:PDF_MAGIC_WINDOW].lstrip(b"\xef\xbb\xbf \t\r\n").startswith(PDF_MAGIC)
+
+
 def effective_type(content_type: str, body: bytes, charset: str | None) -> tuple[str, bool]:
     """The media type to extract with, and whether it was sniffed (no type was declared)."""
     if content_type:
         return content_type, False
+    if is_pdf("", body):
+        return "application/pdf", True
     head = body[:SNIFF_BYTES].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if head.startswith((b"<!doctype html", b"<html")) or (
         head.startswith(b"<!--") and b"<html" in head

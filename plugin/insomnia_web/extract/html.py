@@ -10,7 +10,7 @@ is set aside for the page extraction. Customer review lists (on a product page, 
 up review by review) go before either extraction runs. After the choice, a line said twice
 is read once; on a product page a sentence that its paragraph repeats and a script's JSON
 line go, and a product description that the page declares in JSON-LD but the result lacks
-is added.
+is added. The author and dates the page states come along (:mod:`.article_meta`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Literal
 
 from lxml.html import HtmlElement
 
+from .article_meta import article_meta
 from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
 from .forum import drop_forum_chrome, drop_lone_post, is_forum_thread
@@ -119,10 +120,11 @@ def extract_html(html: str, *, mode: Literal["readable", "full"] = "readable") -
     title = page_title(root)
     claim = article_claim(root)
     product = read_product(root)  # JSON-LD, read before scripts are removed
+    about = article_meta(root)
     strip_invisible(root)
     language = page_language(root)
     if mode == "full":
-        return Extracted(title=title, text=serialize(_body(root)), method="full")
+        return Extracted(title, serialize(_body(root)), "full", None, *about)
     if product.is_product or may_list_reviews(html):
         drop_shop_chrome(root, is_product=product.is_product)
     thread = is_forum_thread(root)  # every post of a thread is content: page extraction only
@@ -139,4 +141,4 @@ def extract_html(html: str, *, mode: Literal["readable", "full"] = "readable") -
     page_text = serialize(_tidy(prune_boilerplate(root, language)))
     text, method = _choose(article_text, page_text, claim)
     text = finish_product_text(finish_lines(text), product)
-    return Extracted(title=title, text=text, method=method)
+    return Extracted(title, text, method, None, *about)

@@ -20,13 +20,14 @@ import multiprocessing
 import threading
 from typing import Any
 
-from ..errors import ToolTimeout
+from ..errors import ErrorInfo, ToolError, ToolTimeout
 from .dispatch import Mode, convert, is_supported_type
 from .model import Extracted
 
 __all__ = [
     "PROCESS_THRESHOLD_CHARS",
     "convert_async",
+    "convert_pdf_async",
     "process_threshold_chars",
     "shutdown_workers",
     "warm_workers",
@@ -157,3 +158,48 @@ async def convert_async(
             phase="extract",
             hint="The page is too large or complex to convert; try mode 'raw' or another URL.",
         ) from None
+
+
+def _pdf(data: bytes, max_chars: int, truncated: bool) -> Extracted | ErrorInfo:
+    """Run in a worker: the PDF module (and pypdf) load there on the first PDF.
+
+    A typed failure comes back as its :class:`ErrorInfo` (a ``ToolError`` does not pickle).
+    """
+    from .pdf import extract_pdf
+
+    try:
+        return extract_pdf(data, max_chars=max_chars, truncated=truncated)
+    except ToolError as exc:
+        return exc.info()
+
+
+async def convert_pdf_async(
+    data: bytes, *, max_chars: int, truncated: bool = False, timeout_s: float | None = None
+) -> Extracted:
+    """:func:`~.pdf.extract_pdf` in a worker process, under a deadline.
+
+    pypdf is pure Python: in a thread it would hold the event loop's GIL and could not be
+    stopped, so every PDF goes to the process pool, whose stuck worker a deadline replaces.
+    Raises ``ToolTimeout(phase="extract")`` past *timeout_s*, and the PDF's typed errors.
+    """
+    loop = asyncio.get_running_loop()
+    pool = _get_pool()
+    future = loop.run_in_executor(pool, _pdf, data, max_chars, truncated)
+    try:
+        answer = await asyncio.wait_for(future, timeout_s)
+    except TimeoutError:
+        _discard_pool(pool)
+        raise ToolTimeout(
+            f"Reading the PDF took longer than {timeout_s:g} s.",
+            phase="extract",
+            hint="The document is too large or complex to read in time; try another source.",
+        ) from None
+    if isinstance(answer, ErrorInfo):
+        raise ToolError(
+            answer.code,
+            answer.message,
+            hint=answer.hint,
+            retryable=answer.retryable,
+            details=answer.details,
+        )
+    return answer

@@ -11,7 +11,10 @@ What it guarantees (``design.md`` section 5):
   User-Agent, ``Accept-Encoding`` only for the codings decompressed with a bound, header
   size and count limits, the *decompressed* body capped at ``max_bytes``.
 - Redirects followed by hand: at most ``max_redirects``; no https -> http downgrade; a
-  cross-host hop is offered to the caller's ``redirect_check``.
+  cross-host hop is offered to the caller's ``redirect_check``; every request (the first
+  and each hop) is offered to the caller's ``before_request`` (robots.txt, rate limits).
+- With ``web.fetch.proxy`` every request goes to that proxy (see :mod:`.proxy`): the proxy
+  resolves target names, so only host-name and literal-address rules apply to targets.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from ..config import FetchConfig, UrlPolicyConfig
 from ..errors import ToolError, ToolTimeout
 from .decompress import ACCEPT_ENCODING, make_decoder
 from .pinning import ConnectPermit, PinnedResolver, guarded_socket, permit
+from .proxy import Proxy
 from .resolver import Resolver, policy_resolver
 from .result import FetchResult, parse_content_type
 from .urlpolicy import POLICY_CODES, Target, UrlPolicy, check_characters
@@ -76,6 +80,10 @@ def _client_error(exc: aiohttp.ClientError, grant: ConnectPermit) -> ToolError:
         return _connect_error(exc, grant)
     if isinstance(exc, aiohttp.ClientPayloadError):
         return ToolError("protocol_error", f"{grant.host} sent a broken body: {_first_line(exc)}")
+    if isinstance(exc, aiohttp.ClientHttpProxyError):
+        return ToolError(
+            "connection_error", f"the proxy refused the request with HTTP {exc.status}"
+        )
     if isinstance(exc, aiohttp.ClientResponseError):
         return ToolError(
             "protocol_error", f"{grant.host} sent a malformed response: {_first_line(exc.message)}"
@@ -106,6 +114,7 @@ class SafeClient(AsyncClosing):
         self.config = fetch
         self.policy = UrlPolicy(policy)
         self.resolver: Resolver = resolver if resolver is not None else policy_resolver(policy)
+        self.proxy = Proxy.from_config(fetch.proxy)
         self._session: aiohttp.ClientSession | None = None
         self._closed = False
 
@@ -156,6 +165,7 @@ class SafeClient(AsyncClosing):
         headers: Mapping[str, str] | None = None,
         follow_redirects: bool = True,
         redirect_check: RedirectCheck | None = None,
+        before_request: RedirectCheck | None = None,
         accept: str = DEFAULT_ACCEPT,
         trusted_origin: bool = False,
         on_bytes: Callable[[int], None] | None = None,
@@ -171,6 +181,8 @@ class SafeClient(AsyncClosing):
           sent only to the origin of *url*, never to a redirect target elsewhere.
         - ``redirect_check``: awaited with the URL of each cross-host hop; it may raise
           ``ToolError("redirect_not_followed", ...)``.
+        - ``before_request``: awaited with the URL of every request (the first and each
+          hop) before it is resolved or sent; it may raise to stop the fetch.
         - ``trusted_origin``: the URL is a configured provider endpoint: port, host-name
           and address rules are skipped for it, and redirects are never followed.
         - ``on_bytes``: called with the decompressed bytes read so far, after each chunk of
@@ -196,6 +208,7 @@ class SafeClient(AsyncClosing):
             extra_headers=dict(headers or {}),
             follow=follow_redirects and not trusted_origin,
             redirect_check=redirect_check,
+            before_request=before_request,
             started=started,
             on_bytes=on_bytes,
         )
@@ -208,6 +221,17 @@ class SafeClient(AsyncClosing):
             raise ToolTimeout(
                 f"fetching {url} took longer than the {deadline:g} s deadline", phase="total"
             ) from exc
+
+    async def _permit(self, target: Target) -> ConnectPermit:
+        """What the request to *target* may dial: the vetted target, or the proxy."""
+        if self.proxy is not None:
+            return await self.proxy.permit(self.resolver)
+        addresses = await self._addresses(target)
+        return ConnectPermit(
+            host=target.host,
+            addresses=tuple(addresses),
+            table=None if target.exempt else self.policy.table,
+        )
 
     async def _addresses(self, target: Target) -> list[str]:
         if target.ip is not None:
@@ -229,6 +253,7 @@ class _Fetch:
         extra_headers: dict[str, str] | None = None,
         follow: bool,
         redirect_check: RedirectCheck | None,
+        before_request: RedirectCheck | None = None,
         started: float,
         on_bytes: Callable[[int], None] | None = None,
     ) -> None:
@@ -239,6 +264,7 @@ class _Fetch:
         self.extra_headers = extra_headers or {}
         self.follow = follow
         self.redirect_check = redirect_check
+        self.before_request = before_request
         self.started = started
         self.on_bytes = on_bytes
         self.redirects: list[str] = []
@@ -261,17 +287,14 @@ class _Fetch:
             ):
                 # Before DNS: a hop the caller refuses must not even be looked up.
                 await self.redirect_check(target.url)
+            if self.before_request is not None:
+                await self.before_request(target.url)
             try:
-                addresses = await self.client._addresses(target)
+                grant = await self.client._permit(target)
             except ToolError as exc:
                 if previous is not None and exc.code in POLICY_CODES:
                     raise self._blocked(exc, str(target.url)) from exc
                 raise
-            grant = ConnectPermit(
-                host=target.host,
-                addresses=tuple(addresses),
-                table=None if target.exempt else self.client.policy.table,
-            )
             with permit(grant):
                 location = await self._exchange(target, grant, first)
             if isinstance(location, FetchResult):
@@ -292,8 +315,12 @@ class _Fetch:
         """One request: the result, or the Location of a redirect to follow."""
         session = self.client._get_session()
         try:
+            proxy = self.client.proxy
             async with session.get(
-                target.url, allow_redirects=False, headers=self._headers_for(target, first)
+                target.url,
+                allow_redirects=False,
+                headers=self._headers_for(target, first),
+                proxy=proxy.url if proxy is not None else None,
             ) as resp:
                 location = resp.headers.get("Location")
                 if self.follow and resp.status in _REDIRECTS and location is not None:

@@ -13,7 +13,7 @@ from ..rank import Excerpt, Method, SourceDoc, select_excerpts
 from ..rank.budget import selection_cost
 from ..rank.rerank import Reranker
 from ..schemas import ExcerptItem, PageStatus, ResultItem
-from .fetch import FetchContext, PageOutcome, PageRequest, fetch_pages
+from .fetch import FetchContext, Gate, PageOutcome, PageRequest, fetch_pages
 from .search_layout import frame_cost
 
 __all__ = ["RANK_RESERVE", "PipelineResult", "run_excerpts"]
@@ -44,7 +44,22 @@ def _item(e: Excerpt) -> ExcerptItem:
         start=e.start,
         end=e.end,
         heading=e.heading,
+        byline=e.byline,
     )
+
+
+def byline(outcome: PageOutcome | None) -> str | None:
+    """``By Ann Lee · published 2026-03-01 · modified 2026-03-02``, from what the page states."""
+    if outcome is None or outcome.status != "ok":
+        return None
+    parts = [f"By {outcome.author}"] if outcome.author else []
+    for label, value in (("published", outcome.published), ("modified", outcome.modified)):
+        if value:
+            parts.append(f"{label} {value[:10]}")
+    if not parts:
+        return None
+    line = " · ".join(parts)
+    return line[0].upper() + line[1:]
 
 
 def _doc(result: ResultItem, outcome: PageOutcome | None) -> SourceDoc:
@@ -55,6 +70,7 @@ def _doc(result: ResultItem, outcome: PageOutcome | None) -> SourceDoc:
         text=outcome.text if outcome is not None and outcome.status == "ok" else "",
         rank=result.rank,
         snippet=result.snippet or None,
+        byline=byline(outcome),
     )
 
 
@@ -82,6 +98,7 @@ async def run_excerpts(
     reranker: Reranker | None = None,
     filtered: int = 0,
     clock: Callable[[], float] = time.monotonic,
+    gate: Gate | None = None,
 ) -> PipelineResult:
     """Fetch the top *pages* results, extract them, and select the passages that answer.
 
@@ -103,6 +120,7 @@ async def run_excerpts(
         deadline_s=deadline_s - min(deadline_s * RANK_RESERVE, MAX_RANK_RESERVE_S),
         per_host_concurrency=per_host_concurrency,
         clock=clock,
+        gate=gate,
     )
     docs = [_doc(r, o) for r, o in zip(top, outcomes, strict=True)]
     pages_status = [
@@ -116,6 +134,9 @@ async def run_excerpts(
     return PipelineResult(
         excerpts=[_item(e) for e in chosen],
         pages=pages_status,
-        tokens=selection_cost((e.title, e.url, e.heading, e.text) for e in chosen),
+        tokens=selection_cost(
+            ((e.title, e.url, e.heading, e.text) for e in chosen),
+            {e.url: e.byline for e in chosen if e.byline},
+        ),
         warnings=warnings,
     )

@@ -1,9 +1,9 @@
 """Fetch and extract the top result pages concurrently, under one overall deadline.
 
 Every page is one task: fetch through :class:`~insomnia_web.net.SafeClient`, check the status,
-read the body as WebFetch does (:func:`~insomnia_web.extract.body.read_body`: type
-sniffing, unsupported and binary bodies refused, charset decoding with warnings), then
-extract readable text off the event loop. Tasks on the same host
+read the body as WebFetch does (:func:`~insomnia_web.extract.document.read_document`: a PDF's
+pages, or type sniffing, unsupported and binary bodies refused, charset decoding with
+warnings), then extract readable text off the event loop. Tasks on the same host
 share a semaphore (``per_host_concurrency``). The caller waits for all tasks with
 ``asyncio.wait(timeout=...)``; whatever is still running at the deadline is cancelled and
 reported as ``skipped`` with ``error_code="timeout"``: a slow page is dropped, never waited
@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Literal, Protocol
 
 import msgspec
 from yarl import URL
 
 from ..errors import ToolError
-from ..extract import convert_async
-from ..extract.body import read_body
+from ..extract.document import read_document
 from ..net.client import SafeClient
 from ..net.urlpolicy import POLICY_CODES
 
@@ -30,6 +29,7 @@ __all__ = ["FetchContext", "PageOutcome", "PageRequest", "fetch_pages"]
 
 SKIP_CODES = POLICY_CODES | {
     "permission_denied",
+    "robots_disallowed",
     "redirect_blocked",
     "redirect_not_followed",
     "unsupported_content",
@@ -40,6 +40,8 @@ MIN_STEP_S = 0.05
 """Least time worth starting a fetch or an extraction with."""
 
 Status = Literal["ok", "error", "skipped"]
+Gate = Callable[[float], Callable[[URL], Awaitable[None]]]
+"""Gives the ``before_request`` hook of a fetch with a deadline (robots.txt, host rate)."""
 
 
 class FetchContext(Protocol):
@@ -68,6 +70,11 @@ class PageOutcome(msgspec.Struct, frozen=True, kw_only=True):
     text: str = ""
     warnings: list[str] = msgspec.field(default_factory=list)
     """What reading the page noted: a sniffed type, charset trouble."""
+    author: str | None = None
+    published: str | None = None
+    """Publication date the page states (ISO 8601 text)."""
+    modified: str | None = None
+    """Last-modified date the page states (ISO 8601 text)."""
 
 
 def _host(url: str) -> str:
@@ -95,8 +102,10 @@ class _Run:
         per_host: int,
         total: int,
         clock: Callable[[], float],
+        gate: Gate | None = None,
     ) -> None:
         self.client = client
+        self.gate = gate
         self.ctx = ctx
         self.deadline = deadline
         self.per_host = per_host
@@ -142,27 +151,31 @@ class _Run:
 
     async def _fetch_and_extract(self, request: PageRequest) -> PageOutcome:
         cfg = self.client.config
+        budget = self._budget(cfg.timeout_s)
         result = await self.client.fetch(
             request.url,
-            timeout_s=self._budget(cfg.timeout_s),
+            timeout_s=budget,
             allow_truncate=True,
             redirect_check=self._refuse_denied,
+            before_request=self.gate(budget) if self.gate is not None else None,
         )
         result.raise_for_status()
-        body = read_body(result, "readable")
-        extracted = await convert_async(
-            body.text,
-            body.content_type,
-            url=result.final_url,
-            mode="readable",
+        doc = await read_document(
+            result,
+            "readable",
             timeout_s=self._budget(cfg.timeout_s),
+            max_chars=cfg.max_response_bytes,
         )
+        extracted = doc.extracted
         return PageOutcome(
             url=request.url,
             status="ok",
             title=extracted.title,
             text=extracted.text,
-            warnings=body.warnings,
+            warnings=doc.warnings,
+            author=extracted.author,
+            published=extracted.published,
+            modified=extracted.modified,
         )
 
 
@@ -174,10 +187,13 @@ async def fetch_pages(
     deadline_s: float,
     per_host_concurrency: int = 6,
     clock: Callable[[], float] = time.monotonic,
+    gate: Gate | None = None,
 ) -> list[PageOutcome]:
     """Fetch and extract *requests* concurrently; return one outcome per request, in order.
 
-    Pages whose host has a ``deny`` rule for WebFetch are skipped without a connection.
+    Pages whose host has a ``deny`` rule for WebFetch are skipped without a connection;
+    *gate* (robots.txt and the per-host rate, see :class:`~insomnia_web.net.politeness.
+    Politeness`) runs before every request.
     Nothing runs past *deadline_s*: unfinished pages are cancelled and reported skipped.
     """
     outcomes: dict[int, PageOutcome] = {}
@@ -196,6 +212,7 @@ async def fetch_pages(
         per_host=per_host_concurrency,
         total=len(allowed),
         clock=clock,
+        gate=gate,
     )
     tasks = {asyncio.create_task(run.page(requests[i])): i for i in allowed}
     if tasks:

@@ -5,6 +5,7 @@ Layout (the provenance line comes first; :mod:`insomnia_web.tools.search_cache` 
     [cache: miss · brave · 2026-12-02T10:00Z]
     <<<UNTRUSTED WEB CONTENT ...>>>
     [1] Title - URL
+    By Author · published 2026-03-01
     § Heading > Path
     passage
     …
@@ -21,7 +22,8 @@ Layout (the provenance line comes first; :mod:`insomnia_web.tools.search_cache` 
     UNVERIFIED model finding (saved 3d ago for "question"): the fact
     <<<END UNTRUSTED WEB CONTENT>>>
 
-One id per source: its label comes once, its passages below it in page order, ``…``
+One id per source: its label comes once (with the page's byline, when it states its author
+or dates), its passages below it in page order, ``…``
 between passages that are not adjacent on the page. A heading line is shown only for the
 parts of the heading path the title does not already say, and not again for the next
 passage under the same heading. :func:`fit_excerpt_search` keeps the *whole* text within
@@ -37,7 +39,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from ..modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END, format_age, wrap_untrusted
+from ..modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END, format_age, one_line, wrap_untrusted
 from ..rank import estimate_tokens
 from ..rank.budget import shown_heading
 from ..schemas import (
@@ -75,6 +77,8 @@ def _adjacent(prev: ExcerptItem, e: ExcerptItem) -> bool:
 def _source_block(passages: Sequence[ExcerptItem]) -> str:
     first = passages[0]
     lines = [_label(first.id, first.title, first.url)]
+    if first.byline:
+        lines.append(one_line(first.byline, 300))
     prev: ExcerptItem | None = None
     prev_heading: str | None = None
     for e in passages:

@@ -3,13 +3,15 @@
 The model reads excerpts grouped by source (:mod:`insomnia_web.pipeline.search_layout`)::
 
     [1] Title - URL
+    By Author · published 2026-03-01
     § Heading the title does not already say
     passage
     …
     passage
 
 A source pays for its label line once (``[n] Title - URL``, the title with its whitespace
-collapsed, or the URL again when there is no title), plus the blank line before it. Every
+collapsed, or the URL again when there is no title), its byline when the page states its
+author or dates (``By Author · published 2026-03-01``), and the blank line before it. Every
 passage pays for its text, its heading line when :func:`shown_heading` keeps one, and one
 separator line (a line break, or ``…`` between passages that are not adjacent on the page).
 The label is priced with a three-digit ``[nnn]`` because ids are assigned only after
@@ -62,10 +64,14 @@ def shown_heading(title: str, heading: str | None) -> str | None:
     return None
 
 
-def source_label_cost(title: str, url: str) -> int:
-    """The tokens of a source's label line and the blank line before it (paid once)."""
+def source_label_cost(title: str, url: str, byline: str | None = None) -> int:
+    """The tokens of a source's label line, its byline and the blank line before them (paid
+    once per source)."""
     shown = " ".join(title.split()) or url  # an empty title shows the URL
-    return estimate_tokens(f"[nnn] {shown} - {url}") + SEPARATOR_TOKENS
+    cost = estimate_tokens(f"[nnn] {shown} - {url}") + SEPARATOR_TOKENS
+    if byline:
+        cost += estimate_tokens(byline) + 1
+    return cost
 
 
 def passage_cost(title: str, heading: str | None, text: str) -> int:
@@ -77,30 +83,37 @@ def passage_cost(title: str, heading: str | None, text: str) -> int:
     return cost
 
 
-def selection_cost(excerpts: Iterable[tuple[str, str, str | None, str]]) -> int:
-    """The cost of (title, url, heading, text) passages as laid out: one label per URL."""
+def selection_cost(
+    excerpts: Iterable[tuple[str, str, str | None, str]], bylines: dict[str, str] | None = None
+) -> int:
+    """The cost of (title, url, heading, text) passages as laid out: one label per URL (with
+    its byline from *bylines*, by URL, if any)."""
     seen: set[str] = set()
     total = 0
     for title, url, heading, text in excerpts:
         if url not in seen:
             seen.add(url)
-            total += source_label_cost(title, url)
+            total += source_label_cost(title, url, (bylines or {}).get(url))
         total += passage_cost(title, heading, text)
     return total
 
 
-def label_cost(title: str, url: str, heading: str | None) -> int:
-    """The one-label-per-passage layout's overhead: a label line (and heading line) each.
+def label_cost(title: str, url: str, heading: str | None, byline: str | None = None) -> int:
+    """The one-label-per-passage layout's overhead: a label line (byline, heading line) each.
 
     Kept to measure the earlier layout against the grouped one (``bench/recall.py``).
     """
     shown = " ".join(title.split()) or url
     cost = estimate_tokens(f"[nnn] {shown} - {url}") + SEPARATOR_TOKENS
+    if byline:
+        cost += estimate_tokens(byline) + 1
     if heading:
         cost += estimate_tokens(heading) + 1
     return cost
 
 
-def excerpt_cost(title: str, url: str, heading: str | None, text: str) -> int:
+def excerpt_cost(
+    title: str, url: str, heading: str | None, text: str, byline: str | None = None
+) -> int:
     """One passage's cost in the one-label-per-passage layout: label overhead plus text."""
-    return label_cost(title, url, heading) + estimate_tokens(text)
+    return label_cost(title, url, heading, byline) + estimate_tokens(text)

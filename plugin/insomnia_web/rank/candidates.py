@@ -84,6 +84,7 @@ class Candidate:
             source_rank=self.source.rank,
             kind=self.kind,
             heading=self.heading,
+            byline=self.source.byline,
         )
 
 

@@ -18,6 +18,8 @@ class SourceDoc(msgspec.Struct, frozen=True, kw_only=True):
     """Provider rank, 1-based."""
     snippet: str | None = None
     """The provider's snippet or description (extra snippets joined with newlines)."""
+    byline: str | None = None
+    """Who wrote the page and when, as the page states it (a line under the label)."""
 
 
 class Excerpt(msgspec.Struct, frozen=True, kw_only=True):
@@ -42,3 +44,5 @@ class Excerpt(msgspec.Struct, frozen=True, kw_only=True):
     """``"page"`` (from the page text) or ``"snippet"`` (from the provider's snippet)."""
     heading: str | None = None
     """Heading path of the passage on its page (``"Install > Linux"``), if any."""
+    byline: str | None = None
+    """The source's author and dates (:attr:`SourceDoc.byline`), if known."""

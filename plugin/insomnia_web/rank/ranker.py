@@ -124,7 +124,7 @@ def _select(ranked: list[Candidate], max_tokens: int) -> list[Candidate]:
     for c in ranked:
         cost = passage_cost(c.source.title, c.heading, c.text)
         if c.doc not in labelled:
-            cost += source_label_cost(c.source.title, c.source.url)
+            cost += source_label_cost(c.source.title, c.source.url, c.source.byline)
         if cost > remaining:
             continue
         sh = shingles(c.raw_text)

@@ -73,6 +73,14 @@ def _with_site(query: str, allowed: tuple[str, ...]) -> str:
     return candidate
 
 
+def _key_hint(env: str) -> str:
+    """The hint of a 401 or 403: the key is wrong, so retrying cannot help."""
+    return (
+        f"The key was refused: check {env} (tell the user to set it to a valid Brave Search "
+        "API key subscribed to the Web Search API); do not retry until then."
+    )
+
+
 class BraveProvider(SearchProvider):
     """The Brave Search web API."""
 
@@ -84,6 +92,7 @@ class BraveProvider(SearchProvider):
         *,
         base_url: str = "https://api.search.brave.com",
         rate_limit_per_s: float = 1.0,
+        key_env: str = "BRAVE_SEARCH_API_KEY",
         monthly_limit: int | None = None,
     ) -> None:
         self.endpoint = URL(base_url.rstrip("/") + SEARCH_PATH)
@@ -100,6 +109,7 @@ class BraveProvider(SearchProvider):
                 403: "Brave Search refused the API key (HTTP 403): the key is missing, invalid "
                 "or not subscribed to the Web Search API",
             },
+            status_hints=dict.fromkeys((401, 403), _key_hint(key_env)),
         )
 
     @classmethod
@@ -127,6 +137,7 @@ class BraveProvider(SearchProvider):
             api_key,
             base_url=search.brave.base_url,
             rate_limit_per_s=search.rate_limit_per_s,
+            key_env=env,
             monthly_limit=search.brave.monthly_limit,
         )
 

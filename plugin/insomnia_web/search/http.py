@@ -56,6 +56,9 @@ class ProviderHttp:
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)
     status_messages: Mapping[int, str] = field(default_factory=dict)
     """Messages for specific statuses (e.g. 401/403: the key is missing or invalid)."""
+    status_hints: Mapping[int, str] = field(default_factory=dict)
+    """Hints for specific statuses (e.g. 401/403: which key to check); such answers are
+    never retryable."""
     max_bytes: int = MAX_PROVIDER_BYTES
 
     async def get_json(self, client: SafeClient, url: URL, *, timeout_s: float, type: type[T]) -> T:
@@ -143,9 +146,15 @@ class ProviderHttp:
                 ),
                 wait if wait is not None else 1.0,
             )
-        if status in self.status_messages:
-            message = self.status_messages[status]
-            return ToolError("provider_error", message, retryable=False, details=details), None
+        if status in self.status_messages or status in self.status_hints:
+            message = self.status_messages.get(
+                status, f"{self.provider} refused the request with HTTP {status}"
+            )
+            hint = self.status_hints.get(status)
+            error = ToolError(
+                "provider_error", message, hint=hint, retryable=False, details=details
+            )
+            return error, None
         if status >= 500:
             wait = result.retry_after_s()
             return (

@@ -1,9 +1,10 @@
 """The text the model reads for a WebFetch result.
 
-Layout: a metadata header (URL, final URL when different, status, type, title, the character
-range shown, where the text came from, warnings), then the page slice between the
-untrusted-content delimiters, then, when more text follows, a marker saying exactly how to
-continue, and a note when the download itself was cut.
+Layout: a metadata header (URL, final URL when different, status, type, title, author,
+published and modified dates, a PDF's page count, the character range shown, where the text
+came from, warnings), then the page slice between the untrusted-content delimiters, then,
+when more text follows, a marker saying exactly how to continue, and a note when the
+download itself was cut.
 """
 
 from __future__ import annotations
@@ -11,7 +12,11 @@ from __future__ import annotations
 from ..modeltext import format_age, format_utc, one_line, wrap_untrusted
 from ..schemas import WebFetchOutput
 
-__all__ = ["MODEL_CONTINUE", "render_fetch", "truncation_marker"]
+__all__ = [
+    "MODEL_CONTINUE",
+    "render_fetch",
+    "truncation_marker",
+]
 
 MAX_TITLE_CHARS = 200
 
@@ -36,6 +41,23 @@ def _source_line(out: WebFetchOutput) -> str:
     return f"Source: fetched {fetched} (snapshot {out.snapshot[:12]})"
 
 
+def _document_lines(out: WebFetchOutput) -> list[str]:
+    """Author, dates and page count, when the document states them."""
+    lines = []
+    if out.author:
+        lines.append(f"Author: {one_line(out.author, MAX_TITLE_CHARS)}")
+    dates = [
+        f"{label}: {one_line(value, 40)}"
+        for label, value in (("Published", out.published), ("Modified", out.modified))
+        if value
+    ]
+    if dates:
+        lines.append(" · ".join(dates))
+    if out.pages:
+        lines.append(f"Pages: {out.pages} (each starts with a [Page k of {out.pages}] line)")
+    return lines
+
+
 def _header(out: WebFetchOutput) -> list[str]:
     lines = [f"URL: {one_line(out.url, 2048)}"]
     if out.final_url != out.url:
@@ -45,6 +67,7 @@ def _header(out: WebFetchOutput) -> list[str]:
     lines.append(f"Status: {out.status} · Type: {out.content_type}{charset}")
     if out.title:
         lines.append(f'Title: "{one_line(out.title, MAX_TITLE_CHARS)}"')
+    lines.extend(_document_lines(out))
     end = out.start_index + len(out.text)
     lines.append(f"Chars: {out.start_index}-{end} of {out.total_chars}")
     lines.append(_source_line(out))

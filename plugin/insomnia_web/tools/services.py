@@ -14,6 +14,7 @@ from ..errors import ToolError
 if TYPE_CHECKING:
     from ..cache import CacheStore
     from ..net.client import SafeClient
+    from ..net.politeness import Politeness
     from ..rank.rerank import Reranker
     from ..search.base import SearchProvider
 
@@ -27,6 +28,7 @@ class WebServices:
         self.manifest = manifest
         self._client: SafeClient | None = None
         self._cache: CacheStore | None = None
+        self._politeness: Politeness | None = None
         self._providers: dict[str, SearchProvider] = {}
         self._rerankers: dict[str, Reranker] = {}
         self._closed = False
@@ -39,6 +41,15 @@ class WebServices:
 
             self._client = SafeClient(self.manifest.web.fetch, self.manifest.web.url_policy)
         return self._client
+
+    @property
+    def politeness(self) -> Politeness:
+        """robots.txt and the per-host rate limit, shared by WebFetch and excerpt pages."""
+        if self._politeness is None:
+            from ..net.politeness import Politeness
+
+            self._politeness = Politeness(self.client)
+        return self._politeness
 
     @property
     def cache(self) -> CacheStore | None:
@@ -81,6 +92,8 @@ class WebServices:
                 await provider.aclose()
             except Exception as exc:
                 errors.append(exc)
+        if self._politeness is not None:
+            await self._politeness.aclose()
         if self._client is not None:
             await self._client.aclose()
         if self._cache is not None:

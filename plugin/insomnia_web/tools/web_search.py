@@ -208,6 +208,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             per_host_concurrency=p.per_host_concurrency,
             reranker=reranker,
             filtered=outcome.refused,
+            gate=self.services.politeness.gate,
         )
         return msgspec.structs.replace(
             output, excerpts=found.excerpts, pages=found.pages, warnings=found.warnings

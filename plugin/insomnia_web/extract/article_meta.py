@@ -1,0 +1,158 @@
+"""Who wrote a page and when: author, published and modified dates, as the page states them.
+
+Read before scripts are removed, in order of trust (the first source that states a value
+wins, value by value):
+
+1. JSON-LD objects (``@graph`` included) with ``author``, ``datePublished``,
+   ``dateModified``;
+2. meta tags: ``article:published_time`` / ``article:modified_time`` (Open Graph),
+   ``og:updated_time``, ``citation_publication_date``, ``DC.date``, ``date``, ``pubdate``,
+   ``author``, ``article:author`` and ``citation_author`` (a URL is not an author);
+3. markup: ``itemprop`` ``datePublished`` / ``dateModified`` / ``author``, the first
+   ``<time datetime>`` (the published date), ``rel="author"`` links.
+
+Dates are kept only when they are ISO 8601 (a date, or a date and time); they come back
+normalised (``2026-03-01`` or ``2026-03-01T09:30:00+00:00``). Nothing is guessed from the
+visible text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from lxml.html import HtmlElement
+
+from .signals import ld_json_texts
+
+__all__ = ["ArticleMeta", "article_meta", "iso_date"]
+
+MAX_AUTHOR_CHARS = 200
+_ISO_RE = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$")
+_PUBLISHED_META = (
+    "article:published_time",
+    "og:published_time",
+    "citation_publication_date",
+    "dc.date",
+    "dc.date.issued",
+    "dcterms.created",
+    "date",
+    "pubdate",
+    "publish-date",
+)
+_MODIFIED_META = ("article:modified_time", "og:updated_time", "dcterms.modified", "last-modified")
+_AUTHOR_META = ("author", "article:author", "citation_author", "dc.creator", "parsely-author")
+
+
+class ArticleMeta(NamedTuple):
+    """What the page states about itself; None where it states nothing usable."""
+
+    author: str | None = None
+    published: str | None = None
+    modified: str | None = None
+
+
+def iso_date(value: object) -> str | None:
+    """*value* as a normalised ISO 8601 date or date-time, or None when it is not one."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if not _ISO_RE.match(text):
+        return None
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed.date().isoformat() if len(text) == 10 else parsed.isoformat()
+
+
+def _clean_author(value: object) -> str | None:
+    names: list[str] = []
+    items = value if isinstance(value, list) else [value]
+    for item in items:
+        name = item.get("name") if isinstance(item, dict) else item
+        if isinstance(name, str):
+            text = " ".join(name.split())
+            if text and not text.lower().startswith(("http://", "https://")) and text not in names:
+                names.append(text)
+    joined = ", ".join(names)
+    return joined[:MAX_AUTHOR_CHARS] or None
+
+
+def _objects(data: Any) -> Iterator[dict[str, Any]]:
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            yield item
+            graph = item.get("@graph")
+            if isinstance(graph, list):
+                stack.extend(reversed(graph))
+
+
+def _from_json_ld(root: HtmlElement) -> ArticleMeta:
+    author = published = modified = None
+    for source in ld_json_texts(root):
+        try:
+            data = json.loads(source)
+        except (ValueError, RecursionError):
+            continue
+        for obj in _objects(data):
+            author = author or _clean_author(obj.get("author"))
+            published = published or iso_date(obj.get("datePublished"))
+            modified = modified or iso_date(obj.get("dateModified"))
+    return ArticleMeta(author, published, modified)
+
+
+def _meta_tags(root: HtmlElement) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for meta in root.iter("meta"):
+        key = (meta.get("property") or meta.get("name") or meta.get("itemprop") or "").strip()
+        value = (meta.get("content") or "").strip()
+        if key and value:
+            found.setdefault(key.lower(), value)
+    return found
+
+
+def _first(tags: dict[str, str], keys: tuple[str, ...], read: Any) -> str | None:
+    for key in keys:
+        value = read(tags.get(key))
+        if value:
+            return str(value)
+    return None
+
+
+def _from_markup(root: HtmlElement) -> ArticleMeta:
+    def prop(name: str) -> str | None:
+        for el in root.iterfind(f'.//*[@itemprop="{name}"]'):
+            value = str(el.get("datetime") or el.get("content") or el.text_content()).strip()
+            if value:
+                return value
+        return None
+
+    published = iso_date(prop("datePublished"))
+    if published is None:
+        first_time = next(iter(root.iterfind(".//time[@datetime]")), None)
+        published = iso_date(first_time.get("datetime")) if first_time is not None else None
+    author = _clean_author(prop("author"))
+    if author is None:
+        link = next(iter(root.iterfind('.//a[@rel="author"]')), None)
+        author = _clean_author(link.text_content()) if link is not None else None
+    return ArticleMeta(author, published, iso_date(prop("dateModified")))
+
+
+def article_meta(root: HtmlElement) -> ArticleMeta:
+    """The page's author and dates (read before scripts are removed)."""
+    ld = _from_json_ld(root)
+    tags = _meta_tags(root)
+    markup = _from_markup(root)
+    return ArticleMeta(
+        author=ld.author or _first(tags, _AUTHOR_META, _clean_author) or markup.author,
+        published=ld.published or _first(tags, _PUBLISHED_META, iso_date) or markup.published,
+        modified=ld.modified or _first(tags, _MODIFIED_META, iso_date) or markup.modified,
+    )
