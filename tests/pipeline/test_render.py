@@ -180,3 +180,13 @@ def test_no_results_says_so() -> None:
     """An empty search says there were no results, under the header."""
     text = render_excerpt_search(sample(results=[], excerpts=[], pages=[]), HEADER)
     assert text == f"{HEADER}\nNo results."
+
+
+def test_a_byline_comes_once_under_its_source_label() -> None:
+    """The page's author and dates follow the label once, not once per passage."""
+    first, second = sample().excerpts
+    line = "By Ada · published 2026-03-01"
+    both = [msgspec.structs.replace(e, byline=line) for e in (first, second)]
+    lines = render_excerpt_search(sample(excerpts=both), HEADER).splitlines()
+    assert lines[2:4] == ["[1] First - https://a.test/1", line]
+    assert lines.count(line) == 1
