@@ -83,7 +83,7 @@ def load_pages(n: int) -> tuple[str, list[tuple[str, str]]]:
     """A query and *n* (title, html) pages: the dev set's first aeb answer page and others."""
     try:
         recall = _recall_module()
-        questions = msgspec.json.decode((BENCH_DIR / "devset.json").read_bytes())
+        questions = msgspec.json.decode((BENCH_DIR / "qa-dev.json").read_bytes())
         aeb = [q for q in questions if q["dataset"] == "aeb"]
         chosen = [aeb[0]["page"]] + [q["page"] for q in aeb[1:] if q["page"] != aeb[0]["page"]]
         pages = []

@@ -1,24 +1,62 @@
-"""Answer recall of excerpt ranking on the dev set, against plain BM25 and the page lead.
+"""Answer recall of excerpt search per token, on the dev set ``bench/qa-dev.json``.
 
-For each question of ``bench/devset.json``, five search results are simulated: the page that
-holds the answer plus the four other pages of the benchmark data most similar to the
-question (document-level BM25 over all pages), with provider ranks shuffled deterministically
-so the answer page is not always first. Page texts come from ``insomnia_web.extract`` when it
-works, else from the datasets' ground-truth text (the run says which).
+The dev set
+-----------
+Hand-written questions over the benchmark pages (AEB, WCXB-dev, trafilatura-eval-dev), asked
+the way people type into a search engine and paraphrasing the page rather than copying it.
+Each question stores, by ``dataset/id`` only (no page text is copied):
 
-A question counts as answered at a budget when one of its answer strings occurs
-(case-insensitively) in the excerpts returned; questions whose answer the extractor lost
-are listed and left out. Methods: ``ours``, ``bm25`` (plain BM25 passages) and ``lead`` (the
-first tokens of the rank-1 page, as much as the budget allows). Each cell shows recall and,
-in parentheses, the mean tokens returned (labels included). MRR is the mean reciprocal rank
-of the first passage holding an answer, before the budget. ``--ablate`` drops each default
-feature in turn and adds each optional one; ``--detail`` prints that rank per question.
-The speed lines time one call on 5 pages of at least 10k words each (pages repeated).
-The last table (``bench/recall_layout.py``) scores the whole text the model reads, as
-WebSearch renders it under the whole-text budget, with 95% intervals and its label share;
-``python bench/recall_layout.py --distractors 9`` prints it alone with 10 pages a question.
+- ``dataset``, ``page``: the page it was written from;
+- ``answers``: short answer strings, any of which counts (accepted variants);
+- ``returned``: the ten pages a search for it "returns", best first: the pages of all ~1,160
+  pages most similar to the question by document-level BM25 over their text (ground-truth
+  text where the dataset has it, AEB and WCXB; ``insomnia_web.extract`` on the HTML for
+  trafilatura-eval-dev), so distractors share the question's words;
+- ``split``: ``tune`` (for choosing features and weights) or ``check`` (for confirming a
+  choice), a fixed hash of the question id, about half each.
 
-    python bench/recall.py [--text extract|truth] [--ablate] [--detail]
+Rules every question meets: its source page is among the ten returned pages; an answer occurs
+(case-insensitively, whitespace collapsed) on one to three of them; the question does not
+contain its answer. ``python bench/devset_build.py check`` re-validates the stored set against
+the data and exits 1 when a question breaks a rule; ``propose`` and ``add`` are how it was
+built (see that script's docstring).
+
+The measurement
+---------------
+For each question, its ten pages are handed to each method as search results, with provider
+ranks shuffled deterministically per question (document BM25 on the question itself would make
+the source page rank 1 far more often than a real engine does). The page text is the one the
+set was built and validated on (``--text truth``, the default) or ``insomnia_web.extract`` on
+every page (``--text extract``; questions whose answer the extractor lost are left out and
+listed). A question counts as answered at a budget when an answer string occurs in the
+passage text the method returns.
+
+Each table cell is recall with its 95% Wilson interval. ``labels`` is the label share at 1000
+tokens: of the model-facing tokens a method spends, the share that are labels and structure
+rather than passage text (``insomnia_web.rank.budget`` pricing). The tables are printed for
+the ``tune`` part, the ``check`` part and both. ``--compare A B`` prints the paired
+difference A - B with a paired-bootstrap 95% interval (fixed seed); a change is kept only when
+the interval excludes 0. The line "room to lose" reports plain BM25 at 1000 tokens: the set
+can tell methods apart only while that is below 0.80.
+
+Methods (``METHODS``, a table of named runners; add a row to measure a new method):
+
+- ``bm25-plain``: BM25 over fixed 100-word passages of all ten pages, best first until the
+  budget, no labels at all (the baseline a method must beat);
+- ``bm25``: ``select_excerpts(method="bm25")`` (labels priced in);
+- ``ours``: ``select_excerpts(method="ours")``, today's default;
+- ``lead``: the first tokens of the rank-1 page, as much as the budget allows.
+- ``text:bm25``, ``text:before``, ``text:default``, ``text:default+static``: the whole text
+  WebSearch renders (``bench/recall_layout.py``) for plain BM25 passages, the previous
+  release's layout, the current default, and the default with the ``static`` reranker
+  (when the ``rerank`` extra is installed); answers are looked for in all of that text.
+
+``--ablate`` adds one row per variant of the default weights (each default feature dropped,
+each other feature added, other cut-offs; ``ablation_variants``), ``--detail`` prints the rank
+of the first answer-bearing passage per question. The speed lines time one call on 5 pages of
+at least 10k words each (pages repeated).
+
+    python bench/recall.py [--text truth|extract] [--ablate] [--detail] [--compare A B]
 
 Data: ``../shared/data`` next to the repository, or ``$INSOMNIA_WEB_DATA``. WCXB pages are
 CC-BY-4.0, "WCXB, Murrough Foley".
@@ -27,10 +65,7 @@ CC-BY-4.0, "WCXB, Murrough Foley".
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import math
-import os
 import random
 import statistics
 import sys
@@ -38,152 +73,137 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import msgspec
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from devset_build import (
+    DATA_DIR,
+    Page,
+    Question,
+    holds_answer,
+    load_devset,
+    load_pages,
+)
 from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.analysis import analyze
-from insomnia_web.rank.budget import excerpt_cost, label_cost
+from insomnia_web.rank.bm25 import BM25
+from insomnia_web.rank.budget import label_cost
 from insomnia_web.rank.features import BM25_ONLY, DEFAULT_WEIGHTS, Weights
+from insomnia_web.rank.models import Excerpt
 from insomnia_web.rank.ranker import rank_candidates, select_weighted
+from recall_layout import layout_methods
 
 BUDGETS = (500, 1000, 2000)
-DISTRACTORS = 4
+LABEL_BUDGET = 1000  # the budget the label share is reported at
+ROOM = 0.80  # plain BM25 at 1000 tokens must stay below this for the set to be useful
+PASSAGE_WORDS = 100  # passage size of the plain BM25 baseline
 ADDED_WEIGHT = 0.2  # weight tried for a feature that is off by default
 CUTOFFS = (0.0, 0.2, 0.3, 0.4)  # score cut-offs (share of the best score) tried
-BENCH_DIR = Path(__file__).resolve().parent
-DATA_DIR = Path(
-    os.environ.get("INSOMNIA_WEB_DATA", BENCH_DIR.parents[0].parent / "shared" / "data")
-)
+RESAMPLES = 2000  # paired bootstrap resamples
+SEED = 15  # bootstrap seed
+PARTS = ("tune", "check", "all")
+__all__ = ["DATA_DIR", "METHODS", "main"]
+
+Case = tuple[Question, list[SourceDoc]]
 
 
-class Page(msgspec.Struct, kw_only=True):
-    """One benchmark page: where it came from and its ground-truth text."""
+class Run(NamedTuple):
+    """What one method returned for one question at one budget."""
 
-    key: str
-    dataset: str
-    page: str
-    url: str
-    title: str
-    truth: str
-
-
-class Question(msgspec.Struct, kw_only=True):
-    """A dev-set question over one page."""
-
-    id: str
-    dataset: str
-    page: str
-    question: str
-    answers: list[str]
+    texts: list[str]
+    """The passage texts the model reads (answers are looked for here)."""
+    tokens: int
+    """Model-facing tokens spent, labels and structure included."""
+    label_tokens: int
+    """Of *tokens*, those that are not passage text."""
 
 
-def load_pages() -> dict[str, Page]:
-    """Read every page's url, title and ground-truth text from both datasets."""
-    pages: dict[str, Page] = {}
-    aeb = json.loads((DATA_DIR / "aeb" / "ground-truth.json").read_text())
-    for sha, entry in aeb.items():
-        slug = entry["url"].rstrip("/").rsplit("/", 1)[-1].replace("-", " ")
-        pages[f"aeb/{sha}"] = Page(
-            key=f"aeb/{sha}", dataset="aeb", page=sha, url=entry["url"], title=slug,
-            truth=entry["articleBody"],
-        )  # fmt: skip
-    for path in sorted((DATA_DIR / "wcxb-dev" / "ground-truth").glob("*.json")):
-        entry = json.loads(path.read_text())
-        truth = entry["ground_truth"]
-        text = truth.get("main_content_markdown") or truth.get("main_content") or ""
-        pages[f"wcxb/{path.stem}"] = Page(
-            key=f"wcxb/{path.stem}", dataset="wcxb", page=path.stem, url=entry["url"],
-            title=truth.get("title") or "", truth=text,
-        )  # fmt: skip
-    return pages
+Runner = Callable[[str, list[SourceDoc], int], Run]
 
 
-def html_path(page: Page) -> Path:
-    """Return the gzipped HTML file of *page*."""
-    folder = "aeb" if page.dataset == "aeb" else "wcxb-dev"
-    return DATA_DIR / folder / "html" / f"{page.page}.html.gz"
-
-
-def make_extractor() -> Callable[[Page], tuple[str, str]] | None:
-    """Return a page -> (title, text) extractor built on insomnia_web.extract, if it works."""
-    try:
-        from insomnia_web.extract import extract_html
-    except Exception as exc:  # the extractor may be missing or broken
-        print(f"# extractor unavailable ({exc!r}); using ground-truth text", file=sys.stderr)
-        return None
-
-    def extract(page: Page) -> tuple[str, str]:
-        html = gzip.decompress(html_path(page).read_bytes()).decode("utf-8", "replace")
-        result = extract_html(html, url=page.url)
-        return result.title or page.title, result.text
-
-    return extract
-
-
-class DocIndex:
-    """Document-level BM25 over all pages, used only to pick on-topic distractors."""
-
-    def __init__(self, pages: Sequence[Page]) -> None:
-        self.keys = [p.key for p in pages]
-        self.counts = [Counter(analyze(f"{p.title}\n{p.truth}")) for p in pages]
-        self.lengths = [sum(c.values()) for c in self.counts]
-        self.avg = sum(self.lengths) / len(self.lengths)
-        self.df: Counter[str] = Counter()
-        for c in self.counts:
-            self.df.update(c.keys())
-
-    def nearest(self, query: str, exclude: str, k: int) -> list[str]:
-        """Return the *k* page keys most similar to *query*, skipping *exclude*."""
-        n = len(self.keys)
-        terms = {
-            t: math.log(1 + (n - self.df[t] + 0.5) / (self.df[t] + 0.5)) for t in analyze(query)
-        }
-        scored: list[tuple[float, str]] = []
-        for key, counts, length in zip(self.keys, self.counts, self.lengths, strict=True):
-            if key == exclude:
-                continue
-            norm = 1.2 * (0.25 + 0.75 * length / self.avg)
-            score = sum(
-                w * counts[t] * 2.2 / (counts[t] + norm) for t, w in terms.items() if counts[t]
-            )
-            scored.append((score, key))
-        scored.sort(key=lambda s: (-s[0], s[1]))
-        return [key for _, key in scored[:k]]
-
-
-def build_cases(
-    questions: Sequence[Question],
-    pages: dict[str, Page],
-    text_of: Callable[[Page], tuple[str, str]],
-) -> list[tuple[Question, list[SourceDoc]]]:
-    """Build the five SourceDocs of every question (answer page + distractors, shuffled ranks)."""
-    index = DocIndex(list(pages.values()))
+def build_cases(questions: Sequence[Question], pages: dict[str, Page]) -> list[Case]:
+    """Turn every question's returned pages into SourceDocs with shuffled provider ranks."""
     cases = []
     for q in questions:
-        answer_key = f"{q.dataset}/{q.page}"
-        keys = [answer_key, *index.nearest(q.question, answer_key, DISTRACTORS)]
-        ranks = list(range(1, len(keys) + 1))
+        ranks = list(range(1, len(q.returned) + 1))
         random.Random(q.id).shuffle(ranks)
-        docs = []
-        for key, rank in zip(keys, ranks, strict=True):
-            title, text = text_of(pages[key])
-            docs.append(SourceDoc(url=pages[key].url, title=title, text=text, rank=rank))
+        docs = [
+            SourceDoc(url=pages[k].url, title=pages[k].title, text=pages[k].text, rank=r)
+            for k, r in zip(q.returned, ranks, strict=True)
+        ]
         docs.sort(key=lambda d: d.rank)
         cases.append((q, docs))
     return cases
 
 
 def answered(q: Question, texts: Sequence[str]) -> bool:
-    """Return True when an answer string occurs in the concatenated *texts*."""
-    blob = "\n".join(texts).lower()
-    return any(a.lower() in blob for a in q.answers)
+    """Return True when an answer string occurs in one of *texts*."""
+    return any(holds_answer(q.answers, t) for t in texts)
 
 
-Runner = Callable[[str, list[SourceDoc], int], tuple[list[str], int]]
+# -- methods ------------------------------------------------------------------------------
 
 
-def lead_run(query: str, docs: list[SourceDoc], budget: int) -> tuple[list[str], int]:
+def excerpts_run(found: Sequence[Excerpt]) -> Run:
+    """Price what select_excerpts returned: labels by ``label_cost``, text by the estimator."""
+    labels = sum(label_cost(e.title, e.url, e.heading) for e in found)
+    text = sum(estimate_tokens(e.text) for e in found)
+    return Run([e.text for e in found], labels + text, labels)
+
+
+def method_runner(method: Method) -> Runner:
+    """Return a runner for ``select_excerpts`` with *method* (the public entry point)."""
+
+    def run(query: str, docs: list[SourceDoc], budget: int) -> Run:
+        return excerpts_run(select_excerpts(query, docs, max_tokens=budget, method=method))
+
+    return run
+
+
+def weights_runner(weights: Weights) -> Runner:
+    """Return a runner for ``select_weighted`` with *weights* (ablation rows)."""
+
+    def run(query: str, docs: list[SourceDoc], budget: int) -> Run:
+        return excerpts_run(select_weighted(query, docs, max_tokens=budget, weights=weights))
+
+    return run
+
+
+def plain_passages(text: str) -> list[str]:
+    """Split *text* into consecutive passages of :data:`PASSAGE_WORDS` words."""
+    words = text.split()
+    return [" ".join(words[i : i + PASSAGE_WORDS]) for i in range(0, len(words), PASSAGE_WORDS)]
+
+
+def bm25_plain(query: str, docs: list[SourceDoc], budget: int) -> Run:
+    """BM25 over fixed 100-word passages of all pages; best first until the budget; no labels."""
+    passages = [p for d in docs for p in plain_passages(d.text)]
+    terms = analyze(query)
+    wanted = set(terms)
+    tfs = []
+    lengths = []
+    for p in passages:
+        analyzed = analyze(p)
+        tfs.append(Counter(t for t in analyzed if t in wanted))
+        lengths.append(len(analyzed))
+    scores = BM25(tfs, lengths).scores(terms) if passages else []
+    order = sorted(range(len(passages)), key=lambda i: -scores[i])
+    texts: list[str] = []
+    left = budget
+    for i in order:
+        if scores[i] <= 0:
+            break
+        cost = estimate_tokens(passages[i])
+        if cost <= left:
+            texts.append(passages[i])
+            left -= cost
+    return Run(texts, budget - left, 0)
+
+
+def lead_run(query: str, docs: list[SourceDoc], budget: int) -> Run:
     """Return the longest prefix of the rank-1 page that fits *budget* with its label."""
     del query
     top = docs[0]
@@ -196,41 +216,109 @@ def lead_run(query: str, docs: list[SourceDoc], budget: int) -> tuple[list[str],
             lo = mid
         else:
             hi = mid - 1
-    return [text[:lo]], label + estimate_tokens(text[:lo])
+    return Run([text[:lo]], label + estimate_tokens(text[:lo]), label)
 
 
-class Row(msgspec.Struct, kw_only=True):
-    """Results of one method: recall and mean tokens returned at each budget, CPU time."""
+METHODS: dict[str, Runner] = {
+    "bm25-plain": bm25_plain,
+    "bm25": method_runner("bm25"),
+    "ours": method_runner("ours"),
+    "lead": lead_run,
+}
+"""The methods every run reports, by name (``--compare`` takes these names too)."""
 
-    recall: list[float]
-    tokens: list[float]
+# The whole model-facing text as WebSearch renders it (bench/recall_layout.py): answers are
+# looked for in all of it, and every token of it counts.
+METHODS.update(layout_methods(Run))
+
+RANKED: dict[Method, Weights] = {"ours": DEFAULT_WEIGHTS, "bm25": BM25_ONLY}
+"""Methods with a passage ranking, for MRR and ``--detail``."""
+
+
+def ablation_variants() -> dict[str, Runner]:
+    """Return the ablation rows: each default feature dropped, each other feature added."""
+    out: dict[str, Runner] = {}
+    for field in DEFAULT_WEIGHTS.__struct_fields__:
+        if field in ("bm25", "cutoff"):
+            continue
+        on = getattr(DEFAULT_WEIGHTS, field)
+        label = f"ours without {field}" if on else f"ours with {field}={ADDED_WEIGHT}"
+        weights = msgspec.structs.replace(DEFAULT_WEIGHTS, **{field: 0.0 if on else ADDED_WEIGHT})
+        out[label] = weights_runner(weights)
+    for cutoff in CUTOFFS:
+        if cutoff != DEFAULT_WEIGHTS.cutoff:
+            weights = msgspec.structs.replace(DEFAULT_WEIGHTS, cutoff=cutoff)
+            out[f"ours cutoff={cutoff}"] = weights_runner(weights)
+    return out
+
+
+# -- statistics ---------------------------------------------------------------------------
+
+
+class Result(NamedTuple):
+    """One method's per-question outcomes: hits[b][q] at each budget, token sums, CPU time."""
+
+    hits: list[list[bool]]
+    tokens: list[int]
+    label_tokens: list[int]
     ms: float
 
-    def cells(self) -> str:
-        """Format as table cells: ``recall (mean tokens returned)`` per budget."""
-        return " | ".join(
-            f"{r:.3f} ({t:.0f})" for r, t in zip(self.recall, self.tokens, strict=True)
-        )
 
-
-def evaluate(cases: Sequence[tuple[Question, list[SourceDoc]]], run: Runner) -> Row:
+def evaluate(cases: Sequence[Case], run: Runner) -> Result:
     """Run *run* on every case at every budget."""
-    hits = [0] * len(BUDGETS)
-    used = [0] * len(BUDGETS)
+    hits: list[list[bool]] = [[] for _ in BUDGETS]
+    tokens = [0] * len(BUDGETS)
+    labels = [0] * len(BUDGETS)
     cpu = 0.0
     for q, docs in cases:
         for i, budget in enumerate(BUDGETS):
             start = time.process_time()
-            texts, cost = run(q.question, docs, budget)
+            out = run(q.question, docs, budget)
             cpu += time.process_time() - start
-            hits[i] += answered(q, texts)
-            used[i] += cost
-    n = len(cases)
-    return Row(
-        recall=[h / n for h in hits],
-        tokens=[u / n for u in used],
-        ms=1000 * cpu / (n * len(BUDGETS)),
-    )
+            hits[i].append(answered(q, out.texts))
+            tokens[i] += out.tokens
+            labels[i] += out.label_tokens
+    return Result(hits, tokens, labels, 1000 * cpu / max(1, len(cases) * len(BUDGETS)))
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Return the 95% Wilson score interval of *k* successes in *n* trials."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def cell(hits: Sequence[bool]) -> str:
+    """Format recall and its Wilson interval."""
+    lo, hi = wilson(sum(hits), len(hits))
+    return f"{sum(hits) / max(1, len(hits)):.2f} [{lo:.2f}, {hi:.2f}]"
+
+
+def paired_diff(a: Sequence[bool], b: Sequence[bool]) -> tuple[float, float, float]:
+    """Return the mean of a - b and its paired-bootstrap 95% interval (fixed seed)."""
+    n = len(a)
+    d = [int(x) - int(y) for x, y in zip(a, b, strict=True)]
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    rng = random.Random(SEED)
+    means = sorted(sum(d[rng.randrange(n)] for _ in range(n)) / n for _ in range(RESAMPLES))
+    return (sum(d) / n, means[int(0.025 * RESAMPLES)], means[int(0.975 * RESAMPLES) - 1])
+
+
+def part_indices(cases: Sequence[Case], part: str) -> list[int]:
+    """Return the positions of the cases in *part* (``tune``, ``check`` or ``all``)."""
+    return [i for i, (q, _) in enumerate(cases) if part in ("all", q.split)]
+
+
+def pick(hits: Sequence[bool], where: Sequence[int]) -> list[bool]:
+    """Return the outcomes at positions *where*."""
+    return [hits[i] for i in where]
+
+
+# -- report -------------------------------------------------------------------------------
 
 
 def answer_rank(q: Question, docs: Sequence[SourceDoc], weights: Weights) -> int | None:
@@ -241,43 +329,60 @@ def answer_rank(q: Question, docs: Sequence[SourceDoc], weights: Weights) -> int
     return None
 
 
-def mrr(cases: Sequence[tuple[Question, list[SourceDoc]]], weights: Weights) -> float:
+def mrr(cases: Sequence[Case], weights: Weights) -> float:
     """Mean reciprocal rank of the first answer-bearing passage (0 when none is eligible)."""
     ranks = [answer_rank(q, docs, weights) for q, docs in cases]
-    return sum(1 / r for r in ranks if r) / len(cases)
+    return sum(1 / r for r in ranks if r) / max(1, len(cases))
 
 
-def weights_runner(weights: Weights) -> Runner:
-    """Return a runner for select_weighted with *weights*."""
-
-    def run(query: str, docs: list[SourceDoc], budget: int) -> tuple[list[str], int]:
-        found = select_weighted(query, docs, max_tokens=budget, weights=weights)
-        cost = sum(excerpt_cost(e.title, e.url, e.heading, e.text) for e in found)
-        return [e.text for e in found], cost
-
-    return run
-
-
-def method_runner(method: Method) -> Runner:
-    """Return a runner for select_excerpts with *method* (the public entry point)."""
-
-    def run(query: str, docs: list[SourceDoc], budget: int) -> tuple[list[str], int]:
-        found = select_excerpts(query, docs, max_tokens=budget, method=method)
-        cost = sum(excerpt_cost(e.title, e.url, e.heading, e.text) for e in found)
-        return [e.text for e in found], cost
-
-    return run
+def print_tables(cases: Sequence[Case], results: dict[str, Result]) -> None:
+    """Print, per part, recall with intervals at each budget and the label share."""
+    li = BUDGETS.index(LABEL_BUDGET)
+    header = " | ".join(f"@{b}" for b in BUDGETS)
+    for part in PARTS:
+        where = part_indices(cases, part)
+        print(f"\n{part}: {len(where)} questions; recall [95% Wilson interval]")
+        print(f"\n| method | {header} | labels @{LABEL_BUDGET} | tokens @{LABEL_BUDGET} |")
+        print("|---|" + "---|" * len(BUDGETS) + "---|---|")
+        for name, r in results.items():
+            cells = " | ".join(cell(pick(h, where)) for h in r.hits)
+            share = r.label_tokens[li] / max(1, r.tokens[li])
+            print(f"| {name} | {cells} | {share:.1%} | {r.tokens[li] / len(cases):.0f} |")
 
 
-def speed_inputs(
-    cases: Sequence[tuple[Question, list[SourceDoc]]], pages: dict[str, Page]
-) -> dict[str, list[SourceDoc]]:
+def print_room(cases: Sequence[Case], results: dict[str, Result]) -> None:
+    """Say whether plain BM25 leaves room to lose (below :data:`ROOM` at 1000 tokens)."""
+    hits = results["bm25-plain"].hits[BUDGETS.index(1000)]
+    for part in PARTS:
+        h = pick(hits, part_indices(cases, part))
+        recall = sum(h) / max(1, len(h))
+        verdict = "room to lose: yes" if recall < ROOM else "room to lose: NO (set saturated)"
+        print(f"# plain BM25 recall@1000 ({part}) = {cell(h)}; {verdict} (needs < {ROOM})")
+
+
+def print_compare(cases: Sequence[Case], results: dict[str, Result], a: str, b: str) -> None:
+    """Print the paired difference of methods *a* and *b* per part and budget."""
+    print(f"\npaired difference {a} - {b} [95% paired-bootstrap interval, seed {SEED}]")
+    print("\n| part | " + " | ".join(f"@{x}" for x in BUDGETS) + " |")
+    print("|---|" + "---|" * len(BUDGETS))
+    for part in PARTS:
+        where = part_indices(cases, part)
+        cells = []
+        for ha, hb in zip(results[a].hits, results[b].hits, strict=True):
+            mean, lo, hi = paired_diff(pick(ha, where), pick(hb, where))
+            mark = " *" if lo > 0 or hi < 0 else ""
+            cells.append(f"{mean:+.3f} [{lo:+.3f}, {hi:+.3f}]{mark}")
+        print(f"| {part} | " + " | ".join(cells) + " |")
+    print("# * : the interval excludes 0")
+
+
+def speed_inputs(cases: Sequence[Case]) -> dict[str, list[SourceDoc]]:
     """Return two speed inputs of 5 pages, each page repeated to at least 10k words:
     the 5 longest page texts (link-heavy lists and tables) and the 5 longest news articles."""
     docs = {d.url: d for _, case in cases for d in case}.values()
     longest = sorted(docs, key=lambda d: len(d.text), reverse=True)[:5]
-    aeb = {p.url for p in pages.values() if p.dataset == "aeb"}
-    articles = sorted((d for d in docs if d.url in aeb), key=lambda d: len(d.text), reverse=True)
+    news = {d.url: d for q, case in cases if q.dataset == "aeb" for d in case}
+    articles = sorted(news.values(), key=lambda d: len(d.text), reverse=True)
     return {"longest pages": _repeat(longest), "news articles": _repeat(articles[:5])}
 
 
@@ -293,9 +398,7 @@ def _repeat(docs: Sequence[SourceDoc]) -> list[SourceDoc]:
     ]
 
 
-def speed_ms(
-    cases: Sequence[tuple[Question, list[SourceDoc]]], docs: list[SourceDoc], method: Method
-) -> float:
+def speed_ms(cases: Sequence[Case], docs: list[SourceDoc], method: Method) -> float:
     """Median CPU ms of one select_excerpts call over *docs*, for 7 dev-set questions."""
     times = []
     for q, _ in cases[:7]:
@@ -305,87 +408,63 @@ def speed_ms(
     return statistics.median(times)
 
 
+def print_speed(cases: Sequence[Case]) -> None:
+    """Print the CPU time of one call per ranked method on long inputs."""
+    for label, big in speed_inputs(cases).items():
+        words = sum(len(d.text.split()) for d in big)
+        for method in RANKED:
+            ms = speed_ms(cases, big, method)
+            print(f"# speed, {method}: {ms:.1f} CPU ms per call (median), 5 {label}: {words} words")
+
+
+def print_detail(cases: Sequence[Case]) -> None:
+    """Print the rank of the first answer-bearing passage per question, ours and BM25."""
+    for q, docs in cases:
+        ours, base = answer_rank(q, docs, DEFAULT_WEIGHTS), answer_rank(q, docs, BM25_ONLY)
+        print(f"# {q.id} {q.split} ours={ours} bm25={base} {q.question}")
+
+
 def main() -> None:
     """Run the benchmark and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--text", choices=["extract", "truth"], default="extract")
-    parser.add_argument("--ablate", action="store_true", help="also drop one feature at a time")
+    parser.add_argument("--text", choices=["truth", "extract"], default="truth")
+    parser.add_argument("--ablate", action="store_true", help="also run the ablation rows")
     parser.add_argument("--detail", action="store_true", help="print the answer rank per question")
+    parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="paired difference A - B")
+    parser.add_argument("--speed", action="store_true", help="also time calls on long pages")
     args = parser.parse_args()
-    questions = msgspec.json.decode((BENCH_DIR / "devset.json").read_bytes(), type=list[Question])
-    pages = load_pages()
-    extractor = make_extractor() if args.text == "extract" else None
-
-    def truth(page: Page) -> tuple[str, str]:
-        return page.title, page.truth
-
-    text_of = extractor or truth
-    source = "insomnia_web.extract.extract_html" if extractor else "ground-truth text"
     start = time.perf_counter()
-    cases = build_cases(questions, pages, text_of)
+    questions = load_devset()
+    pages = load_pages(args.text, frozenset(k for q in questions for k in q.returned))
+    cases = build_cases(questions, pages)
     missing = [q.id for q, docs in cases if not answered(q, [d.text for d in docs])]
     cases = [(q, docs) for q, docs in cases if q.id not in missing]
-    print(f"# page text from {source} ({time.perf_counter() - start:.1f}s)")
+    sources = Counter(pages[k].source for q, _ in cases for k in q.returned)
+    print(f"# page text: {dict(sources)} page uses ({time.perf_counter() - start:.1f}s to load)")
     print(f"# {len(cases)} of {len(questions)} questions have their answer in the page text;")
     print(f"# lost in the text, left out: {', '.join(missing) or 'none'}")
-    header = " | ".join(f"@{b}" for b in BUDGETS)
-    print("\nanswer recall (mean tokens returned) at each budget")
-    print(f"\n| method | {header} | MRR | CPU ms/call |")
-    print("|---|" + "---|" * len(BUDGETS) + "---|---|")
-    methods: tuple[tuple[Method, Weights], ...] = (("ours", DEFAULT_WEIGHTS), ("bm25", BM25_ONLY))
-    for name, weights in methods:
-        row = evaluate(cases, method_runner(name))
-        print(f"| {name} | {row.cells()} | {mrr(cases, weights):.3f} | {row.ms:.1f} |")
-    print(f"| lead | {evaluate(cases, lead_run).cells()} | - | - |")
-    if args.detail:
-        for q, docs in cases:
-            ours, base = answer_rank(q, docs, DEFAULT_WEIGHTS), answer_rank(q, docs, BM25_ONLY)
-            print(f"# {q.id} ours={ours} bm25={base} {q.question}")
-    for label, big in speed_inputs(cases, pages).items():
-        size = (
-            f"{sum(len(d.text.split()) for d in big)} words, {sum(map(len, (d.text for d in big)))}"
-        )
-        for method, _ in methods:
-            ms = speed_ms(cases, big, method)
-            print(f"# speed, {method}: {ms:.1f} CPU ms per call (median), 5 {label}: {size} chars")
-    _layout_report(cases)
+    runners = dict(METHODS)
     if args.ablate:
-        print(f"\n| ours variant | {header} | MRR |")
-        print("|---|" + "---|" * len(BUDGETS) + "---|")
-        for label, weights in variants():
-            row = evaluate(cases, weights_runner(weights))
-            print(f"| {label} | {row.cells()} | {mrr(cases, weights):.3f} |")
-
-
-def _layout_report(cases: Sequence[tuple[Question, list[SourceDoc]]]) -> None:
-    """The whole-text recall table of ``bench/recall_layout.py``."""
-    if str(BENCH_DIR) not in sys.path:
-        sys.path.insert(0, str(BENCH_DIR))
-    import recall_layout
-
-    recall_layout.report(cases)
-
-
-def variants() -> list[tuple[str, Weights]]:
-    """Return the ablation: each default feature dropped, each other feature added."""
-    out = []
-    for field in DEFAULT_WEIGHTS.__struct_fields__:
-        on = getattr(DEFAULT_WEIGHTS, field)
-        if field in ("bm25", "cutoff"):
-            continue
-        label = f"without {field}" if on else f"with {field}={ADDED_WEIGHT}"
-        out.append(
-            (
-                label,
-                msgspec.structs.replace(DEFAULT_WEIGHTS, **{field: 0.0 if on else ADDED_WEIGHT}),
-            )
-        )
-    for cutoff in CUTOFFS:
-        if cutoff != DEFAULT_WEIGHTS.cutoff:
-            out.append(
-                (f"cutoff={cutoff}", msgspec.structs.replace(DEFAULT_WEIGHTS, cutoff=cutoff))
-            )
-    return out
+        runners.update(ablation_variants())
+    if args.compare:
+        unknown = [m for m in args.compare if m not in runners]
+        if unknown:
+            parser.error(f"unknown method(s) {unknown}; known: {', '.join(runners)}")
+    results = {name: evaluate(cases, run) for name, run in runners.items()}
+    print_room(cases, results)
+    print_tables(cases, results)
+    print("\n| method | MRR | CPU ms/call |\n|---|---|---|")
+    for name, weights in RANKED.items():
+        print(f"| {name} | {mrr(cases, weights):.3f} | {results[name].ms:.1f} |")
+    print(f"| bm25-plain | - | {results['bm25-plain'].ms:.1f} |")
+    print_compare(cases, results, "ours", "bm25-plain")
+    if args.compare:
+        print_compare(cases, results, *args.compare)
+    if args.detail:
+        print_detail(cases)
+    if args.speed:
+        print_speed(cases)
+    print(f"# wall {time.perf_counter() - start:.0f}s")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Recall of the model-facing text, as WebSearch renders it, under the whole-text budget.
 
-Part of ``bench/recall.py`` (its last table); the rows:
+Rows of ``bench/recall.py`` (named ``text:bm25``, ``text:before``, ``text:default``,
+``text:default+static``):
 
 - ``bm25``: plain BM25 passages, laid out as WebSearch lays them out now;
 - ``before``: the ranking and layout of the previous release: a label per passage, the
@@ -210,37 +211,21 @@ def report(cases: Sequence[tuple[Any, list[SourceDoc]]], title: str = "") -> Non
         print(f"| {name} | {' | '.join(cells)} | {m.tokens[at]:.0f} | {labels} | {versus} |")
 
 
-def main() -> None:
-    """Print the table alone, on the dev set with *--distractors* pages per question."""
-    import argparse
-    import sys
-    from pathlib import Path
+def layout_methods(run_type: Any) -> dict[str, Callable[[str, list[SourceDoc], int], Any]]:
+    """``bench/recall.py`` runners (returning its *run_type*) for :func:`rows`, named
+    ``text:...``."""
 
-    import msgspec
+    def runner(render: Render) -> Callable[[str, list[SourceDoc], int], Any]:
+        def run(query: str, docs: list[SourceDoc], budget: int) -> Any:
+            text, total, passages, _ = render(query, docs, budget)
+            return run_type([text], total, total - passages)
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import recall
+        return run
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--distractors", type=int, default=recall.DISTRACTORS)
-    args = parser.parse_args()
-    recall.DISTRACTORS = args.distractors
-    questions = msgspec.json.decode(
-        (recall.BENCH_DIR / "devset.json").read_bytes(), type=list[recall.Question]
-    )
-    pages = recall.load_pages()
-    extract = recall.make_extractor()
-    texts: dict[str, tuple[str, str]] = {}
-
-    def text_of(page: recall.Page) -> tuple[str, str]:
-        if page.key not in texts:
-            texts[page.key] = extract(page) if extract else (page.title, page.truth)
-        return texts[page.key]
-
-    cases = recall.build_cases(questions, pages, text_of)
-    cases = [(q, d) for q, d in cases if recall.answered(q, [x.text for x in d])]
-    report(cases, f", {args.distractors + 1} pages per question")
-
-
-if __name__ == "__main__":
-    main()
+    names = {
+        "bm25": "text:bm25",
+        "before (previous release)": "text:before",
+        "default": "text:default",
+        "default + static rerank": "text:default+static",
+    }
+    return {names[name]: runner(render) for name, render in rows() if render is not None}
