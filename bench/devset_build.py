@@ -143,7 +143,7 @@ def extract(dataset: str, name: str, url: str) -> tuple[str, str]:
     """Return ``(title, text)`` of one page by ``insomnia_web.extract``."""
     from insomnia_web.extract import extract_html
 
-    result = extract_html(html_of(dataset, name), url=url)
+    result = extract_html(html_of(dataset, name))
     return result.title or "", result.text
 
 
