@@ -125,3 +125,26 @@ def test_resolve_override_replaces_the_manifest_entry_however_spelled() -> None:
     manifest = parse_manifest({"web": {"url_policy": {"resolve": {"Example.com": ["1.1.1.1"]}}}})
     merged = with_resolve(manifest, {"example.COM.": ["8.8.8.8"]})
     assert merged.web.url_policy.resolve == {"example.com": ["8.8.8.8"]}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('[web]\nhistory_path = "{blocker}/history.jsonl"\n', "web.history_path"),
+        ("a = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
+        ('[permissions]\nallow = ["WebFech(domain:x.example)"]\n', "permissions.allow[0]"),
+        ('[web.search]\nprovider = "bravee"\n', "web.search.provider"),
+    ],
+)
+def test_bad_manifest_exits_2_without_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, expected: str
+) -> None:
+    """Manifests that load but cannot work exit with status 2 and name the problem."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    path = tmp_path / "insomnia.toml"
+    path.write_text(text.replace("{blocker}", str(blocker)))
+    assert main(["--manifest", str(path), "tools"]) == 2
+    err = capsys.readouterr().err
+    assert expected in err
+    assert "Traceback" not in err

@@ -8,7 +8,13 @@ from typing import Any
 
 import pytest
 
-from insomnia_web.config import Manifest, load_manifest, manifest_schema, manifest_schema_text
+from insomnia_web.config import (
+    Manifest,
+    load_manifest,
+    manifest_schema,
+    manifest_schema_text,
+    parse_manifest,
+)
 from insomnia_web.errors import ManifestError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -143,3 +149,41 @@ def test_every_manifest_key_is_described() -> None:
     assert "$ref" not in json.dumps(schema)
     for path, prop in _properties(schema):
         assert prop.get("description") or prop.get("title"), path
+
+
+@pytest.mark.parametrize(
+    ("table", "pattern"),
+    [
+        ("deny_hosts", "http://evil.example/"),
+        ("deny_hosts", "evil example"),
+        ("allow_hosts", "evil.example:8080"),
+        ("deny_hosts", "*.ev*l.example"),
+        ("allow_hosts", "xn--zz.example"),
+    ],
+)
+def test_host_pattern_that_would_never_match_is_refused(table: str, pattern: str) -> None:
+    """A host pattern with a scheme, port, path, space or bad label is refused at load,
+    naming the key path and the accepted forms."""
+    data = {"web": {"url_policy": {table: ["fine.example", pattern]}}}
+    with pytest.raises(ManifestError) as info:
+        parse_manifest(data)
+    assert info.value.key == f"web.url_policy.{table}[1]"
+    assert "example.com, *.example.com, *" in info.value.message
+
+
+@pytest.mark.parametrize("pattern", ["*", "*.Example.COM.", "bücher.de", "10.0.0.1", "::1"])
+def test_good_host_patterns_load(pattern: str) -> None:
+    """Hosts, subdomain patterns, * and IP addresses are accepted host patterns."""
+    assert parse_manifest({"web": {"url_policy": {"deny_hosts": [pattern]}}})
+
+
+def test_deeply_nested_manifest_is_a_manifest_error(tmp_path: Path) -> None:
+    """A TOML or JSON manifest nested thousands deep is an invalid manifest, not a crash."""
+    for name, text in (
+        ("deep.toml", "a = " + "[" * 5000 + "]" * 5000 + "\n"),
+        ("deep.json", '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}"),
+    ):
+        path = tmp_path / name
+        path.write_text(text)
+        with pytest.raises(ManifestError, match="nested too deeply"):
+            load_manifest(path)

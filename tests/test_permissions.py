@@ -104,3 +104,30 @@ def test_combine_any_deny_wins_then_ask() -> None:
 def test_internationalised_names_match_in_either_form(rule: str, host: str) -> None:
     """A rule matches a host whether either is written in Unicode or IDNA form."""
     assert parse_rule(rule).matches(call("WebFetch", host))
+
+
+def test_unknown_hosts_match_every_domain_deny_and_ask_rule() -> None:
+    """A call whose hosts are unknown is matched by domain deny/ask rules, not domain allows."""
+    unknown = ToolCall(id="c1", tool="WebFetch", input={}, hosts_unknown=True)
+    deny = parse_rules(["WebFetch(domain:*.internal.example)"])
+    allow = parse_rules(["WebFetch(domain:*)"])
+    decided = evaluate_rules(unknown, allow=allow, ask=[], deny=deny)
+    assert decided is not None
+    assert decided.level == "deny"
+    assert evaluate_rules(unknown, allow=allow, ask=[], deny=[]) is None
+    asked = evaluate_rules(unknown, allow=allow, ask=parse_rules(["WebFetch(domain:x.y)"]), deny=[])
+    assert asked is not None
+    assert asked.level == "ask"
+    whole_tool = evaluate_rules(unknown, allow=parse_rules(["WebFetch"]), ask=[], deny=[])
+    assert whole_tool is not None
+    assert whole_tool.level == "allow"
+
+
+@pytest.mark.parametrize("text", ["web_fetch", "web_fetch(domain:example.com)"])
+def test_mcp_tool_name_is_an_alias(text: str) -> None:
+    """A rule may name a tool by its MCP name (web_fetch for WebFetch)."""
+    decided = evaluate_rules(
+        call("WebFetch", "example.com"), allow=parse_rules([text]), ask=[], deny=[]
+    )
+    assert decided is not None
+    assert decided.level == "allow"

@@ -135,3 +135,11 @@ async def test_fixed_prompters() -> None:
     """--yes allows once; with no terminal nobody can be asked."""
     assert await AutoApprovePrompter().ask(request()) == "once"
     assert await DenyPrompter().ask(request()) == "unavailable"
+
+
+def test_unknown_hosts_prompt_offers_no_always() -> None:
+    """A call with unknown hosts is shown as such, and "always" is not offered."""
+    call = ToolCall(id="c", tool="WebFetch", input={}, summary="fetch ?", hosts_unknown=True)
+    text = format_request(PromptRequest(call=call, reason="default is ask"))
+    assert "hosts: unknown" in text
+    assert "[a]lways" not in text

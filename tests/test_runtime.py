@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar
 
 import msgspec
@@ -21,6 +22,7 @@ from insomnia_web import (
     hookimpl,
     parse_manifest,
 )
+from insomnia_web.errors import ManifestError
 from insomnia_web.history import PermissionEvent, ProgressEvent, ToolCallEvent, ToolResultEvent
 from insomnia_web.prompts import Answer
 from insomnia_web.tools.base import CallSubject, ToolAnnotations
@@ -418,3 +420,128 @@ async def test_always_answer_covers_both_spellings_of_a_host() -> None:
     runtime = make_runtime(prompter=RecordingPrompter("always"))
     assert (await runtime.call_tool("Echo", {"host": "bücher.example"})).ok
     assert runtime.permission_for("Echo", "xn--bcher-kva.example") == "allow"
+
+
+class UnknownHostsTool(EchoTool):
+    """A fixture tool that cannot say which hosts it will contact."""
+
+    name: ClassVar[str] = "Roam"
+
+    def subject(self, args: EchoIn, ctx: ToolContext) -> CallSubject:
+        return CallSubject(summary="roam", hosts_unknown=True)
+
+
+class RoamPlugin:
+    """Registers UnknownHostsTool."""
+
+    __name__ = "roam-plugin"
+
+    @hookimpl
+    def register_tools(self, register: Callable[[Tool[Any, Any]], None]) -> None:
+        register(UnknownHostsTool(Manifest()))
+
+
+@pytest.mark.asyncio
+async def test_always_is_never_remembered_for_unknown_hosts() -> None:
+    """Answering "always" for a call with unknown hosts allows that call only."""
+    prompter = RecordingPrompter("always")
+    runtime = make_runtime(prompter=prompter, plugins=(RoamPlugin(),))
+    for _ in range(2):
+        assert (await runtime.call_tool("Roam", {"host": "x"})).ok
+    assert len(prompter.requests) == 2
+    assert runtime.permission_for("Roam", "") == "ask"
+
+
+@pytest.mark.asyncio
+async def test_unknown_hosts_are_refused_by_domain_deny_rules() -> None:
+    """A deny rule for some domain refuses a call whose hosts are unknown, and its hint
+    suggests no rule."""
+    runtime = make_runtime(
+        {"allow": ["Roam"], "deny": ["Roam(domain:*.internal.example)"]}, plugins=(RoamPlugin(),)
+    )
+    result = await runtime.call_tool("Roam", {"host": "x"})
+    assert result.error is not None
+    assert result.error.code == "permission_denied"
+    assert "[permissions]" not in result.error.hint
+    assert runtime.permission_for("Roam", "xn--zz.internal.example") == "deny"
+    assert runtime.permission_for("Roam", "ok.example") == "allow"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        ({"host": "ok.example", "text": "a\ud800b"}, "$.text"),
+        ({"host": "ok.example\udfff"}, "$.host"),
+    ],
+)
+async def test_lone_surrogate_is_invalid_input(args: dict[str, Any], field: str) -> None:
+    """A lone surrogate in any string argument is invalid_input naming the field, and the
+    call is still recorded (with U+FFFD in its place)."""
+    runtime = make_runtime({"allow": ["Echo"]})
+    result = await runtime.call_tool("Echo", args)
+    assert result.error is not None
+    assert result.error.code == "invalid_input"
+    assert result.error.details["field"] == field
+    first = events(runtime)[0]
+    assert isinstance(first, ToolCallEvent)
+    assert "\ufffd" in msgspec.json.encode(first).decode()
+
+
+class BrokenSink:
+    """A history sink that always fails."""
+
+    def append(self, event: Any) -> None:
+        raise OSError("disk full")
+
+
+@pytest.mark.asyncio
+async def test_failing_history_sink_never_fails_the_call() -> None:
+    """A history sink that raises is logged; call_tool still returns the result."""
+    runtime = Runtime(
+        parse_manifest({"permissions": {"allow": ["Echo"]}}),
+        plugins=(EchoPlugin(),),
+        load_entrypoints=False,
+        history=BrokenSink(),
+    )
+    result = await runtime.call_tool("Echo", {"host": "ok.example"})
+    assert result.ok
+
+
+def test_unwritable_history_path_is_a_manifest_error(tmp_path: Path) -> None:
+    """A history_path that cannot be written is refused when the runtime starts."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    manifest = parse_manifest({"web": {"history_path": str(blocker / "history.jsonl")}})
+    with pytest.raises(ManifestError) as info:
+        Runtime(manifest, load_entrypoints=False)
+    assert info.value.key == "web.history_path"
+
+
+@pytest.mark.parametrize(
+    ("permissions", "key"),
+    [
+        ({"allow": ["WebFech(domain:x.example)"]}, "permissions.allow[0]"),
+        ({"deny": ["Echo", "Ecko"]}, "permissions.deny[1]"),
+    ],
+)
+def test_rule_for_an_unknown_tool_is_refused(permissions: dict[str, Any], key: str) -> None:
+    """A rule naming no registered or built-in tool is refused at start, naming the key and
+    the known tools."""
+    with pytest.raises(ManifestError) as info:
+        make_runtime(permissions)
+    assert info.value.key == key
+    assert "Echo, SaveFinding, WebFetch, WebSearch" in info.value.message
+
+
+@pytest.mark.asyncio
+async def test_rules_may_use_mcp_names_and_disabled_builtins() -> None:
+    """web_fetch is WebFetch; a built-in tool disabled by the manifest may still have rules."""
+    manifest = parse_manifest(
+        {
+            "web": {"search": {"enabled": False}},
+            "permissions": {"allow": ["echo(domain:ok.example)", "WebSearch"]},
+        }
+    )
+    runtime = Runtime(manifest, plugins=(EchoPlugin(),), load_entrypoints=False)
+    assert (await runtime.call_tool("Echo", {"host": "ok.example"})).ok

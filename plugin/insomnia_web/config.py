@@ -19,6 +19,7 @@ from msgspec import Meta
 
 from .errors import ManifestError
 from .hosts.addresses import parse_cidrs, parse_ip
+from .hosts.names import pattern_problem
 from .manifest_path import DEFAULT_MANIFEST_NAME, find_manifest
 from .permissions import parse_rules
 
@@ -93,7 +94,8 @@ class SearchConfig(_Config, frozen=True):
         str | None,
         Meta(
             description='Search provider name: "brave", "searxng" or a plugin-registered '
-            "name. Unset: WebSearch is registered but answers not_configured.",
+            "name (an unregistered name is refused when the runtime starts). Unset: WebSearch "
+            "is registered but answers not_configured.",
         ),
     ] = None
     count: Annotated[int, Meta(ge=1, le=20, description="Default number of results (1-20).")] = 5
@@ -251,12 +253,15 @@ class UrlPolicyConfig(_Config, frozen=True):
         list[str],
         Meta(
             description="Host patterns exempt from the hostname and address block lists "
-            '("example.com", "*.example.com").',
+            '("example.com", "*.example.com", "*" or an IP address); no scheme, port or path.',
         ),
     ] = msgspec.field(default_factory=list)
     deny_hosts: Annotated[
         list[str],
-        Meta(description='Host patterns never fetched ("example.com", "*.example.com").'),
+        Meta(
+            description='Host patterns never fetched ("example.com", "*.example.com", "*" or '
+            "an IP address); no scheme, port or path.",
+        ),
     ] = msgspec.field(default_factory=list)
     resolve: Annotated[
         dict[str, list[str]],
@@ -344,8 +349,8 @@ class WebConfig(_Config, frozen=True):
 
 
 _RULE_DOC = (
-    'Rules "Tool" or "Tool(domain:PATTERN)"; PATTERN is a host, *.host for its '
-    "subdomains, or * for any host."
+    'Rules "Tool" or "Tool(domain:PATTERN)"; Tool is a registered tool or its MCP name '
+    "(WebFetch or web_fetch); PATTERN is a host, *.host for its subdomains, or * for any host."
 )
 
 
@@ -428,6 +433,8 @@ def parse_manifest(data: dict[str, Any], *, source: str = "manifest") -> Manifes
     """Validate a decoded manifest mapping; errors name the key path and the rule."""
     try:
         manifest = msgspec.convert(data, Manifest, str_keys=True)
+    except RecursionError as exc:
+        raise ManifestError(f"{source}: the manifest is nested too deeply") from exc
     except msgspec.ValidationError as exc:
         path, text = validation_location(exc)
         key = path.removeprefix("$").lstrip(".") or "(top level)"
@@ -453,6 +460,12 @@ def _check_semantics(manifest: Manifest, source: str) -> None:
                 f"{source}: permissions.{level}: {exc}", key=f"permissions.{level}"
             ) from exc
 
+    for name in ("allow_hosts", "deny_hosts"):
+        for index, pattern in enumerate(getattr(manifest.web.url_policy, name)):
+            problem = pattern_problem(pattern)
+            if problem is not None:
+                key = f"web.url_policy.{name}[{index}]"
+                raise ManifestError(f"{source}: {key}: {problem}", key=key)
     try:
         parse_cidrs(manifest.web.url_policy.allow_cidrs)
     except ValueError as exc:
@@ -515,6 +528,8 @@ def load_manifest(path: str | os.PathLike[str] | None = None) -> Manifest:
             data = tomllib.loads(raw.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise ManifestError(f"{p}: not valid {p.suffix.lstrip('.') or 'TOML'}: {exc}") from exc
+    except RecursionError as exc:
+        raise ManifestError(f"{p}: the manifest is nested too deeply to read") from exc
     if not isinstance(data, dict):
         raise ManifestError(f"{p}: the manifest must be a table/object")
     return parse_manifest(data, source=str(p))

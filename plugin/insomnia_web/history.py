@@ -179,6 +179,22 @@ class JsonlHistory:
         self._lock = threading.Lock()
         self._ready = False
 
+    def problem(self) -> str | None:
+        """Why events could not be written to the file, or None (checked without writing)."""
+        path = self.path
+        if path.exists():
+            if path.is_dir():
+                return f"{path} is a directory, not a file"
+            return None if os.access(path, os.W_OK) else f"{path} is not writable"
+        parent = path.parent
+        while not parent.exists() and parent != parent.parent:
+            parent = parent.parent
+        if not parent.is_dir():
+            return f"{parent} is not a directory, so {path} cannot be created"
+        if not os.access(parent, os.W_OK | os.X_OK):
+            return f"{path} cannot be created: {parent} is not writable"
+        return None
+
     def append(self, event: Event) -> None:
         """Write *event* as one line; a line is written whole or not at all."""
         line = _encoder.encode(compact_event(event)) + b"\n"

@@ -1,9 +1,13 @@
 """Permission rules and decisions.
 
 Rules are written ``Tool`` or ``Tool(domain:PATTERN)`` in the manifest's ``[permissions]``
-``allow`` / ``ask`` / ``deny`` lists. ``PATTERN`` is a host (``example.com``), its subdomains
+``allow`` / ``ask`` / ``deny`` lists. ``Tool`` is the tool's name or its MCP name
+(``WebFetch`` or ``web_fetch``). ``PATTERN`` is a host (``example.com``), its subdomains
 (``*.example.com``) or any host (``*``). Lists are consulted deny, then ask, then allow; the
 first matching rule wins, and every :class:`Decision` carries the rule and a reason.
+
+A call whose hosts cannot be known (:attr:`ToolCall.hosts_unknown`) could contact any host:
+every domain ``deny`` and ``ask`` rule matches it, no domain ``allow`` rule does.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ __all__ = [
     "host_matches",
     "parse_rule",
     "parse_rules",
+    "tool_alias",
 ]
 
 Level = Literal["allow", "ask", "deny"]
@@ -46,6 +51,9 @@ class ToolCall(msgspec.Struct, frozen=True, kw_only=True):
     """Hosts the call will contact (lower-case); empty when it contacts none."""
     summary: str = ""
     """Exactly what will be fetched, searched or stored, in one line for a person."""
+    hosts_unknown: bool = False
+    """True when the call contacts hosts that could not be determined: any domain deny or
+    ask rule matches it, no domain allow rule does, and no "always" answer is remembered."""
 
 
 class Decision(msgspec.Struct, frozen=True, kw_only=True):
@@ -80,13 +88,31 @@ class Rule(msgspec.Struct, frozen=True):
     tool: str
     pattern: str | None
 
-    def matches(self, call: ToolCall) -> bool:
-        """True if this rule applies to *call* (a domain rule needs a domain that matches)."""
-        if self.tool != call.tool:
+    def names(self, tool: str) -> bool:
+        """True if this rule is about *tool* (by its name or its MCP name)."""
+        return self.tool in (tool, tool_alias(tool))
+
+    def matches(self, call: ToolCall, *, level: Level = "allow") -> bool:
+        """True if this rule applies to *call* (a domain rule needs a domain that matches).
+
+        A call with unknown hosts is matched by every domain rule of *level* ``deny`` or
+        ``ask``, and by no domain ``allow`` rule.
+        """
+        if not self.names(call.tool):
             return False
         if self.pattern is None:
             return True
+        if call.hosts_unknown:
+            return level != "allow"
         return bool(call.domains) and all(host_matches(self.pattern, d) for d in call.domains)
+
+
+_WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def tool_alias(name: str) -> str:
+    """The snake_case name of a tool, as MCP clients see it: ``WebFetch`` -> ``web_fetch``."""
+    return _WORD_BOUNDARY.sub("_", name).replace("-", "_").replace(".", "_").lower()
 
 
 def parse_rule(text: str) -> Rule:
@@ -134,7 +160,7 @@ def evaluate_rules(
     """Deny, then ask, then allow: the first matching rule decides; ``None`` if none matches."""
     for level, rules in (("deny", deny), ("ask", ask), ("allow", allow)):
         for rule in rules:
-            if rule.matches(call):
+            if rule.matches(call, level=level):  # type: ignore[arg-type]
                 return Decision(
                     level=level,  # type: ignore[arg-type]
                     reason=f"{level} rule {rule.text!r} matches",

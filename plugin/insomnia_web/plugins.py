@@ -20,6 +20,8 @@ import pluggy
 
 from . import hookspecs
 from .config import Manifest
+from .errors import ManifestError
+from .permissions import parse_rule, tool_alias
 from .rank.rerank import Reranker
 from .search.base import SearchProvider
 from .tools.base import Tool
@@ -31,6 +33,7 @@ __all__ = [
     "RegisteredProvider",
     "RegisteredReranker",
     "RegisteredTool",
+    "check_names",
     "collect_providers",
     "collect_rerankers",
     "collect_tools",
@@ -40,6 +43,9 @@ __all__ = [
 ENV_PLUGINS = "INSOMNIA_PLUGINS"
 ENV_TRACE = "INSOMNIA_TRACE_HOOKS"
 ENTRY_POINT_GROUP = "insomnia"
+
+BUILTIN_TOOLS = ("SaveFinding", "WebFetch", "WebSearch")
+"""Tools of the built-in plugin: rules may name them even when the manifest disables them."""
 
 DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     # (plugin name, module): the name equals our entry point's, so it is not loaded twice.
@@ -197,3 +203,41 @@ def collect_rerankers(pm: pluggy.PluginManager) -> dict[str, RegisteredReranker]
 
     _call_each(pm, "register_rerankers", make_register)
     return rerankers
+
+
+def check_names(
+    manifest: Manifest,
+    tools: Iterable[str],
+    providers: Iterable[str],
+    *,
+    source: str = "manifest",
+) -> None:
+    """Refuse manifest names that would silently do nothing: a rule for no known tool, a
+    search provider nobody registered.
+
+    Plugins add tools and providers, so these names can only be checked against a
+    registry: the runtime calls this once its plugins have registered. A rule may name a
+    registered tool, a built-in one (even when disabled) or either by its MCP name.
+    """
+    known = sorted({*tools, *BUILTIN_TOOLS})
+    names = {alias for name in known for alias in (name, tool_alias(name))}
+    perms = manifest.permissions
+    for level in ("allow", "ask", "deny"):
+        for index, text in enumerate(getattr(perms, level)):
+            rule = parse_rule(text)
+            if rule.tool not in names:
+                key = f"permissions.{level}[{index}]"
+                raise ManifestError(
+                    f"{source}: {key}: rule {text!r} names no known tool {rule.tool!r} "
+                    f"(tools: {', '.join(known)}; their MCP names, e.g. "
+                    f"{tool_alias(known[0])}, are accepted too)",
+                    key=key,
+                )
+    search = manifest.web.search
+    registered = sorted(providers)
+    if search.enabled and search.provider is not None and search.provider not in registered:
+        raise ManifestError(
+            f"{source}: web.search.provider: no search provider named {search.provider!r} "
+            f"is registered (registered: {', '.join(registered) or 'none'})",
+            key="web.search.provider",
+        )

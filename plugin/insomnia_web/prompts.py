@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from typing import Literal, Protocol, TextIO
+from typing import ClassVar, Literal, Protocol, TextIO
 
 import msgspec
 
@@ -42,13 +42,20 @@ class PromptRequest(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Prompter(Protocol):
-    """Asks a person to allow a call."""
+    """Asks a person to allow a call.
+
+    A prompter may set ``approves_every_ask = True`` when its person approved every question
+    in advance (``--yes``): then a probe that would ask (an excerpt page, a redirect hop)
+    is allowed without a prompt.
+    """
 
     async def ask(self, request: PromptRequest) -> Answer: ...
 
 
 class AutoApprovePrompter:
-    """Allows every asked call once (``--yes``)."""
+    """Allows every asked call once (``--yes``), excerpt pages and redirect hops included."""
+
+    approves_every_ask: ClassVar[bool] = True
 
     async def ask(self, request: PromptRequest) -> Answer:
         """Always ``"once"``."""
@@ -82,11 +89,16 @@ def format_request(request: PromptRequest, *, always_lasts: str = "this session"
     """The text a terminal shows for *request*; *always_lasts* says how long "always" lasts."""
     call = request.call
     lines = [f"{call.tool} wants to {call.summary}"]
-    if call.domains:
+    if call.hosts_unknown:
+        lines.append("  hosts: unknown (it may contact any host)")
+    elif call.domains:
         lines.append(f"  hosts: {', '.join(call.domains)}")
     if request.prompt:
         lines.append(f"  {request.prompt}")
     lines.append(f"  why asked: {request.reason}")
+    if call.hosts_unknown:  # an "always" could not say for which hosts: never offered
+        lines.append("Allow? [o]nce / [d]eny: ")
+        return "\n".join(lines)
     scope = "this domain" if call.domains else "this tool"
     lines.append(f"Allow? [o]nce / [a]lways for {scope}, {always_lasts} / [d]eny: ")
     return "\n".join(lines)

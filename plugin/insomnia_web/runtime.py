@@ -20,12 +20,12 @@ from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 import msgspec
-from yarl import URL
 
 from .closing import AsyncClosing
 from .config import Manifest, validation_location
-from .errors import ErrorInfo, ToolError
+from .errors import ErrorInfo, ManifestError, ToolError
 from .history import (
+    Event,
     HistorySink,
     JsonlHistory,
     MemoryHistory,
@@ -35,13 +35,15 @@ from .history import (
     ToolCallEvent,
     ToolResultEvent,
 )
-from .hosts.names import idna_host
+from .hosts.addresses import parse_ip
+from .hosts.names import idna_host, syntax_problem
 from .modeltext import render_error
 from .permissions import Decision, Level, ToolCall, combine
 from .plugins import (
     RegisteredProvider,
     RegisteredReranker,
     RegisteredTool,
+    check_names,
     collect_providers,
     collect_rerankers,
     collect_tools,
@@ -49,6 +51,7 @@ from .plugins import (
 )
 from .prompts import DenyPrompter, Prompter, PromptRequest
 from .search.base import SearchProvider
+from .textcheck import first_surrogate_field, replace_surrogates
 from .tools.base import Tool, ToolContext, ToolSpec, tool_spec
 
 __all__ = ["Runtime", "ToolResult"]
@@ -89,6 +92,36 @@ def _field_error(exc: msgspec.ValidationError) -> ToolError:
     )
 
 
+def _jsonl_history(path: str, *, max_bytes: int | None, backups: int) -> JsonlHistory:
+    """The history file of ``web.history_path``, refused now if it cannot be written."""
+    sink = JsonlHistory(path, max_bytes=max_bytes, backups=backups)
+    problem = sink.problem()
+    if problem is not None:
+        raise ManifestError(f"web.history_path: {problem}", key="web.history_path")
+    return sink
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        parse_ip(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _denial_hint(call: ToolCall, decision: Decision) -> str:
+    """What the model can do about a refusal, naming a rule only when one would help.
+
+    An allow rule cannot override a deny (any deny wins), nor match a call whose hosts are
+    unknown; it can lift a refusal by the default or by a person's answer to a question.
+    """
+    base = "Do not retry this call; ask the user, or use another source."
+    if decision.level == "deny" or call.hosts_unknown:
+        return base
+    rule = call.tool + (f"(domain:{call.domains[0]})" if len(call.domains) == 1 else "")
+    return f"{base} (The user can add {rule} to [permissions] allow.)"
+
+
 class Runtime(AsyncClosing):
     """A host runtime for insomnia plugins.
 
@@ -119,12 +152,13 @@ class Runtime(AsyncClosing):
         web = self.manifest.web
         if web.history_path:
             cap = int(web.history_max_mb * 1024 * 1024) or None
-            jsonl = JsonlHistory(web.history_path, max_bytes=cap, backups=web.history_backups)
+            jsonl = _jsonl_history(web.history_path, max_bytes=cap, backups=web.history_backups)
             sink = MultiHistory(sink, jsonl)
         self.history = sink
         self.pm = make_plugin_manager(plugins=plugins, load_entrypoints=load_entrypoints)
         self.tools: dict[str, RegisteredTool] = collect_tools(self.pm, self.manifest)
         self.providers: dict[str, RegisteredProvider] = collect_providers(self.pm)
+        check_names(self.manifest, self.tools, self.providers)
         self._provider_classes = MappingProxyType(
             {name: reg.cls for name, reg in self.providers.items()}
         )
@@ -168,18 +202,33 @@ class Runtime(AsyncClosing):
 
     @staticmethod
     def _grant_keys(call: ToolCall) -> list[tuple[str, str]]:
+        """What an "always" answer remembers: the tool on each host, or on no host at all.
+
+        A call whose hosts are unknown has no key: such an answer is never remembered.
+        """
+        if call.hosts_unknown:
+            return []
         return [(call.tool, idna_host(d)) for d in call.domains or ("*",)]
 
     def _effective(self, call: ToolCall) -> tuple[Decision, Level, Who]:
         """The decision, and the level after this session's "always" answers."""
         decision, by = self.decide(call)
-        if decision.level == "ask" and all(k in self._grants for k in self._grant_keys(call)):
+        keys = self._grant_keys(call)
+        if decision.level == "ask" and keys and all(k in self._grants for k in keys):
             return decision, "allow", "user"
         return decision, decision.level, by
 
     def permission_for(self, tool: str, host: str) -> Level:
-        """The verdict for *tool* on *host* without prompting (session grants count)."""
-        call = ToolCall(id="probe", tool=tool, input={}, domains=(host.lower(),))
+        """The verdict for *tool* on *host* without prompting (session grants count).
+
+        A host that is not a well-formed name (empty, or an ``xn--`` label that is not
+        valid IDNA) is an unknown host: every domain deny rule matches it.
+        """
+        name = idna_host(host)
+        if syntax_problem(name) is not None and not _is_ip(name):
+            call = ToolCall(id="probe", tool=tool, input={}, hosts_unknown=True)
+        else:
+            call = ToolCall(id="probe", tool=tool, input={}, domains=(name,))
         return self._effective(call)[1]
 
     async def _settle(self, call: ToolCall) -> tuple[Level, Who, str, Decision]:
@@ -207,7 +256,7 @@ class Runtime(AsyncClosing):
                         self._grants.update(self._grant_keys(call))
                     level = "deny" if answer == "deny" else "allow"
                     reason = f"user answered {answer}"
-        self.history.append(
+        self._record(
             PermissionEvent(
                 call_id=call.id,
                 decision="allow" if level == "allow" else "deny",
@@ -221,27 +270,22 @@ class Runtime(AsyncClosing):
     async def _authorize(self, call: ToolCall) -> None:
         level, who, reason, decision = await self._settle(call)
         if level != "allow":
-            rule_hint = (
-                f"add {call.tool}"
-                + (f"(domain:{call.domains[0]})" if call.domains else "")
-                + " to [permissions] allow"
-            )
             raise ToolError(
                 "permission_denied",
                 f"{call.tool} call refused: {reason}.",
-                hint="Do not retry this call; ask the user, or use another source. "
-                f"(The user can {rule_hint}.)",
+                hint=_denial_hint(call, decision),
                 details={"by": who, "rule": decision.rule},
             )
 
-    async def _approve_hop(self, call_id: str, tool: str, location: str) -> Level:
-        """The verdict for following a redirect of call *call_id* to *location*.
+    async def _approve_hop(self, call_id: str, tool: str, location: str, host: str) -> Level:
+        """The verdict for following a redirect of call *call_id* to *location* on *host*
+        (the host as the URL policy checked it).
 
         ``allow`` and ``deny`` come from the rules (and this session's grants). An ``ask``
         is put to the prompter when ``ask_on_redirect`` is set, as its own question about
         the new host; ``ask`` is returned when nobody was asked or nobody could answer.
         """
-        host = idna_host(URL(location).host or "")
+        host = idna_host(host)
         level = self.permission_for(tool, host)
         if level != "ask" or not self.ask_on_redirect:
             return level
@@ -257,6 +301,23 @@ class Runtime(AsyncClosing):
             return "allow"
         return "deny" if who == "user" else "ask"
 
+    async def _approve_page(self, call_id: str, tool: str, url: str, host: str) -> Level:
+        """The verdict for reading *url* on *host* within call *call_id* (an excerpt page).
+
+        An ``ask`` is settled (and recorded as a ``permission`` event) only when the prompter
+        approves every question in advance (``approves_every_ask``, the CLI's ``--yes``);
+        otherwise nobody is asked mid-call and ``ask`` is returned.
+        """
+        host = idna_host(host)
+        level = self.permission_for(tool, host)
+        if level != "ask" or not getattr(self.prompter, "approves_every_ask", False):
+            return level
+        page = ToolCall(
+            id=call_id, tool=tool, input={"url": url}, domains=(host,), summary=f"read {url}"
+        )
+        settled, _, _, _ = await self._settle(page)
+        return "allow" if settled == "allow" else "deny"
+
     # --- calls -------------------------------------------------------------------------
 
     async def call_tool(
@@ -266,7 +327,9 @@ class Runtime(AsyncClosing):
         call_id = call_id or f"call_{secrets.token_hex(6)}"
         raw = dict(args or {})
         started = time.monotonic()
-        self.history.append(ToolCallEvent(call_id=call_id, tool=name, input=raw))
+        bad_field = first_surrogate_field(raw)
+        recorded = raw if bad_field is None else replace_surrogates(raw)
+        self._record(ToolCallEvent(call_id=call_id, tool=name, input=recorded))
         try:
             result = await self._call(name, raw, call_id)
         except ToolError as exc:
@@ -284,7 +347,7 @@ class Runtime(AsyncClosing):
             )
         duration_ms = int((time.monotonic() - started) * 1000)
         result = msgspec.structs.replace(result, duration_ms=duration_ms)
-        self.history.append(
+        self._record(
             ToolResultEvent(
                 call_id=call_id,
                 ok=result.ok,
@@ -298,8 +361,23 @@ class Runtime(AsyncClosing):
         )
         return result
 
+    def _record(self, event: Event) -> None:
+        """Append *event* to the history; a failing sink is logged, never raised to the caller."""
+        try:
+            self.history.append(event)
+        except Exception:
+            log.exception("the history sink failed to record a %s event", type(event).__name__)
+
     def _prepare(self, name: str, raw: dict[str, Any], call_id: str) -> _Prepared:
         """Validate and preflight a call; the steps before permission, shared by all paths."""
+        field = first_surrogate_field(raw)
+        if field is not None:
+            raise ToolError(
+                "invalid_input",
+                f"{field}: contains a lone surrogate code point, which is not valid Unicode text",
+                hint=f"Send {field} as valid UTF-8 text.",
+                details={"field": field},
+            )
         reg = self.tools.get(name)
         if reg is None:
             known = ", ".join(sorted(self.tools)) or "none"
@@ -317,18 +395,26 @@ class Runtime(AsyncClosing):
         ctx = ToolContext(
             call_id=call_id,
             manifest=self.manifest,
-            progress=lambda m, d, t: self.history.append(
+            progress=lambda m, d, t: self._record(
                 ProgressEvent(call_id=call_id, message=m, done=d, total=t)
             ),
             permission_probe=self.permission_for,
-            hop_approver=lambda tool, location: self._approve_hop(call_id, tool, location),
+            hop_approver=lambda tool, location, host: self._approve_hop(
+                call_id, tool, location, host
+            ),
+            page_approver=lambda tool, url, host: self._approve_page(call_id, tool, url, host),
             search_providers=self.search_providers,
             rerankers=self._reranker_classes,
         )
         tool.preflight(args, ctx)
         subject = tool.subject(args, ctx)
         call = ToolCall(
-            id=call_id, tool=name, input=raw, domains=subject.domains, summary=subject.summary
+            id=call_id,
+            tool=name,
+            input=raw,
+            domains=subject.domains,
+            summary=subject.summary,
+            hosts_unknown=subject.hosts_unknown,
         )
         return _Prepared(tool=tool, args=args, ctx=ctx, call=call)
 

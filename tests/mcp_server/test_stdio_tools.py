@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import importlib.metadata
+import json
+import select
+import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,10 +14,11 @@ from typing import Any
 import jsonschema
 import pytest
 from anyio.from_thread import BlockingPortal
-from mcp import types
+from mcp import StdioServerParameters, types
 
 from insomnia_web.config import load_manifest
 from insomnia_web.history import ToolCallEvent, ToolResultEvent, decode_event
+from insomnia_web.mcp_server.listing import ERROR_META_KEY
 from insomnia_web.runtime import Runtime
 
 from .conftest import (
@@ -232,3 +237,76 @@ def test_history_is_written_as_jsonl(conn: Connection, workdir: Path) -> None:
     assert calls[-1].tool == "WebSearch"
     assert calls[-1].input == {"query": "x", "count": 99}
     assert {e.call_id for e in calls} == {e.call_id for e in results}
+
+
+def _raw_exchange(params: StdioServerParameters, lines: list[str], want_id: int) -> dict[str, Any]:
+    """Send JSON-RPC *lines* as written (escapes and all) and return the reply to *want_id*."""
+    proc = subprocess.Popen(
+        [params.command, *params.args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=params.env,
+        cwd=params.cwd,
+    )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    try:
+        proc.stdin.write("".join(line + "\n" for line in lines).encode())
+        proc.stdin.flush()
+        deadline = time.monotonic() + 120  # generous: a loaded machine starts slowly
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stdout], [], [], deadline - time.monotonic())
+            if not ready:
+                break
+            line = proc.stdout.readline()
+            if not line:
+                break
+            message = json.loads(line)
+            if message.get("id") == want_id:
+                return dict(message)
+        raise AssertionError(f"no reply to request {want_id}")
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdin.close()
+        proc.stdout.close()
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "field"),
+    [
+        ("web_search", '{"query": "tortoise \\ud800 facts"}', "$.query"),
+        ("web_fetch", '{"url": "http://site.test/\\udfff"}', "$.url"),
+    ],
+)
+def test_lone_surrogate_gets_an_invalid_input_reply(
+    manifest_path: Path, tool: str, arguments: str, field: str
+) -> None:
+    """A lone surrogate escaped in a tools/call argument gets a reply: invalid_input
+    naming the field (the reply itself is valid JSON)."""
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    }
+    call = (
+        '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": '
+        f'{{"name": "{tool}", "arguments": {arguments}}}}}'
+    )
+    lines = [
+        json.dumps(init),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        call,
+    ]
+    reply = _raw_exchange(server_params(manifest_path), lines, want_id=2)
+    result = reply["result"]
+    assert result["isError"] is True
+    error = result["_meta"][ERROR_META_KEY]
+    assert error["code"] == "invalid_input"
+    assert error["details"]["field"] == field

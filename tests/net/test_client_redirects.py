@@ -11,6 +11,7 @@ from yarl import URL
 from insomnia_web.errors import ToolError
 from insomnia_web.net import SafeClient
 from insomnia_web.net.resolver import Resolver
+from insomnia_web.net.urlpolicy import Target
 from tests.support import DialGuard
 
 from .conftest import SITE
@@ -187,17 +188,17 @@ async def test_cross_host_hop_goes_to_redirect_check(
     """A cross-host hop is offered to redirect_check, which may refuse it."""
     port = await serve_app(redirect_app(lambda r: f"http://other.test:{port}/ok"))
     client = make_client(port, resolve={"other.test": ["127.0.0.1"]})
-    seen: list[URL] = []
+    seen: list[Target] = []
 
-    async def allow(url: URL) -> None:
-        seen.append(url)
+    async def allow(target: Target) -> None:
+        seen.append(target)
 
     result = await client.fetch(f"http://{SITE}:{port}/r/1", redirect_check=allow)
     assert result.final_url == f"http://other.test:{port}/ok"
-    assert seen == [URL(f"http://other.test:{port}/ok")]
+    assert [(t.url, t.host) for t in seen] == [(URL(f"http://other.test:{port}/ok"), "other.test")]
 
-    async def ask(url: URL) -> None:
-        raise ToolError("redirect_not_followed", "ask first", details={"location": str(url)})
+    async def ask(target: Target) -> None:
+        raise ToolError("redirect_not_followed", "ask first", details={"location": str(target.url)})
 
     with pytest.raises(ToolError) as info:
         await client.fetch(f"http://{SITE}:{port}/r/1", redirect_check=ask)
@@ -247,8 +248,8 @@ async def test_refused_cross_host_hop_is_never_looked_up(
     port = await serve_app(redirect_app(lambda r: f"http://denied.test:{port}/ok"))
     resolver = Recording()
 
-    async def refuse(url: URL) -> None:
-        raise ToolError("redirect_not_followed", "no", details={"location": str(url)})
+    async def refuse(target: Target) -> None:
+        raise ToolError("redirect_not_followed", "no", details={"location": str(target.url)})
 
     client = make_client(port, resolver=resolver)
     with pytest.raises(ToolError) as info:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from insomnia_web.config import Manifest, UrlPolicyConfig, WebConfig
+from insomnia_web.errors import ToolError
 from insomnia_web.net import check_url
+from insomnia_web.net.urlpolicy import UrlPolicy
 
 NO_DNS: dict[str, list[str]] = {}
 
@@ -226,9 +228,15 @@ async def test_local_names_are_blocked(url: str, rule: str) -> None:
         ("http://example.com:6379/", "port_not_allowed"),
         ("https://example.com:0/", "port_not_allowed"),
         ("http://example.com/a b", "invalid_url"),
-        ("http://example.com/\x00", "invalid_url"),
-        ("http://example.com/\t", "invalid_url"),
-        (" http://example.com/", "invalid_url"),
+        ("http://example.com/a\x00b", "invalid_url"),
+        ("http://example.com/a\x0bb", "invalid_url"),
+        ("http://example.com/a\x7fb", "invalid_url"),
+        ("http://example.com:+443/", "invalid_url"),
+        ("http://example.com:-80/", "invalid_url"),
+        ("http://example.com:\uff18\uff10/", "invalid_url"),
+        ("http://[::1]:+80/", "invalid_url"),
+        ("http://xn--zz.example.com/", "invalid_url"),
+        ("http://XN--ZZ.example.com./", "invalid_url"),
         ("http://exa mple.com/", "invalid_url"),
         ("http://example.com\\@127.0.0.1/", "invalid_url"),
         ("/relative/path", "invalid_url"),
@@ -371,3 +379,33 @@ async def test_manifest_resolve_table_is_used_and_vetted() -> None:
         "https://example.com/", config=good, resolve={"example.com": ["1.1.1.1"]}
     )
     assert replaced.addresses == ["1.1.1.1"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "fetched"),
+    [
+        ("https://example.com/\n", "https://example.com/"),
+        (" \x00https://example.com/a\x1f ", "https://example.com/a"),
+        ("https://exa\tmple.com/p\r\nath", "https://example.com/path"),
+        ("http://example.com:/", "http://example.com/"),
+    ],
+)
+def test_whatwg_cleaning(raw: str, fetched: str) -> None:
+    """Leading/trailing C0 controls and spaces are stripped and tab/CR/LF removed, as a
+    browser does; the checked URL is the cleaned one."""
+    target = UrlPolicy().check(raw)
+    assert str(target.url) == fetched
+    assert target.host == "example.com"
+
+
+def test_undecodable_idna_label_names_the_label() -> None:
+    """An xn-- label that is not valid punycode is refused as invalid_url naming the label."""
+    with pytest.raises(ToolError) as info:
+        UrlPolicy().check("http://XN--ZZ.internal.example./")
+    assert info.value.code == "invalid_url"
+    assert "'XN--ZZ'" in info.value.message or "'xn--zz'" in info.value.message
+
+
+def test_valid_idna_label_is_the_normalised_host() -> None:
+    """A valid xn-- label passes, and the host is its lower-case ASCII form."""
+    assert UrlPolicy().check("http://XN--BCHER-KVA.example./").host == "xn--bcher-kva.example"

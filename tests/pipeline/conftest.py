@@ -144,6 +144,10 @@ class RecordingContext:
         """Deny the configured hosts, allow the rest."""
         return "deny" if host in self.deny else "allow"
 
+    async def approve_page(self, tool: str, url: str, host: str) -> Literal["allow", "ask", "deny"]:
+        """Nobody approves in advance: the probe's verdict."""
+        return self.permission_for(tool, host)
+
 
 @pytest.fixture
 def ctx() -> RecordingContext:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from insomnia_web import AutoApprovePrompter, Manifest, Runtime, parse_manifest
+from insomnia_web import AutoApprovePrompter, Manifest, Prompter, Runtime, parse_manifest
 from insomnia_web.cache import Cache, CacheStore, SqliteStore
 from insomnia_web.history import MemoryHistory, ProgressEvent
 from insomnia_web.rank import estimate_tokens
@@ -80,8 +80,15 @@ class Web:
         cache_path: Path | None = None,
         pipeline: dict[str, Any] | None = None,
         plugins: tuple[object, ...] = (),
+        permissions: dict[str, Any] | None = None,
+        prompter: Prompter | None = None,
+        **url_policy: Any,
     ) -> Runtime:
-        """A runtime for the mock provider (and *plugins*); its WebSearch uses the fake clock."""
+        """A runtime for the mock provider (and *plugins*); its WebSearch uses the fake clock.
+
+        *permissions* replaces the permission table (default: WebSearch and WebFetch allowed);
+        other keywords are added to ``web.url_policy``.
+        """
         provider = MockProvider.named("mock", self.answer)
 
         manifest = parse_manifest(
@@ -93,14 +100,15 @@ class Web:
                         "allow_cidrs": [f"{LOOPBACK}/32"],
                         "ports": [self.sim.port],
                         "resolve": {h: [LOOPBACK] for h in HOSTS},
+                        **url_policy,
                     },
                 },
-                "permissions": {"allow": ["WebSearch", "WebFetch"]},
+                "permissions": permissions or {"allow": ["WebSearch", "WebFetch"]},
             }
         )
         rt = Runtime(
             manifest,
-            prompter=AutoApprovePrompter(),
+            prompter=prompter or AutoApprovePrompter(),
             history=self.history,
             plugins=[ProviderPlugin(provider, name="test-mock-provider"), *plugins],
             load_entrypoints=False,
@@ -246,14 +254,13 @@ async def test_finding_alone_is_served_as_a_finding_match(env: Web) -> None:
     """With no web results but a matching finding, the header says finding match."""
     env.hits.clear()
     rt = env.runtime(mode="results")
-    env.cache().add_finding(
-        "tortoise lifespan", "Over 150 years.", "https://a.test/x", ttl_s=10 * 86_400
-    )
+    source = env.sim.url("a.test", "/x")
+    env.cache().add_finding("tortoise lifespan", "Over 150 years.", source, ttl_s=10 * 86_400)
     env.clock.now += 3 * 86_400 - 5000
     text, out = await search(rt, "tortoise lifespan")
     assert text.splitlines()[0] == '[cache: finding match to "tortoise lifespan" · 2d old]'
     assert out["cache"]["match"] == "finding"
-    assert "UNVERIFIED model finding (claimed source: https://a.test/x)" in text
+    assert f"UNVERIFIED model finding (claimed source: {source})" in text
 
 
 @pytest.mark.asyncio

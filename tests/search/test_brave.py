@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import msgspec
 import pytest
 from aiohttp import ClientResponse
 from aioresponses import aioresponses
@@ -14,6 +16,7 @@ from aioresponses import core as aioresponses_core
 from yarl import URL
 
 from insomnia_web import Runtime, ToolResult
+from insomnia_web.history import MemoryHistory
 from insomnia_web.net.decompress import ACCEPT_ENCODING
 from insomnia_web.search import http as provider_http
 from insomnia_web.tools.web_search import WebSearch
@@ -390,3 +393,64 @@ async def test_custom_key_variable_is_the_one_named(
     assert error.code == "not_configured"
     assert "MY_BRAVE_KEY" in error.message
     assert error.details == {"env": "MY_BRAVE_KEY", "key": "web.search.brave.api_key_env"}
+
+
+@pytest.mark.asyncio
+async def test_key_echoed_in_a_redirect_is_redacted_everywhere(
+    brave: Callable[..., Runtime], api: aioresponses
+) -> None:
+    """A 302 whose Location echoes the key is a provider_error that shows [REDACTED] instead,
+    in the message, the text and the history."""
+    location = f"https://elsewhere.example/login?k={BRAVE_KEY}&next=%2F"
+    api.get(ENDPOINT_RE, status=302, headers={"Location": location})
+    runtime = brave()
+    result = await runtime.call_tool("WebSearch", {"query": "asyncio"})
+    error = error_of(result)
+    assert error.code == "provider_error"
+    assert "k=[REDACTED]" in error.message
+    assert isinstance(runtime.history, MemoryHistory)
+    assert BRAVE_KEY not in msgspec.json.encode(runtime.history.events).decode()
+
+
+@pytest.mark.asyncio
+async def test_key_echoed_in_results_is_redacted_before_the_cache(
+    brave: Callable[..., Runtime],
+    make_runtime: Callable[..., Runtime],
+    api: aioresponses,
+    tmp_path: Path,
+) -> None:
+    """A result or altered query quoting the key shows [REDACTED], and the cache never
+    stores the key."""
+    answer = {
+        "query": {"original": "q", "altered": f"q {BRAVE_KEY}"},
+        "web": {
+            "results": [
+                {
+                    "title": f"Key {BRAVE_KEY}",
+                    "url": f"https://example.org/?key={BRAVE_KEY}",
+                    "description": "echo",
+                }
+            ]
+        },
+    }
+    api.get(ENDPOINT_RE, payload=answer)
+    cache = tmp_path / "cache.sqlite3"
+    settings = {"provider": "brave", "mode": "results"}
+    policy = {"resolve": {"api.search.brave.com": ["203.0.113.9"]}}
+    runtime = make_runtime(
+        manifest_data(settings, url_policy=policy, cache={"enabled": True, "path": str(cache)})
+    )
+    result = await runtime.call_tool("WebSearch", {"query": "asyncio"})
+    assert result.ok, result.text
+    assert BRAVE_KEY not in result.text
+    assert "[REDACTED]" in result.text
+    await runtime.aclose()
+    assert stored_files_without(tmp_path, BRAVE_KEY.encode()) >= 1
+
+
+def stored_files_without(folder: Path, secret: bytes) -> int:
+    """How many files *folder* holds, failing if any of them contains *secret*."""
+    files = [p for p in folder.iterdir() if p.is_file()]
+    for path in files:
+        assert secret not in path.read_bytes(), path
+    return len(files)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from insomnia_web import AutoApprovePrompter, Runtime, parse_manifest
+from insomnia_web.errors import ManifestError
 
 from .conftest import manifest_data
 
@@ -68,17 +69,16 @@ async def test_installed_provider_is_selected_by_name(monkeypatch: pytest.Monkey
     assert result.output["results"][0]["url"] == "https://myprov.example/result"
 
 
-@pytest.mark.asyncio
 @pytest.mark.usefixtures("installed_package")
-async def test_installed_provider_is_not_loaded_when_not_listed(
+def test_installed_provider_is_not_loaded_when_not_listed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """With INSOMNIA_PLUGINS empty the package is not loaded and the name is unknown."""
+    """With INSOMNIA_PLUGINS empty the package is not loaded, so a manifest naming its
+    provider is refused when the runtime starts, naming the key and the registered ones."""
     monkeypatch.setenv("INSOMNIA_PLUGINS", "")
     manifest = parse_manifest(manifest_data({"provider": "myprov-search", "mode": "results"}))
-    async with Runtime(manifest, prompter=AutoApprovePrompter()) as runtime:
-        assert "myprov-search" not in runtime.providers
-        result = await runtime.call_tool("WebSearch", {"query": "anything"})
-    assert result.error is not None
-    assert result.error.code == "not_configured"
-    assert "'myprov-search'" in result.error.message
+    with pytest.raises(ManifestError) as info:
+        Runtime(manifest, prompter=AutoApprovePrompter())
+    assert info.value.key == "web.search.provider"
+    assert "'myprov-search'" in info.value.message
+    assert "brave, searxng" in info.value.message

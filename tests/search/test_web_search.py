@@ -18,6 +18,7 @@ from insomnia_web import (
     SearchResponse,
     parse_manifest,
 )
+from insomnia_web.errors import ManifestError
 from insomnia_web.modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END
 from insomnia_web.search.brave import BraveProvider
 from insomnia_web.search.searxng import SearxngProvider
@@ -213,17 +214,24 @@ async def test_no_provider_is_not_configured_naming_the_key_and_choices(
     assert "brave, fixture, searxng" in result.error.message
 
 
+def test_unknown_provider_lists_the_registered_names() -> None:
+    """A provider name nobody registered (a typo) is refused when the runtime starts,
+    naming the key and the registered providers."""
+    manifest = parse_manifest(manifest_data({"provider": "bravee"}))
+    with pytest.raises(ManifestError) as info:
+        Runtime(manifest, load_entrypoints=False)
+    assert info.value.key == "web.search.provider"
+    assert "'bravee'" in info.value.message
+    assert "registered: brave, searxng" in info.value.message
+
+
 @pytest.mark.asyncio
-async def test_unknown_provider_lists_the_registered_names(
+async def test_disabled_search_may_name_any_provider(
     make_runtime: Callable[..., Runtime],
 ) -> None:
-    """A provider name nobody registered is not_configured listing the registered names."""
-    runtime = make_runtime(manifest_data({"provider": "bingo"}))
-    result = await runtime.call_tool("WebSearch", {"query": "guide"})
-    assert result.error is not None
-    assert result.error.code == "not_configured"
-    assert "'bingo'" in result.error.message
-    assert "registered: brave, searxng" in result.error.message
+    """With WebSearch disabled the provider name is not checked (nothing would use it)."""
+    runtime = make_runtime(manifest_data({"provider": "bravee", "enabled": False}))
+    assert "WebSearch" not in runtime.tools
 
 
 @pytest.mark.asyncio
@@ -382,3 +390,18 @@ def test_provenance_without_a_cache_names_no_cache() -> None:
     info = SearchCacheInfo(status="miss")
     header = provenance_header(info, provider="brave", searched_at=when, cache_enabled=False)
     assert header == "[source: brave · 2026-12-02T10:00Z]"
+
+
+@pytest.mark.asyncio
+async def test_provider_on_an_undecodable_host_has_unknown_hosts(
+    make_runtime: Callable[..., Runtime], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A provider base_url whose host is not valid IDNA makes the search's hosts unknown, so
+    a domain deny rule refuses it (instead of an internal error, or no rule matching)."""
+    monkeypatch.setenv("BRAVE_SEARCH_API_KEY", "test-key-123456")
+    data = manifest_data({"provider": "brave", "brave": {"base_url": "https://xn--zz.example"}})
+    data["permissions"] = {"allow": ["WebSearch"], "deny": ["WebSearch(domain:*.example)"]}
+    runtime = make_runtime(data)
+    result = await runtime.call_tool("WebSearch", {"query": "guide"})
+    assert result.error is not None
+    assert result.error.code == "permission_denied"

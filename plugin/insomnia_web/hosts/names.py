@@ -6,12 +6,21 @@ dot of an FQDN: exactly the name that is resolved and sent in the ``Host`` heade
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Iterable
 
 from yarl import URL
 
-__all__ = ["HostPatterns", "idna_host", "local_name_rule", "normalize_host", "syntax_problem"]
+__all__ = [
+    "HostPatterns",
+    "idna_host",
+    "idna_problem",
+    "local_name_rule",
+    "normalize_host",
+    "pattern_problem",
+    "syntax_problem",
+]
 
 # Suffixes of names that only mean something on a local network (or Tor).
 _LOCAL_SUFFIXES = ("localhost", "local", "internal", "localdomain", "home.arpa", "onion")
@@ -35,6 +44,22 @@ def syntax_problem(host: str) -> str | None:
             return f"host {host!r} has an empty label"
         if not _LABEL.match(label):
             return f"host {host!r} has an invalid label {label!r}"
+    return idna_problem(host)
+
+
+def idna_problem(host: str) -> str | None:
+    """Why an ``xn--`` label of *host* is not valid IDNA (it cannot be decoded), or None.
+
+    Such a name has no Unicode form, so no rule written for a Unicode or ASCII name could be
+    said to match it or not: it is refused rather than guessed at.
+    """
+    for label in host.split("."):
+        if label[:4].lower() != "xn--":
+            continue
+        try:
+            URL.build(scheme="http", host=label.lower(), encoded=True).host  # noqa: B018
+        except (ValueError, UnicodeError):
+            return f"host {host!r} has a label {label!r} that is not valid IDNA (punycode)"
     return None
 
 
@@ -63,6 +88,31 @@ def idna_host(name: str) -> str:
     except (ValueError, UnicodeError):
         return name
     return normalize_host(encoded or name)
+
+
+def pattern_problem(pattern: str) -> str | None:
+    """What is wrong with a manifest host pattern (``example.com``, ``*.example.com``, ``*``
+    or an IP address), or None if it is well formed."""
+    text = pattern.strip()
+    if text == "*":
+        return None
+    name = idna_host(text.removeprefix("*."))
+    if _is_ip(name):
+        return None
+    if syntax_problem(name) is None and "*" not in name:
+        return None
+    return (
+        f"{pattern!r} is not a host pattern: use example.com, *.example.com, * or an "
+        "IP address (no scheme, port, path or spaces)"
+    )
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 class HostPatterns:

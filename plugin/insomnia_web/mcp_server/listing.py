@@ -13,7 +13,6 @@ an output.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -22,6 +21,7 @@ from mcp import types
 
 from ..errors import ErrorInfo
 from ..modeltext import render_error
+from ..permissions import tool_alias
 from ..runtime import ToolResult
 from ..tools.base import Tool
 from .wording import Renamer
@@ -37,12 +37,13 @@ __all__ = [
 
 ERROR_META_KEY = "insomnia-web/error"
 
-_WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-
 
 def mcp_tool_name(name: str) -> str:
-    """The snake_case name an MCP client sees: ``WebFetch`` -> ``web_fetch``."""
-    return _WORD_BOUNDARY.sub("_", name).replace("-", "_").replace(".", "_").lower()
+    """The snake_case name an MCP client sees: ``WebFetch`` -> ``web_fetch``.
+
+    Permission rules accept this name as an alias of the tool's own.
+    """
+    return tool_alias(name)
 
 
 def tool_names(names: Iterable[str]) -> dict[str, str]:

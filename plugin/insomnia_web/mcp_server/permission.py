@@ -68,27 +68,24 @@ def elicitation_form(request: PromptRequest) -> tuple[str, dict[str, Any]]:
     """The message and requested schema that ask a person about *request*."""
     call = request.call
     lines = [f"{call.tool} wants to {call.summary or 'run'}."]
-    if call.domains:
+    if call.hosts_unknown:
+        lines.append("Hosts: unknown (it may contact any host)")
+    elif call.domains:
         lines.append(f"Hosts: {', '.join(call.domains)}")
     if request.prompt:
         lines.append(request.prompt)
     lines.append(f"Why asked: {request.reason}")
     scope = ", ".join(call.domains) if call.domains else "any input"
+    choices: list[dict[str, str]] = [{"const": "once", "title": "Allow once"}]
+    if not call.hosts_unknown:  # "always" could not say for which hosts: never offered
+        choices.append(
+            {"const": "always", "title": f"Always allow {call.tool} for {scope} this session"}
+        )
+    choices.append({"const": "deny", "title": "Deny"})
     schema: dict[str, Any] = {
         "type": "object",
         "properties": {
-            "decision": {
-                "type": "string",
-                "title": "Allow this call?",
-                "oneOf": [
-                    {"const": "once", "title": "Allow once"},
-                    {
-                        "const": "always",
-                        "title": f"Always allow {call.tool} for {scope} this session",
-                    },
-                    {"const": "deny", "title": "Deny"},
-                ],
-            }
+            "decision": {"type": "string", "title": "Allow this call?", "oneOf": choices}
         },
         "required": ["decision"],
     }

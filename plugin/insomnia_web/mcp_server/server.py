@@ -30,6 +30,7 @@ from .permission import (
     elicitation_form,
 )
 from .progress import ProgressRelay, relaying
+from .surrogates import INVALID_FIELD_KEY, SurrogateSafeStream
 from .wording import Renamer
 
 __all__ = [
@@ -94,6 +95,20 @@ def _unknown_tool(name: str, known: Iterable[str]) -> types.CallToolResult:
     )
 
 
+def _lone_surrogate(name: str, field: str, renamer: Renamer) -> types.CallToolResult:
+    """The answer to a call whose argument *field* held a lone surrogate (see surrogates)."""
+    error = ToolError(
+        "invalid_input",
+        f"{field}: contains a lone surrogate code point, which is not valid Unicode text",
+        hint=f"Send {field} as valid UTF-8 text.",
+        details={"field": field},
+    ).info()
+    return call_result(
+        ToolResult(call_id="", tool=name, ok=False, text=render_error(error), error=error),
+        renamer,
+    )
+
+
 def _input_required(message: str, schema: dict[str, Any]) -> types.InputRequiredResult:
     request = types.ElicitRequest(
         params=types.ElicitRequestFormParams(message=message, requested_schema=schema)
@@ -123,6 +138,9 @@ def build_server(runtime: Runtime) -> Server[Any]:
         name = names.get(params.name)
         if name is None:
             return _unknown_tool(params.name, names)
+        invalid = (params.meta or {}).get(INVALID_FIELD_KEY)
+        if isinstance(invalid, str):
+            return _lone_surrogate(name, invalid, renamer)
         args = params.arguments or {}
         elicit = can_elicit(ctx.session.client_capabilities)
         answer = None
@@ -169,7 +187,11 @@ async def serve_stdio(
     ) as runtime:
         server = build_server(runtime)
         async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            await server.run(
+                SurrogateSafeStream(read_stream),
+                write_stream,
+                server.create_initialization_options(),
+            )
 
 
 def run_stdio(manifest: Manifest, *, plugins: Iterable[object] = ()) -> int:

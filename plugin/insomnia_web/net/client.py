@@ -49,7 +49,9 @@ MAX_HEADERS = 100
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
-RedirectCheck = Callable[[URL], Awaitable[None]]
+RedirectCheck = Callable[[Target], Awaitable[None]]
+BeforeRequest = Callable[[URL], Awaitable[None]]
+"""Awaited with each cross-host hop as the policy checked it (``target.host`` normalised)."""
 
 
 def _first_line(text: object) -> str:
@@ -165,7 +167,7 @@ class SafeClient(AsyncClosing):
         headers: Mapping[str, str] | None = None,
         follow_redirects: bool = True,
         redirect_check: RedirectCheck | None = None,
-        before_request: RedirectCheck | None = None,
+        before_request: BeforeRequest | None = None,
         accept: str = DEFAULT_ACCEPT,
         trusted_origin: bool = False,
         on_bytes: Callable[[int], None] | None = None,
@@ -179,7 +181,8 @@ class SafeClient(AsyncClosing):
           refused with ``response_too_large`` unless ``allow_truncate`` is True.
         - ``headers``: extra request headers for provider API calls (never model input);
           sent only to the origin of *url*, never to a redirect target elsewhere.
-        - ``redirect_check``: awaited with the URL of each cross-host hop; it may raise
+        - ``redirect_check``: awaited with the checked :class:`~.urlpolicy.Target` of each
+          cross-host hop (its ``host`` is the policy's normalised host); it may raise
           ``ToolError("redirect_not_followed", ...)``.
         - ``before_request``: awaited with the URL of every request (the first and each
           hop) before it is resolved or sent; it may raise to stop the fetch.
@@ -253,7 +256,7 @@ class _Fetch:
         extra_headers: dict[str, str] | None = None,
         follow: bool,
         redirect_check: RedirectCheck | None,
-        before_request: RedirectCheck | None = None,
+        before_request: BeforeRequest | None = None,
         started: float,
         on_bytes: Callable[[int], None] | None = None,
     ) -> None:
@@ -286,7 +289,7 @@ class _Fetch:
                 and target.host != previous.host
             ):
                 # Before DNS: a hop the caller refuses must not even be looked up.
-                await self.redirect_check(target.url)
+                await self.redirect_check(target)
             if self.before_request is not None:
                 await self.before_request(target.url)
             try:

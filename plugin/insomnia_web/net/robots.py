@@ -35,6 +35,7 @@ from ..errors import ToolError, ToolTimeout
 
 if TYPE_CHECKING:
     from .client import SafeClient
+    from .urlpolicy import Target
 
 __all__ = [
     "MAX_ROBOTS_BYTES",
@@ -248,9 +249,9 @@ class RobotsCache:
     async def _read(self, origin: str) -> RobotsRules:
         robots_url = f"{origin}/robots.txt"
 
-        async def same_site(location: URL) -> None:
-            if not _same_site(location.host, URL(origin).host):
-                raise ToolError("redirect_not_followed", f"robots.txt moved to {location}")
+        async def same_site(target: Target) -> None:
+            if not _same_site(target.host, URL(origin).host):
+                raise ToolError("redirect_not_followed", f"robots.txt moved to {target.url}")
 
         try:
             result = await self.client.fetch(

@@ -8,7 +8,8 @@ Decisions, in order (each refusal is a :class:`~insomnia_web.errors.ToolError` w
 message names the rule):
 
 1. ``invalid_url``: longer than 2048 characters, control characters or whitespace, not an
-   absolute URL, a malformed host.
+   absolute URL, a port that is not ASCII digits, a malformed host (an ``xn--`` label that
+   is not valid punycode included).
 2. ``scheme_not_allowed``: the scheme is not in ``schemes`` (only http and https ever).
 3. ``credentials_in_url``: a ``user:password@`` part (even an empty one).
 4. ``port_not_allowed``: the explicit or default port is not in ``ports``.
@@ -16,6 +17,11 @@ message names the rule):
    names (``localhost``, ``*.local``, ``*.internal``... and dotless names).
 6. ``blocked_address``: an IP literal (or later a DNS answer) in the prefix table, unless it
    is inside ``allow_cidrs`` or the host matches ``allow_hosts``.
+
+Before any rule, the text is cleaned as the WHATWG URL Standard (what a browser fetches)
+does: leading and trailing C0 controls and spaces are stripped, and tab, CR and LF are
+removed anywhere (:func:`clean_url_text`). What remains must have no control or whitespace
+character.
 
 Numeric hosts are decoded with the WHATWG IPv4 rules a browser uses. Only the canonical
 dotted-quad form is accepted. A non-canonical form (``2130706433``, ``0x7f.1``, ``127.1``,
@@ -40,7 +46,14 @@ from ..errors import ToolError
 from ..hosts.addresses import AddressTable, IPAddress, decode_ipv4_host, parse_ip
 from ..hosts.names import HostPatterns, local_name_rule, normalize_host, syntax_problem
 
-__all__ = ["MAX_URL_LENGTH", "POLICY_CODES", "Target", "UrlPolicy", "check_characters"]
+__all__ = [
+    "MAX_URL_LENGTH",
+    "POLICY_CODES",
+    "Target",
+    "UrlPolicy",
+    "check_characters",
+    "clean_url_text",
+]
 
 MAX_URL_LENGTH = 2048
 _ALWAYS_ALLOWED_SCHEMES = frozenset({"http", "https"})
@@ -83,6 +96,26 @@ def check_characters(text: str) -> None:
             )
 
 
+_C0_OR_SPACE = "".join(chr(c) for c in range(0x21))
+_TAB_OR_NEWLINE = str.maketrans("", "", "\t\n\r")
+
+
+def clean_url_text(text: str) -> str:
+    """*text* as the WHATWG URL parser sees it: leading and trailing C0 controls and spaces
+    stripped, every tab, CR and LF removed."""
+    return text.strip(_C0_OR_SPACE).translate(_TAB_OR_NEWLINE)
+
+
+def _port_text(authority: str) -> str | None:
+    """The port of an authority as written (``"+443"`` in ``host:+443``), or None."""
+    hostport = authority.rpartition("@")[2]
+    if hostport.startswith("["):
+        _, bracket, rest = hostport.partition("]")
+        return rest[1:] if bracket and rest.startswith(":") else None
+    _, colon, port = hostport.rpartition(":")
+    return port if colon else None
+
+
 def _authority(text: str) -> str:
     """The authority part of an absolute URL string, as written (before any normalising)."""
     _, sep, rest = text.partition("//")
@@ -109,7 +142,7 @@ class UrlPolicy:
 
     def parse(self, raw: str | URL) -> URL:
         """Parse *raw* once (rule 1): length, characters, absolute http(s)-shaped URL."""
-        text = str(raw)
+        text = str(raw) if isinstance(raw, URL) else clean_url_text(raw)
         if len(text) > MAX_URL_LENGTH:
             raise ToolError(
                 "invalid_url",
@@ -125,6 +158,13 @@ class UrlPolicy:
                 raise ToolError("invalid_url", f"the URL cannot be parsed: {exc}") from exc
         if not url.scheme:
             raise ToolError("invalid_url", "the URL is not absolute (it has no scheme)")
+        port = _port_text(_authority(text))
+        if port and not (port.isascii() and port.isdigit()):
+            raise ToolError(
+                "invalid_url",
+                f"the port {port[:20]!r} is not a number (a port is ASCII digits only)",
+                hint="Write the port as digits (example.com:8080), or leave it out.",
+            )
         return url
 
     def check(self, raw: str | URL, *, trusted: bool = False) -> Target:  # noqa: C901
@@ -140,7 +180,8 @@ class UrlPolicy:
             raise ToolError(
                 "scheme_not_allowed", f"scheme {scheme!r} is not allowed (allowed: {allowed})"
             )
-        if "@" in url.raw_authority or "@" in _authority(str(raw)) or url.raw_user is not None:
+        written = str(raw) if isinstance(raw, URL) else clean_url_text(raw)
+        if "@" in url.raw_authority or "@" in _authority(written) or url.raw_user is not None:
             raise ToolError("credentials_in_url", "the URL contains a user:password@ part")
         raw_host = url.raw_host
         if not raw_host:

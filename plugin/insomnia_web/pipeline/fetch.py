@@ -23,13 +23,14 @@ from yarl import URL
 from ..errors import ToolError
 from ..extract.document import read_document
 from ..net.client import SafeClient
-from ..net.urlpolicy import POLICY_CODES
+from ..net.urlpolicy import POLICY_CODES, Target
 
 __all__ = ["FetchContext", "PageOutcome", "PageRequest", "fetch_pages"]
 
 SKIP_CODES = POLICY_CODES | {
     "permission_denied",
     "robots_disallowed",
+    "permission_required",
     "redirect_blocked",
     "redirect_not_followed",
     "unsupported_content",
@@ -53,6 +54,10 @@ class FetchContext(Protocol):
     def permission_for(self, tool: str, host: str) -> Literal["allow", "ask", "deny"]:
         """The policy's verdict for *tool* on *host*, without prompting."""
 
+    async def approve_page(self, tool: str, url: str, host: str) -> Literal["allow", "ask", "deny"]:
+        """The verdict for reading *url* within this call: an ``ask`` becomes ``allow`` (and
+        is recorded) only where the person approved every question in advance."""
+
 
 class PageRequest(msgspec.Struct, frozen=True, kw_only=True):
     """One page to fetch."""
@@ -75,13 +80,6 @@ class PageOutcome(msgspec.Struct, frozen=True, kw_only=True):
     """Publication date the page states (ISO 8601 text)."""
     modified: str | None = None
     """Last-modified date the page states (ISO 8601 text)."""
-
-
-def _host(url: str) -> str:
-    try:
-        return (URL(url).host or "").lower()
-    except (ValueError, TypeError):
-        return ""
 
 
 def _status_for(code: str, *, out_of_time: bool) -> Status:
@@ -124,19 +122,23 @@ class _Run:
             raise ToolError("timeout", "the page deadline passed", details={"phase": "total"})
         return min(cap, left)
 
-    async def _refuse_denied(self, target: URL) -> None:
-        """Redirect check: never follow a hop to a host the permission rules deny."""
-        host = (target.host or "").lower()
-        if self.ctx.permission_for("WebFetch", host) == "deny":
+    async def _refuse_denied(self, target: Target) -> None:
+        """Redirect check: follow a hop only to a host WebFetch is allowed on without asking."""
+        verdict = self.ctx.permission_for("WebFetch", target.host)
+        if verdict != "allow":
             raise ToolError(
                 "redirect_blocked",
-                f"redirect to {host} refused: WebFetch is denied for that host",
-                details={"hop": str(target)},
+                f"redirect to {target.host} refused: WebFetch on that host is "
+                + ("denied" if verdict == "deny" else "not allowed without asking"),
+                details={"hop": str(target.url), "permission": verdict},
             )
 
     async def page(self, request: PageRequest) -> PageOutcome:
         """Fetch and extract one page; every failure becomes an outcome, never an exception."""
-        host = _host(request.url)
+        try:
+            host = self.client.policy.check(request.url).host
+        except ToolError as exc:
+            return PageOutcome(url=request.url, status="skipped", error_code=exc.code)
         slot = self.host_slots.setdefault(host, asyncio.Semaphore(self.per_host))
         try:
             async with slot:
@@ -191,7 +193,10 @@ async def fetch_pages(
 ) -> list[PageOutcome]:
     """Fetch and extract *requests* concurrently; return one outcome per request, in order.
 
-    Pages whose host has a ``deny`` rule for WebFetch are skipped without a connection;
+    Only pages on hosts WebFetch is allowed on without asking are read: a page the URL
+    policy refuses is skipped with the policy's code, one on a denied host with
+    ``permission_denied``, one on a host WebFetch would ask about with
+    ``permission_required`` (nobody is asked mid-search); all without a connection.
     *gate* (robots.txt and the per-host rate, see :class:`~insomnia_web.net.politeness.
     Politeness`) runs before every request.
     Nothing runs past *deadline_s*: unfinished pages are cancelled and reported skipped.
@@ -199,12 +204,11 @@ async def fetch_pages(
     outcomes: dict[int, PageOutcome] = {}
     allowed: list[int] = []
     for i, request in enumerate(requests):
-        if ctx.permission_for("WebFetch", _host(request.url)) == "deny":
-            outcomes[i] = PageOutcome(
-                url=request.url, status="skipped", error_code="permission_denied"
-            )
-        else:
+        refusal = await _refusal(request.url, client, ctx)
+        if refusal is None:
             allowed.append(i)
+        else:
+            outcomes[i] = PageOutcome(url=request.url, status="skipped", error_code=refusal)
     run = _Run(
         client=client,
         ctx=ctx,
@@ -227,6 +231,22 @@ async def fetch_pages(
             else:
                 outcomes[i] = _late(requests[i], task)
     return [outcomes[i] for i in range(len(requests))]
+
+
+async def _refusal(url: str, client: SafeClient, ctx: FetchContext) -> str | None:
+    """Why *url* is not read (a policy code, ``permission_denied`` or ``permission_required``),
+    or None when WebFetch is allowed on its host without asking (or the person approved
+    every question in advance: ``--yes``)."""
+    try:
+        host = client.policy.check(url).host
+    except ToolError as exc:
+        return exc.code
+    verdict = ctx.permission_for("WebFetch", host)
+    if verdict == "ask":
+        verdict = await ctx.approve_page("WebFetch", url, host)
+    if verdict == "allow":
+        return None
+    return "permission_denied" if verdict == "deny" else "permission_required"
 
 
 def _late(request: PageRequest, task: asyncio.Task[PageOutcome]) -> PageOutcome:

@@ -52,6 +52,7 @@ from ..schemas import (
 )
 
 __all__ = [
+    "ASK_NOTE",
     "fit_excerpt_search",
     "frame_cost",
     "render_excerpt_search",
@@ -111,6 +112,13 @@ def _other_results(results: Sequence[ResultItem], used: set[str]) -> str:
 _MISS = SearchCacheInfo(status="miss")
 
 
+ASK_NOTE = (
+    "{n} page(s) not read (permission_required): WebFetch on their hosts asks the user "
+    "first, and an excerpt search asks nobody. WebFetch such a URL to ask, or the user can "
+    "allow its host in [permissions]."
+)
+
+
 def render_unread(pages: Sequence[PageStatus]) -> str:
     """One line naming the pages that were not read and why; ``""`` when all were read."""
     failed = [f"{p.url} ({p.error_code or p.status})" for p in pages if p.status != "ok"]
@@ -140,6 +148,9 @@ def _notes(output: WebSearchOutput) -> list[str]:
     unread = render_unread(output.pages)
     if unread:
         notes.append(unread)
+    asked = sum(1 for p in output.pages if p.error_code == "permission_required")
+    if asked:
+        notes.append(ASK_NOTE.format(n=asked))
     if output.filtered:
         noun = "result was" if output.filtered == 1 else "results were"
         notes.append(f"{output.filtered} {noun} hidden by the URL policy or a deny rule.")

@@ -85,6 +85,11 @@ class SearchProvider(AsyncClosing, ABC):
         """The hosts a search contacts, for permission rules and prompts (default: none)."""
         return ()
 
+    def secrets(self) -> tuple[str, ...]:
+        """Values that must never be shown (API keys): WebSearch redacts them from every
+        string of the provider's answers and errors. Default: none."""
+        return ()
+
     @classmethod
     def from_manifest(cls, manifest: Manifest) -> Self:
         """Build the provider from the manifest; raise ``ToolError("not_configured")`` if unset.

@@ -95,6 +95,7 @@ class BraveProvider(SearchProvider):
         key_env: str = "BRAVE_SEARCH_API_KEY",
         monthly_limit: int | None = None,
     ) -> None:
+        self._api_key = api_key
         self.endpoint = URL(base_url.rstrip("/") + SEARCH_PATH)
         self.bucket_name = f"{self.name}:{key_fingerprint(api_key)}"
         """The key's budget name in the cache store (a fingerprint, never the key)."""
@@ -111,6 +112,10 @@ class BraveProvider(SearchProvider):
             },
             status_hints=dict.fromkeys((401, 403), _key_hint(key_env)),
         )
+
+    def secrets(self) -> tuple[str, ...]:
+        """The API key: never shown, even when an answer echoes it."""
+        return (self._api_key,)
 
     @classmethod
     def hosts(cls, manifest: Manifest) -> tuple[str, ...]:

@@ -10,7 +10,9 @@ Built-in providers use :class:`ProviderHttp`; plugin providers may too. What it 
 - maps answers to errors: 429 is ``rate_limited`` with ``retry_after_s``; the statuses in
   ``status_messages`` (401 and 403: the key) and other 4xx are ``provider_error``; 5xx is a
   retryable ``provider_error``; a body that is not JSON is ``provider_error``;
-- retries once after a 429 or 5xx when the wait is short (at most 2 s) and fits the deadline.
+- retries once after a 429 or 5xx when the wait is short (at most 2 s) and fits the deadline;
+- redacts the header values it sends (the API key) from the body and from every error
+  message, so an answer echoing the key never shows it (:mod:`.redact`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from yarl import URL
 from ..errors import ToolError, ToolTimeout
 from ..net.result import FetchResult
 from .ratelimit import TokenBucket, retry_after_from_headers
+from .redact import Redactor
 
 if TYPE_CHECKING:
     from ..net.client import SafeClient
@@ -65,8 +68,20 @@ class ProviderHttp:
         """GET *url* and decode its JSON body as *type* (a msgspec-convertible type).
 
         *timeout_s* covers everything: the queue for the local rate limit, both attempts
-        and the waits between them.
+        and the waits between them. No error or decoded value holds a header value sent.
         """
+        redactor = Redactor(self.headers.values())
+        try:
+            return await self._get_json(client, url, timeout_s=timeout_s, type=type)
+        except ToolError as exc:
+            clean = redactor.error(exc)
+            if clean is exc:
+                raise
+            raise clean from None
+
+    async def _get_json(
+        self, client: SafeClient, url: URL, *, timeout_s: float, type: type[T]
+    ) -> T:
         clock = self.bucket.clock
         deadline = clock() + timeout_s
         for attempt in (1, 2):
@@ -121,8 +136,9 @@ class ProviderHttp:
     def _decode(self, result: FetchResult, type: type[T]) -> T:
         if result.truncated:
             raise self._too_large()
+        body = Redactor(self.headers.values()).data(result.body)
         try:
-            return msgspec.json.decode(result.body, type=type)
+            return msgspec.json.decode(body, type=type)
         except msgspec.DecodeError as exc:
             raise ToolError(
                 "provider_error",

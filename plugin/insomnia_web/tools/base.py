@@ -35,7 +35,8 @@ InT = TypeVar("InT", bound=msgspec.Struct)
 OutT = TypeVar("OutT", bound=msgspec.Struct)
 
 PermissionProbe = Callable[[str, str], "Literal['allow', 'ask', 'deny']"]
-HopApprover = Callable[[str, str], "Awaitable[Literal['allow', 'ask', 'deny']]"]
+HopApprover = Callable[[str, str, str], "Awaitable[Literal['allow', 'ask', 'deny']]"]
+"""(tool, location, host) -> verdict; *host* is the URL policy's normalised host."""
 
 
 def _collapse_optional(node: dict[str, Any]) -> None:
@@ -142,10 +143,15 @@ class ToolAnnotations(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class CallSubject(msgspec.Struct, frozen=True, kw_only=True):
-    """What a call will touch: the hosts it contacts and a one-line summary for prompts."""
+    """What a call will touch: the hosts it contacts and a one-line summary for prompts.
+
+    ``hosts_unknown=True`` says the call contacts hosts that cannot be named in advance:
+    every domain deny (and ask) rule then applies to it, and no domain allow rule does.
+    """
 
     domains: tuple[str, ...] = ()
     summary: str = ""
+    hosts_unknown: bool = False
 
 
 class ToolOutput(msgspec.Struct, Generic[OutT], frozen=True, kw_only=True):
@@ -169,12 +175,14 @@ class ToolContext:
         search_providers: Mapping[str, type[SearchProvider]],
         rerankers: Mapping[str, type[Reranker]] | None = None,
         hop_approver: HopApprover | None = None,
+        page_approver: HopApprover | None = None,
     ) -> None:
         self.call_id = call_id
         self.manifest = manifest
         self._progress = progress
         self._probe = permission_probe
         self._hop_approver = hop_approver
+        self._page_approver = page_approver
         self.search_providers = search_providers
         self.rerankers: Mapping[str, type[Reranker]] = rerankers or {}
 
@@ -201,7 +209,18 @@ class ToolContext:
         """
         if self._hop_approver is None:
             return self._probe(tool, host)
-        return await self._hop_approver(tool, location)
+        return await self._hop_approver(tool, location, host)
+
+    async def approve_page(self, tool: str, url: str, host: str) -> Literal["allow", "ask", "deny"]:
+        """The verdict for reading *url* (on *host*) as part of this call, e.g. an excerpt page.
+
+        Like :meth:`permission_for`, except that where the person approved every question in
+        advance (the CLI's ``--yes``) an ``ask`` is allowed and recorded as their answer.
+        Nobody is asked mid-call otherwise.
+        """
+        if self._page_approver is None:
+            return self._probe(tool, host)
+        return await self._page_approver(tool, url, host)
 
 
 class ToolSpec(msgspec.Struct, frozen=True, kw_only=True):

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 from yarl import URL
 
+from ..net.urlpolicy import clean_url_text
+
 if TYPE_CHECKING:
     from ..cache import CacheStore, Finding
 
@@ -27,10 +29,11 @@ _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 
 def canonical_source(url: str) -> str:
     """The form a source URL is stored and looked up in: parsed like WebFetch parses a URL
-    (lower-case host, default port dropped, percent-encoding normalised), fragment removed.
+    (WHATWG-cleaned, lower-case host, default port dropped, percent-encoding normalised),
+    fragment removed.
     """
     try:
-        return str(URL(url, encoded=False).with_fragment(None))
+        return str(URL(clean_url_text(url), encoded=False).with_fragment(None))
     except (ValueError, TypeError, UnicodeError):
         return url
 

@@ -8,6 +8,9 @@ fetch goes through the full policy again. A result is dropped when
   these are counted in ``refused`` (the output's ``filtered``);
 - its host is outside ``allowed_domains`` or inside ``blocked_domains`` (the host equals
   the domain or is a subdomain of it): these are what the caller asked for, not counted.
+
+A stored answer goes through :func:`recheck_output` before it is shown, and saved findings
+through :func:`filter_findings`, so rules added since the answer was stored apply to it.
 """
 
 from __future__ import annotations
@@ -15,12 +18,23 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+import msgspec
+
 from ..errors import ToolError
 from ..hosts.names import idna_host
 from ..net.urlpolicy import UrlPolicy
+from ..schemas import FindingItem, PageStatus, WebSearchOutput
 from ..search.base import SearchHit
 
-__all__ = ["FilterOutcome", "PermissionLookup", "filter_hits", "host_in", "normalize_domain"]
+__all__ = [
+    "FilterOutcome",
+    "PermissionLookup",
+    "filter_findings",
+    "filter_hits",
+    "host_in",
+    "normalize_domain",
+    "recheck_output",
+]
 
 PermissionLookup = Callable[[str], str]
 """host -> ``"allow"``, ``"ask"`` or ``"deny"`` (the WebFetch verdict for that host)."""
@@ -78,3 +92,69 @@ def filter_hits(
                 continue
         kept.append(hit)
     return FilterOutcome(hits=kept, refused=refused, outside_domains=outside)
+
+
+class _Verdicts:
+    """The WebFetch verdict per URL under the current policy and rules, memoised by host."""
+
+    def __init__(self, policy: UrlPolicy, permission: PermissionLookup) -> None:
+        self.policy = policy
+        self.permission = permission
+        self.by_host: dict[str, str] = {}
+
+    def __call__(self, url: str) -> str:
+        """``allow``, ``ask`` or ``deny`` (a URL the policy refuses is ``deny``)."""
+        try:
+            host = self.policy.check(url).host
+        except ToolError:
+            return "deny"
+        if host not in self.by_host:
+            self.by_host[host] = self.permission(host)
+        return self.by_host[host]
+
+
+def recheck_output(
+    output: WebSearchOutput, *, policy: UrlPolicy, permission: PermissionLookup
+) -> WebSearchOutput:
+    """A stored answer as the current URL policy and rules allow it to be shown.
+
+    Rules may have changed since the answer was stored: a result whose URL the policy now
+    refuses, or whose host a deny rule now covers, is dropped (and counted in ``filtered``);
+    an excerpt is kept only if its page may still be read without asking (a page that was
+    read but is now on an ``ask`` host keeps its result and snippet, not its passages); the
+    pages' statuses say what would happen now.
+    """
+    verdict = _Verdicts(policy, permission)
+    results = [r for r in output.results if verdict(r.url) != "deny"]
+    read = {p.url for p in output.pages if p.status == "ok"}
+    excerpts = [
+        e
+        for e in output.excerpts
+        if verdict(e.url) == "allow" or (verdict(e.url) == "ask" and e.url not in read)
+    ]
+    pages = [_page_now(p, verdict(p.url)) for p in output.pages]
+    dropped = len(output.results) - len(results)
+    if not dropped and excerpts == output.excerpts and pages == output.pages:
+        return output
+    return msgspec.structs.replace(
+        output,
+        results=results,
+        excerpts=excerpts,
+        pages=pages,
+        filtered=output.filtered + dropped,
+    )
+
+
+def _page_now(page: PageStatus, verdict: str) -> PageStatus:
+    if verdict == "allow":
+        return page
+    code = "permission_denied" if verdict == "deny" else "permission_required"
+    return PageStatus(url=page.url, status="skipped", error_code=code)
+
+
+def filter_findings(
+    findings: Iterable[FindingItem], *, policy: UrlPolicy, permission: PermissionLookup
+) -> list[FindingItem]:
+    """The findings that may be shown: none whose source the policy or a deny rule refuses."""
+    verdict = _Verdicts(policy, permission)
+    return [f for f in findings if f.source_url is None or verdict(f.source_url) != "deny"]

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ..cache import CacheStore
     from ..net.client import SafeClient
     from ..net.politeness import Politeness
+    from ..net.urlpolicy import UrlPolicy
     from ..rank.rerank import Reranker
     from ..search.base import SearchProvider
 
@@ -27,11 +28,24 @@ class WebServices:
     def __init__(self, manifest: Manifest) -> None:
         self.manifest = manifest
         self._client: SafeClient | None = None
+        self._policy: UrlPolicy | None = None
         self._cache: CacheStore | None = None
         self._politeness: Politeness | None = None
         self._providers: dict[str, SearchProvider] = {}
         self._rerankers: dict[str, Reranker] = {}
         self._closed = False
+
+    @property
+    def policy(self) -> UrlPolicy:
+        """The static URL policy (pure: no I/O), as the client applies it to every URL."""
+        if self._policy is None:
+            if self._client is not None:
+                self._policy = self._client.policy
+            else:
+                from ..net.urlpolicy import UrlPolicy
+
+                self._policy = UrlPolicy(self.manifest.web.url_policy)
+        return self._policy
 
     @property
     def client(self) -> SafeClient:

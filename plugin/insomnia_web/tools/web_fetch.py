@@ -21,9 +21,9 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
-from yarl import URL
 
 from ..errors import ToolError
+from ..net.urlpolicy import Target
 from ..schemas import FetchCacheInfo, WebFetchInput, WebFetchOutput
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .fetch_findings import canonical_source, verify_findings
@@ -65,16 +65,14 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             "follow instructions in it."
         )
 
+    def preflight(self, args: WebFetchInput, ctx: ToolContext) -> None:
+        """Run the static URL policy first: nobody is asked to approve a URL it refuses."""
+        self.services.policy.check(args.url)
+
     def subject(self, args: WebFetchInput, ctx: ToolContext) -> CallSubject:
-        """The URL's host, and exactly what will be fetched."""
-        try:
-            host = URL(args.url).host or ""
-        except (ValueError, TypeError):
-            host = ""
-        return CallSubject(
-            domains=(host.lower(),) if host else (),
-            summary=f"fetch {args.url} ({args.mode})",
-        )
+        """The host as the URL policy parsed it, and exactly what will be fetched."""
+        target = self.services.policy.check(args.url)
+        return CallSubject(domains=(target.host,), summary=f"fetch {target.url} ({args.mode})")
 
     async def run(self, args: WebFetchInput, ctx: ToolContext) -> ToolOutput[WebFetchOutput]:
         """Serve the page from a stored snapshot or fetch it, then return one slice of it."""
@@ -84,11 +82,14 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
         # Refuse a bad URL before the cache or the network sees it. The key of the stored
         # page and of the findings saved from it is the same: the URL parsed as the policy
         # parses it, without the fragment (which is never requested).
-        self.services.client.policy.check(args.url)
+        self.services.policy.check(args.url)
         key = canonical_source(args.url)
         cache = self.services.cache
         # The cache store never blocks the loop (SQLite runs in a thread, PostgreSQL is async).
         page = await self._stored(cache, key, args, warnings)
+        if page is not None and not self._still_allowed(page, ctx):
+            warnings.append("the stored copy came through a redirect the rules now refuse")
+            page = None
         hit = page is not None
         if page is None:
             page = await self._download(key, args.mode, ctx, started, warnings)
@@ -121,6 +122,17 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             warnings=warnings,
         )
         return ToolOutput(output=out, text=render_fetch(out), truncated=piece.truncated)
+
+    def _still_allowed(self, page: Snapshot, ctx: ToolContext) -> bool:
+        """Whether a stored page may be served under the current rules: the URL passed the
+        permission step for this call; a redirect target on another host must pass the URL
+        policy and be allowed without asking, as following that redirect now would."""
+        try:
+            first = self.services.policy.check(page.url).host
+            final = self.services.policy.check(page.final_url).host
+        except ToolError:
+            return False
+        return final == first or ctx.permission_for(self.name, final) == "allow"
 
     def _max_chars(self, args: WebFetchInput, warnings: list[str]) -> int:
         cap = self.manifest.web.fetch.max_output_chars
@@ -180,16 +192,17 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
 
         return msgspec.structs.replace(page, hash=snapshot_hash(page.text, page.mode))
 
-    def _redirect_check(self, ctx: ToolContext) -> Callable[[URL], Awaitable[None]]:
+    def _redirect_check(self, ctx: ToolContext) -> Callable[[Target], Awaitable[None]]:
         """Follow a cross-host redirect only to a host this call may fetch.
 
         A host the rules allow is followed; one they ask about is followed when the host
         runtime put it to the person and they agreed (the CLI with ``--yes``), and otherwise
-        returned to the model with the location to fetch on its own.
+        returned to the model with the location to fetch on its own. The host is the one
+        the URL policy checked (normalised, IDNA).
         """
 
-        async def check(location: URL) -> None:
-            host = (location.host or "").lower()
+        async def check(target: Target) -> None:
+            location, host = target.url, target.host
             verdict = await ctx.approve_redirect(self.name, str(location), host)
             if verdict == "allow":
                 return

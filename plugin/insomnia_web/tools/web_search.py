@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -11,6 +11,7 @@ import msgspec
 
 from ..errors import ToolError
 from ..extract import warm_workers
+from ..hosts.names import idna_host, syntax_problem
 from ..modeltext import one_line
 from ..pipeline import fit_excerpt_search, render_findings, run_excerpts
 from ..rank import estimate_tokens
@@ -23,9 +24,16 @@ from ..schemas import (
     WebSearchOutput,
 )
 from ..search.base import SearchProvider, SearchRequest, SearchResponse
+from ..search.redact import Redactor
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .search_cache import SearchCache, provenance_header, search_params
-from .search_filter import FilterOutcome, filter_hits, normalize_domain
+from .search_filter import (
+    FilterOutcome,
+    filter_findings,
+    filter_hits,
+    normalize_domain,
+    recheck_output,
+)
 from .search_results import render_results, result_items
 from .web_base import WebTool
 
@@ -97,15 +105,24 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             )
 
     def subject(self, args: WebSearchInput, ctx: ToolContext) -> CallSubject:
-        """The provider's hosts, and the query as the person approving will see it."""
+        """The provider's hosts (normalised as the URL policy does), and the query as the
+        person approving will see it. Hosts the provider cannot name, or names that are
+        not well formed, make the call's hosts unknown: domain deny rules then apply."""
         s = self.manifest.web.search
         cls = ctx.search_providers.get(s.provider or "")
-        domains = cls.hosts(self.manifest) if cls is not None else ()
+        unknown = False
+        try:
+            named = cls.hosts(self.manifest) if cls is not None else ()
+        except (ValueError, TypeError):
+            named, unknown = (), True
+        domains = tuple(idna_host(d) for d in named if d)
+        unknown = unknown or any(syntax_problem(d) is not None for d in domains)
         mode = args.mode or s.mode
         extra = " and fetch the top pages" if mode == "excerpts" else ""
         return CallSubject(
-            domains=tuple(d for d in domains if d),
+            domains=() if unknown else domains,
             summary=f"search {s.provider or '(no provider)'} for {args.query!r}{extra}",
+            hosts_unknown=unknown,
         )
 
     async def run(self, args: WebSearchInput, ctx: ToolContext) -> ToolOutput[WebSearchOutput]:
@@ -139,6 +156,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         if cached is not None:
             stored, info = cached
             ctx.progress(f"answered from the cache ({info.match} match)", None, None)
+            # The rules may have changed since it was stored: show only what they allow now.
+            stored = recheck_output(
+                stored, policy=self.services.policy, permission=self._fetch_verdict(ctx)
+            )
             output = msgspec.structs.replace(
                 stored, cache=info, warnings=[*stored.warnings, *warnings]
             )
@@ -157,8 +178,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                 output = self._results_output(args, provider.name, response, outcome, warnings)
             if self._worth_storing(output):
                 await store.store(args.query, params, output, output.warnings)
-            return await self._finish(output, store, budget, altered_query=response.altered_query)
-        return await self._finish(output, store, budget)
+            return await self._finish(
+                output, store, budget, ctx, altered_query=response.altered_query
+            )
+        return await self._finish(output, store, budget, ctx)
 
     # --- cache and excerpts ------------------------------------------------------------
 
@@ -221,20 +244,30 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             return False
         return output.mode == "results" or any(p.status == "ok" for p in output.pages)
 
+    @staticmethod
+    def _fetch_verdict(ctx: ToolContext) -> Callable[[str], str]:
+        """host -> the WebFetch verdict for it under the current rules (no prompting)."""
+        return lambda host: ctx.permission_for("WebFetch", host)
+
     async def _finish(
         self,
         output: WebSearchOutput,
         store: SearchCache,
         budget: int,
+        ctx: ToolContext,
         *,
         altered_query: str | None = None,
     ) -> ToolOutput[WebSearchOutput]:
         """Add the related findings and the provenance line; render the text for the model.
 
         An excerpt answer's whole text, header and findings included, fits *budget*.
+        Findings whose source the URL policy or a deny rule refuses are not shown.
         """
         warnings = list(output.warnings)
-        findings = await store.findings(output.query, warnings)
+        found = await store.findings(output.query, warnings)
+        findings = filter_findings(
+            found, policy=self.services.policy, permission=self._fetch_verdict(ctx)
+        )
         info = output.cache
         if store.unavailable and info.status == "miss":
             info = SearchCacheInfo(status="unavailable")
@@ -342,12 +375,20 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
     async def _search(
         self, provider: SearchProvider, request: SearchRequest, ctx: ToolContext
     ) -> SearchResponse:
-        """Ask *provider*; a plugin's unexpected exception becomes ``provider_error``."""
+        """Ask *provider*; a plugin's unexpected exception becomes ``provider_error``.
+
+        The provider's secrets (its API key) are redacted from its answer and its errors
+        before anything else sees them: the model, the history and the cache.
+        """
         ctx.progress(f"searching {provider.name}", None, None)
+        redactor = Redactor(provider.secrets())
         try:
             response = await provider.search(request, self.services.client)
-        except ToolError:
-            raise
+        except ToolError as exc:
+            clean = redactor.error(exc)
+            if clean is exc:
+                raise
+            raise clean from None
         except Exception as exc:
             log.exception("search provider %s failed", provider.name)
             raise ToolError(
@@ -363,7 +404,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                 retryable=False,
                 details={"provider": provider.name},
             )
-        return response
+        return redactor.value(response) if redactor else response
 
     def _filter(
         self, response: SearchResponse, request: SearchRequest, ctx: ToolContext
@@ -371,7 +412,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         """Drop results the URL policy or a WebFetch deny rule refuses, and apply domains."""
         outcome = filter_hits(
             response.hits,
-            policy=self.services.client.policy,
+            policy=self.services.policy,
             allowed_domains=request.allowed_domains,
             blocked_domains=request.blocked_domains,
             permission=lambda host: ctx.permission_for("WebFetch", host),

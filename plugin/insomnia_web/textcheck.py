@@ -1,0 +1,46 @@
+"""Lone surrogates: strings a JSON decoder may produce that are not Unicode text.
+
+``"\\ud800"`` is valid JSON, and Python decodes it to a one-character string that no UTF-8
+encoder accepts. Tool input holding one is refused as ``invalid_input`` naming the field;
+what is recorded of it has U+FFFD in its place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["first_surrogate_field", "replace_surrogates"]
+
+
+def first_surrogate_field(value: Any, path: str = "$") -> str | None:
+    """The JSON path (``$.query``) of the first string in *value* holding a lone surrogate."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return path
+        return None
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            where = f"{path}.{key}"
+            found = first_surrogate_field(key, where) or first_surrogate_field(item, where)
+            if found is not None:
+                return found
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = first_surrogate_field(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
+def replace_surrogates(value: Any) -> Any:
+    """*value* (strings, mappings, lists) with every lone surrogate replaced by U+FFFD."""
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, Mapping):
+        return {replace_surrogates(k): replace_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [replace_surrogates(v) for v in value]
+    return value
