@@ -54,6 +54,10 @@ Methods (``METHODS``, a table of named runners; add a row to measure a new metho
 - ``bm25``: ``select_excerpts(method="bm25")`` (labels priced in);
 - ``ours``: ``select_excerpts(method="ours")``, today's default;
 - ``lead``: the first tokens of the rank-1 page, as much as the budget allows.
+- ``text:bm25``, ``text:before``, ``text:default``, ``text:default+static``: the whole text
+  WebSearch renders (``bench/recall_layout.py``) for plain BM25 passages, the previous
+  release's layout, the current default, and the default with the ``static`` reranker
+  (when the ``rerank`` extra is installed); answers are looked for in all of that text.
 
 ``--ablate`` adds one row per variant of the default weights (each default feature dropped,
 each other feature added, other cut-offs; ``ablation_variants``), ``--detail`` prints the rank
@@ -98,6 +102,7 @@ from insomnia_web.rank.budget import label_cost
 from insomnia_web.rank.features import BM25_ONLY, DEFAULT_WEIGHTS, Weights
 from insomnia_web.rank.models import Excerpt
 from insomnia_web.rank.ranker import rank_candidates, select_weighted
+from recall_layout import layout_methods
 
 BUDGETS = (500, 1000, 2000)
 LABEL_BUDGET = 1000  # the budget the label share is reported at
@@ -229,6 +234,10 @@ METHODS: dict[str, Runner] = {
     "lead": lead_run,
 }
 """The methods every run reports, by name (``--compare`` takes these names too)."""
+
+# The whole model-facing text as WebSearch renders it (bench/recall_layout.py): answers are
+# looked for in all of it, and every token of it counts.
+METHODS.update(layout_methods(Run))
 
 RANKED: dict[Method, Weights] = {"ours": DEFAULT_WEIGHTS, "bm25": BM25_ONLY}
 """Methods with a passage ranking, for MRR and ``--detail``."""

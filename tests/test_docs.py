@@ -26,9 +26,10 @@ def _hook_names() -> list[str]:
 
 
 def test_there_are_hooks() -> None:
-    """The hookspec module defines the three hooks of the design."""
+    """The hookspec module defines the four hooks of the design."""
     assert sorted(_hook_names()) == [
         "check_permission",
+        "register_rerankers",
         "register_search_providers",
         "register_tools",
     ]
@@ -90,7 +91,13 @@ def test_public_api_is_sorted_and_importable() -> None:
 
 # Modules the documentation may import from: the package itself and the public subpackages
 # a provider author needs. Everything the docs import must be in that module's ``__all__``.
-PUBLIC_MODULES = ("insomnia_web", "insomnia_web.net", "insomnia_web.search", "insomnia_web.testing")
+PUBLIC_MODULES = (
+    "insomnia_web",
+    "insomnia_web.net",
+    "insomnia_web.rank",
+    "insomnia_web.search",
+    "insomnia_web.testing",
+)
 DOCS = ("hooks.md", "README.md", "docs/mcp.md", "docs/architecture.md")
 
 

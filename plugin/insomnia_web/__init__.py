@@ -23,6 +23,7 @@ from .prompts import (
     PromptRequest,
     TerminalPrompter,
 )
+from .rank.rerank import Reranker, RerankPassage
 from .runtime import Runtime, ToolResult
 from .search.base import SearchHit, SearchProvider, SearchRequest, SearchResponse
 from .testing import MockProvider, ProviderPlugin
@@ -49,6 +50,8 @@ __all__ = [
     "PromptRequest",
     "Prompter",
     "ProviderPlugin",
+    "RerankPassage",
+    "Reranker",
     "Runtime",
     "SafeClient",
     "SearchHit",

@@ -222,6 +222,15 @@ class PipelineConfig(_Config, frozen=True):
     per_host_concurrency: Annotated[
         int, Meta(ge=1, le=10, description="Concurrent page fetches per host.")
     ] = 6
+    rerank: Annotated[
+        str,
+        Meta(
+            min_length=1,
+            max_length=100,
+            description='Passage reranker: "none", "static" (needs the rerank extra) or the '
+            "name a plugin registered.",
+        ),
+    ] = "none"
 
 
 class UrlPolicyConfig(_Config, frozen=True):

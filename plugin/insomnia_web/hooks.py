@@ -12,6 +12,7 @@ from typing import Any
 from .config import Manifest
 from .hookspecs import hookimpl
 from .permissions import Decision, Rule, ToolCall, evaluate_rules, parse_rules
+from .rank.rerank import Reranker
 from .search.base import SearchProvider
 from .tools.base import Tool
 from .tools.save_finding import SaveFinding
@@ -19,7 +20,12 @@ from .tools.services import WebServices
 from .tools.web_fetch import WebFetch
 from .tools.web_search import WebSearch
 
-__all__ = ["check_permission", "register_search_providers", "register_tools"]
+__all__ = [
+    "check_permission",
+    "register_rerankers",
+    "register_search_providers",
+    "register_tools",
+]
 
 
 @hookimpl
@@ -63,3 +69,11 @@ def register_search_providers(register: Callable[[type[SearchProvider]], None]) 
 
     register(BraveProvider)
     register(SearxngProvider)
+
+
+@hookimpl
+def register_rerankers(register: Callable[[type[Reranker]], None]) -> None:
+    """Register the built-in reranker: ``static`` (needs the ``rerank`` extra to run)."""
+    from .rank.static_rerank import StaticReranker
+
+    register(StaticReranker)

@@ -15,6 +15,7 @@ from pluggy import HookimplMarker, HookspecMarker
 if TYPE_CHECKING:
     from .config import Manifest
     from .permissions import Decision, ToolCall
+    from .rank.rerank import Reranker
     from .search.base import SearchProvider
     from .tools.base import Tool
 
@@ -50,4 +51,15 @@ def register_search_providers(register: Callable[[type[SearchProvider]], None]) 
     Called once per plugin when the runtime starts; providers are keyed by their ``name``
     class attribute and stamped with the plugin's name. Two providers with one name are an
     error. The manifest's ``web.search.provider`` selects one by name.
+    """
+
+
+@hookspec
+def register_rerankers(register: Callable[[type[Reranker]], None]) -> None:
+    """Call ``register(RerankerClass)`` for each passage reranker this plugin offers.
+
+    Called once per plugin when the runtime starts; rerankers are keyed by their ``name``
+    class attribute and stamped with the plugin's name. Two rerankers with one name are an
+    error. ``web.pipeline.rerank`` selects one by name; it is built on the first excerpt
+    search that needs it, and its scores are fused with the first-stage ranking.
     """

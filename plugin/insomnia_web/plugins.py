@@ -22,6 +22,7 @@ from . import hookspecs
 from .config import Manifest
 from .errors import ManifestError
 from .permissions import parse_rule, tool_alias
+from .rank.rerank import Reranker
 from .search.base import SearchProvider
 from .tools.base import Tool
 
@@ -30,9 +31,11 @@ __all__ = [
     "ENV_PLUGINS",
     "ENV_TRACE",
     "RegisteredProvider",
+    "RegisteredReranker",
     "RegisteredTool",
     "check_names",
     "collect_providers",
+    "collect_rerankers",
     "collect_tools",
     "make_plugin_manager",
 ]
@@ -61,6 +64,13 @@ class RegisteredProvider(msgspec.Struct, frozen=True):
     """A search provider class and the plugin that registered it."""
 
     cls: type[SearchProvider]
+    plugin: str
+
+
+class RegisteredReranker(msgspec.Struct, frozen=True):
+    """A reranker class and the plugin that registered it."""
+
+    cls: type[Reranker]
     plugin: str
 
 
@@ -166,6 +176,33 @@ def collect_providers(pm: pluggy.PluginManager) -> dict[str, RegisteredProvider]
 
     _call_each(pm, "register_search_providers", make_register)
     return providers
+
+
+def collect_rerankers(pm: pluggy.PluginManager) -> dict[str, RegisteredReranker]:
+    """Ask every plugin for its rerankers; a duplicate name or a non-reranker fails."""
+    rerankers: dict[str, RegisteredReranker] = {}
+
+    def make_register(plugin: str) -> Callable[[Any], None]:
+        def register(cls: type[Reranker]) -> None:
+            if not (isinstance(cls, type) and issubclass(cls, Reranker)):
+                raise TypeError(
+                    f"plugin {plugin!r} registered {cls!r}, which is not a subclass of "
+                    "insomnia_web.Reranker"
+                )
+            name = getattr(cls, "name", None)
+            if not isinstance(name, str) or not name or name == "none":
+                raise TypeError(f"reranker {cls!r} of plugin {plugin!r} has no usable name")
+            if name in rerankers:
+                raise ValueError(
+                    f"plugin {plugin!r} registered a reranker named {name!r}, already "
+                    f"registered by plugin {rerankers[name].plugin!r}"
+                )
+            rerankers[name] = RegisteredReranker(cls=cls, plugin=plugin)
+
+        return register
+
+    _call_each(pm, "register_rerankers", make_register)
+    return rerankers
 
 
 def check_names(

@@ -44,9 +44,11 @@ from .modeltext import render_error
 from .permissions import Decision, Level, ToolCall, combine
 from .plugins import (
     RegisteredProvider,
+    RegisteredReranker,
     RegisteredTool,
     check_names,
     collect_providers,
+    collect_rerankers,
     collect_tools,
     make_plugin_manager,
 )
@@ -182,6 +184,10 @@ class Runtime(AsyncClosing):
         check_names(self.manifest, self.tools, self.providers)
         self._provider_classes = MappingProxyType(
             {name: reg.cls for name, reg in self.providers.items()}
+        )
+        self.rerankers: dict[str, RegisteredReranker] = collect_rerankers(self.pm)
+        self._reranker_classes = MappingProxyType(
+            {name: reg.cls for name, reg in self.rerankers.items()}
         )
         self._grants: set[tuple[str, str]] = set()
         self._closed = False
@@ -443,6 +449,7 @@ class Runtime(AsyncClosing):
             ),
             page_approver=lambda tool, url, host: self._approve_page(call_id, tool, url, host),
             search_providers=self.search_providers,
+            rerankers=self._reranker_classes,
         )
         tool.preflight(args, ctx)
         subject = tool.subject(args, ctx)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from insomnia_web.net import SafeClient
-from insomnia_web.pipeline import PipelineResult, run_excerpts
-from insomnia_web.rank.budget import excerpt_cost
+from insomnia_web.pipeline import PipelineResult, frame_cost, run_excerpts
+from insomnia_web.rank.budget import selection_cost
 from insomnia_web.schemas import ResultItem
 from tests.pdfs import make_pdf
 
@@ -186,16 +186,17 @@ async def test_charset_warning_reaches_the_result(
 
 @pytest.mark.asyncio
 async def test_budget_is_respected(sim: SimWeb, client: SafeClient, ctx: RecordingContext) -> None:
-    """The excerpts, labels included, cost no more than max_tokens, and tokens says what."""
+    """The excerpts, labels and the text around them included, fit max_tokens; tokens says
+    what the excerpts cost."""
     paragraphs = [f"Tortoise fact {i}: lifespan of {100 + i} years in the wild." for i in range(60)]
     urls = [
         sim.add(h, "/long", Page(body=article("Tortoises", *paragraphs)))
         for h in ("a.test", "b.test")
     ]
     out = await run([result(i + 1, u) for i, u in enumerate(urls)], client, ctx, max_tokens=150)
-    cost = sum(excerpt_cost(e.title, e.url, e.heading, e.text) for e in out.excerpts)
+    cost = selection_cost((e.title, e.url, e.heading, e.text) for e in out.excerpts)
     assert out.excerpts
-    assert cost <= 150
+    assert cost + frame_cost(out.pages, out.warnings) <= 150
     assert out.tokens == cost
 
 
@@ -203,7 +204,7 @@ async def test_budget_is_respected(sim: SimWeb, client: SafeClient, ctx: Recordi
 async def test_excerpts_are_grouped_by_source_in_rank_order(
     sim: SimWeb, client: SafeClient, ctx: RecordingContext
 ) -> None:
-    """Excerpts come grouped by source, in provider rank order, numbered from 1."""
+    """Excerpts come grouped by source, in provider rank order, one id per source from 1."""
     urls = [sim.add(h, "/p", tortoise_page(h)) for h in ("a.test", "b.test", "c.test")]
     results = [
         result(i + 1, u, f"{h} tortoise lifespan years")
@@ -213,7 +214,7 @@ async def test_excerpts_are_grouped_by_source_in_rank_order(
     order = [urls.index(e.url) for e in out.excerpts]
     assert order == sorted(order)
     assert set(order) == {0, 1, 2}
-    assert [e.id for e in out.excerpts] == list(range(1, len(out.excerpts) + 1))
+    assert [e.id for e in out.excerpts] == [o + 1 for o in order]
 
 
 @pytest.mark.asyncio

@@ -15,6 +15,7 @@ import pytest_asyncio
 from insomnia_web import AutoApprovePrompter, Manifest, Prompter, Runtime, parse_manifest
 from insomnia_web.cache import Cache, CacheStore, SqliteStore
 from insomnia_web.history import MemoryHistory, ProgressEvent
+from insomnia_web.rank import estimate_tokens
 from insomnia_web.search.base import (
     SearchHit,
     SearchRequest,
@@ -77,11 +78,13 @@ class Web:
         *,
         mode: str = "excerpts",
         cache_path: Path | None = None,
+        pipeline: dict[str, Any] | None = None,
+        plugins: tuple[object, ...] = (),
         permissions: dict[str, Any] | None = None,
         prompter: Prompter | None = None,
         **url_policy: Any,
     ) -> Runtime:
-        """A runtime for the mock provider; its WebSearch uses the fake clock.
+        """A runtime for the mock provider (and *plugins*); its WebSearch uses the fake clock.
 
         *permissions* replaces the permission table (default: WebSearch and WebFetch allowed);
         other keywords are added to ``web.url_policy``.
@@ -92,7 +95,7 @@ class Web:
             {
                 "web": {
                     "search": {"provider": "mock", "mode": mode},
-                    "pipeline": {"deadline_s": 3},
+                    "pipeline": {"deadline_s": 3, **(pipeline or {})},
                     "url_policy": {
                         "allow_cidrs": [f"{LOOPBACK}/32"],
                         "ports": [self.sim.port],
@@ -107,7 +110,7 @@ class Web:
             manifest,
             prompter=prompter or AutoApprovePrompter(),
             history=self.history,
-            plugins=[ProviderPlugin(provider, name="test-mock-provider")],
+            plugins=[ProviderPlugin(provider, name="test-mock-provider"), *plugins],
             load_entrypoints=False,
         )
         tool = rt.get_tool("WebSearch")
@@ -315,3 +318,16 @@ async def test_locked_cache_does_not_block_the_loop(env: Web) -> None:
     assert "cache_error" not in text
     # A blocked loop would not tick at all until the lock was released.
     assert ticks >= (HOLD_S / TICK_S) / 4
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("budget", [100, 150, 300, 1000])
+async def test_max_tokens_bounds_the_whole_text_and_tokens_reports_it(
+    env: Web, budget: int
+) -> None:
+    """The whole text the model reads, header and notes included, fits max_tokens."""
+    rt = env.runtime()
+    text, out = await search(rt, "giant tortoise lifespan", max_tokens=budget)
+    assert estimate_tokens(text) <= budget
+    assert out["tokens"] == estimate_tokens(text)
+    assert text.startswith("[cache: miss")

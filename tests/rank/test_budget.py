@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from insomnia_web.rank import SourceDoc, estimate_tokens, select_excerpts
-from insomnia_web.rank.budget import excerpt_cost, label_cost
+from insomnia_web.rank.budget import (
+    excerpt_cost,
+    label_cost,
+    passage_cost,
+    selection_cost,
+    shown_heading,
+    source_label_cost,
+)
 
 TEXT = "Reykjavik is the capital of Iceland and its largest city by population."
 DOC = SourceDoc(url="https://example.org/iceland", title="Iceland facts", text=TEXT, rank=1)
@@ -25,7 +32,7 @@ def test_heading_line_adds_to_the_cost() -> None:
 
 def test_an_exact_fit_is_taken_and_one_token_less_is_not() -> None:
     """A budget equal to the excerpt's full cost returns it; one token less returns nothing."""
-    cost = excerpt_cost(DOC.title, DOC.url, None, TEXT)
+    cost = selection_cost([(DOC.title, DOC.url, None, TEXT)])
     assert len(select_excerpts("capital of iceland", [DOC], max_tokens=cost)) == 1
     assert select_excerpts("capital of iceland", [DOC], max_tokens=cost - 1) == []
 
@@ -37,7 +44,7 @@ def test_a_smaller_passage_fills_the_room_a_larger_one_cannot() -> None:
         SourceDoc(url="https://big.example", title="Big", text=big, rank=1),
         SourceDoc(url="https://small.example", title="Small", text=TEXT, rank=2),
     ]
-    budget = excerpt_cost("Small", "https://small.example", None, TEXT) + 5
+    budget = selection_cost([("Small", "https://small.example", None, TEXT)]) + 5
     found = select_excerpts("iceland capital reykjavik", docs, max_tokens=budget)
     assert [e.url for e in found] == ["https://small.example"]
 
@@ -47,3 +54,23 @@ def test_an_untitled_source_is_priced_with_its_url_as_the_title() -> None:
     url = "https://example.org/a/long/path/to/the/page"
     assert label_cost("", url, None) == label_cost(url, url, None)
     assert label_cost("", url, None) > label_cost("T", url, None)
+
+
+def test_a_source_label_is_paid_once_for_all_its_passages() -> None:
+    """Two passages of one source cost one label; passages of two sources cost two."""
+    one = ("T", "https://a.example/", None, TEXT)
+    other = ("U", "https://b.example/", None, TEXT)
+    label = source_label_cost("T", "https://a.example/")
+    assert selection_cost([one, one]) == label + 2 * passage_cost("T", None, TEXT)
+    assert selection_cost([one, other]) > selection_cost([one, one])
+
+
+def test_a_heading_the_title_already_says_is_not_shown_or_paid_for() -> None:
+    """Heading parts whose words are all in the title are left out of the heading line."""
+    assert shown_heading("Iceland facts", "Iceland facts > Geography") == "Geography"
+    assert shown_heading("Iceland facts", "Iceland Facts") is None
+    assert shown_heading("Iceland facts", None) is None
+    assert passage_cost("Iceland facts", "Iceland facts", TEXT) == passage_cost(
+        "Iceland facts", None, TEXT
+    )
+    assert passage_cost("T", "Geography", TEXT) > passage_cost("T", None, TEXT)

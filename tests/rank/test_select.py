@@ -6,7 +6,7 @@ import pytest
 
 import insomnia_web.rank
 from insomnia_web.rank import Excerpt, SourceDoc, estimate_tokens, select_excerpts
-from insomnia_web.rank.budget import excerpt_cost
+from insomnia_web.rank.budget import selection_cost
 
 FILLER = (
     "Visitors often arrive in the late afternoon when the light over the harbour turns gold "
@@ -32,7 +32,7 @@ def doc(rank: int, text: str, *, snippet: str | None = None, title: str = "") ->
 
 def total_cost(excerpts: list[Excerpt]) -> int:
     """Return the budget cost of *excerpts*, labels included."""
-    return sum(excerpt_cost(e.title, e.url, e.heading, e.text) for e in excerpts)
+    return selection_cost((e.title, e.url, e.heading, e.text) for e in excerpts)
 
 
 def corpus() -> list[SourceDoc]:
@@ -88,7 +88,8 @@ def test_excerpt_offsets_match_the_page_text() -> None:
 
 
 def test_output_is_grouped_by_source_rank_then_page_order() -> None:
-    """Excerpts are ordered by provider rank, then by position on the page; ids count from 1."""
+    """Excerpts are ordered by provider rank, then by position on the page; one id per
+    source, counting from 1."""
     docs = [
         doc(2, "\n\n".join([para("alpha"), para("filler"), para("alpha beta")])),
         doc(1, "\n\n".join([para("beta"), para("filler"), para("alpha beta gamma")])),
@@ -97,7 +98,8 @@ def test_output_is_grouped_by_source_rank_then_page_order() -> None:
     keys = [(e.source_rank, e.start) for e in found]
     assert keys == sorted(keys)
     assert next(e.source_rank for e in found) == 1
-    assert [e.id for e in found] == list(range(1, len(found) + 1))
+    sources = list(dict.fromkeys(e.url for e in found))
+    assert [e.id for e in found] == [sources.index(e.url) + 1 for e in found]
 
 
 def test_near_duplicates_are_returned_once() -> None:
@@ -134,7 +136,8 @@ def test_heading_match_counts_for_ours_only() -> None:
     ours = select_excerpts("pricing", docs, max_tokens=1000, method="ours")
     plain = select_excerpts("pricing", docs, max_tokens=1000, method="bm25")
     assert [e.heading for e in ours] == ["Pricing"]
-    assert all("# Pricing" in e.text for e in plain)
+    assert [e.heading for e in plain] == ["Pricing"]
+    assert all("# Pricing" not in e.text for e in ours + plain)
 
 
 def test_split_table_excerpt_repeats_the_header() -> None:

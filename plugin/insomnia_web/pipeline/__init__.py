@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from .excerpts import PipelineResult, run_excerpts
 from .fetch import FetchContext, PageOutcome, PageRequest, fetch_pages
-from .search_layout import render_excerpt_search, render_findings, render_unread
+from .search_layout import (
+    fit_excerpt_search,
+    frame_cost,
+    render_excerpt_search,
+    render_findings,
+    render_unread,
+)
 
 __all__ = [
     "FetchContext",
@@ -18,6 +24,8 @@ __all__ = [
     "PageRequest",
     "PipelineResult",
     "fetch_pages",
+    "fit_excerpt_search",
+    "frame_cost",
     "render_excerpt_search",
     "render_findings",
     "render_unread",

@@ -10,9 +10,11 @@ import msgspec
 
 from ..net.client import SafeClient
 from ..rank import Excerpt, Method, SourceDoc, select_excerpts
-from ..rank.budget import excerpt_cost
+from ..rank.budget import selection_cost
+from ..rank.rerank import Reranker
 from ..schemas import ExcerptItem, PageStatus, ResultItem
 from .fetch import FetchContext, Gate, PageOutcome, PageRequest, fetch_pages
+from .search_layout import frame_cost
 
 __all__ = ["RANK_RESERVE", "PipelineResult", "run_excerpts"]
 
@@ -27,7 +29,8 @@ class PipelineResult(msgspec.Struct, frozen=True, kw_only=True):
     excerpts: list[ExcerptItem]
     pages: list[PageStatus]
     tokens: int
-    """Budget cost of the excerpts, labels included (see :mod:`insomnia_web.rank.budget`)."""
+    """Budget cost of the excerpts, labels included (see :mod:`insomnia_web.rank.budget`);
+    the text around them is priced by :func:`.search_layout.frame_cost`."""
     warnings: list[str] = msgspec.field(default_factory=list)
 
 
@@ -92,6 +95,8 @@ async def run_excerpts(
     max_tokens: int,
     per_host_concurrency: int = 6,
     method: Method = "ours",
+    reranker: Reranker | None = None,
+    filtered: int = 0,
     clock: Callable[[], float] = time.monotonic,
     gate: Gate | None = None,
 ) -> PipelineResult:
@@ -101,8 +106,10 @@ async def run_excerpts(
     :data:`RANK_RESERVE` of *deadline_s* early (at most half a second), so that ranking
     still finishes within *deadline_s*. The provider's snippets are ranked along with the
     page passages, so a page that failed still contributes its snippet. Ranking runs in a
-    worker thread. The excerpts come back grouped by source in provider rank order, within
-    *max_tokens* (labels included).
+    worker thread, with the optional *reranker*. The excerpts come back grouped by source in
+    provider rank order; they and the text around them (provenance line, delimiters, the
+    notes on unread pages, *filtered* results and warnings: :func:`.search_layout.frame_cost`)
+    fit *max_tokens*.
     """
     top = list(results[:pages])
     requests = [PageRequest(url=r.url) for r in top]
@@ -116,12 +123,20 @@ async def run_excerpts(
         gate=gate,
     )
     docs = [_doc(r, o) for r, o in zip(top, outcomes, strict=True)]
+    pages_status = [
+        PageStatus(url=o.url, status=o.status, error_code=o.error_code) for o in outcomes
+    ]
+    warnings = _warnings(outcomes, deadline_s)
+    budget = max_tokens - frame_cost(pages_status, warnings, filtered=filtered)
     chosen = await asyncio.to_thread(
-        select_excerpts, query, docs, max_tokens=max_tokens, method=method
+        select_excerpts, query, docs, max_tokens=budget, method=method, reranker=reranker
     )
     return PipelineResult(
         excerpts=[_item(e) for e in chosen],
-        pages=[PageStatus(url=o.url, status=o.status, error_code=o.error_code) for o in outcomes],
-        tokens=sum(excerpt_cost(e.title, e.url, e.heading, e.text, e.byline) for e in chosen),
-        warnings=_warnings(outcomes, deadline_s),
+        pages=pages_status,
+        tokens=selection_cost(
+            ((e.title, e.url, e.heading, e.text) for e in chosen),
+            {e.url: e.byline for e in chosen if e.byline},
+        ),
+        warnings=warnings,
     )

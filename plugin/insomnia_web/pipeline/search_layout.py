@@ -8,12 +8,13 @@ Layout (the provenance line comes first; :mod:`insomnia_web.tools.search_cache` 
     By Author · published 2026-03-01
     § Heading > Path
     passage
+    …
+    passage
 
     [2] Title - URL
     passage
 
-    Other results (not used):
-    - Title - URL
+    Other results: URL URL
     <<<END UNTRUSTED WEB CONTENT>>>
     Not read: URL (timeout); URL (http_error)
     Warning: 1 page(s) missed the 10 s deadline and were dropped
@@ -21,43 +22,94 @@ Layout (the provenance line comes first; :mod:`insomnia_web.tools.search_cache` 
     UNVERIFIED model finding (saved 3d ago for "question"): the fact
     <<<END UNTRUSTED WEB CONTENT>>>
 
-The label and heading lines are what :mod:`insomnia_web.rank.budget` prices, so the excerpts
-fit the budget as rendered. Findings come last: they are never ranked above fetched sources.
+One id per source: its label comes once (with the page's byline, when it states its author
+or dates), its passages below it in page order, ``…``
+between passages that are not adjacent on the page. A heading line is shown only for the
+parts of the heading path the title does not already say, and not again for the next
+passage under the same heading. :func:`fit_excerpt_search` keeps the *whole* text within
+``max_tokens``: it drops the lowest-scoring passages until the text fits, and lists the
+unused results, in their shortest form (the bare URLs, which is what WebFetch takes), only
+when the budget still has room.
+Findings come last: they are never ranked above fetched sources.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..modeltext import format_age, one_line, wrap_untrusted
-from ..schemas import ExcerptItem, FindingItem, PageStatus, ResultItem, WebSearchOutput
+import msgspec
 
-__all__ = ["ASK_NOTE", "render_excerpt_search", "render_findings", "render_unread"]
+from ..modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END, format_age, one_line, wrap_untrusted
+from ..rank import estimate_tokens
+from ..rank.budget import shown_heading
+from ..schemas import (
+    ExcerptItem,
+    FindingItem,
+    PageStatus,
+    ResultItem,
+    SearchCacheInfo,
+    WebSearchOutput,
+)
+
+__all__ = [
+    "ASK_NOTE",
+    "fit_excerpt_search",
+    "frame_cost",
+    "render_excerpt_search",
+    "render_findings",
+    "render_unread",
+]
 
 HEADING_MARK = "§"
+GAP_MARK = "…"
+HEADER_RESERVE = 40
+"""Tokens kept for a provenance line not yet written (a similar match quotes a query)."""
 
 
 def _label(n: int, title: str, url: str) -> str:
     return f"[{n}] {' '.join(title.split()) or url} - {url}"
 
 
-def _excerpt(e: ExcerptItem) -> str:
-    lines = [_label(e.id, e.title, e.url)]
-    if e.byline:
-        lines.append(one_line(e.byline, 300))
-    if e.heading:
-        lines.append(f"{HEADING_MARK} {e.heading}")
-    lines.append(e.text)
+def _adjacent(prev: ExcerptItem, e: ExcerptItem) -> bool:
+    """True when *e* follows *prev* on the page with only whitespace between them."""
+    return prev.end >= 0 and e.start >= prev.end and e.start - prev.end <= 2
+
+
+def _source_block(passages: Sequence[ExcerptItem]) -> str:
+    first = passages[0]
+    lines = [_label(first.id, first.title, first.url)]
+    if first.byline:
+        lines.append(one_line(first.byline, 300))
+    prev: ExcerptItem | None = None
+    prev_heading: str | None = None
+    for e in passages:
+        heading = shown_heading(e.title, e.heading)
+        if prev is not None and not _adjacent(prev, e):
+            lines.append(GAP_MARK)
+        elif prev is not None:
+            lines.append("")
+        if heading and heading != prev_heading:
+            lines.append(f"{HEADING_MARK} {heading}")
+        lines.append(e.text)
+        prev, prev_heading = e, heading
     return "\n".join(lines)
 
 
-def _other_results(results: Sequence[ResultItem], used: set[str]) -> list[str]:
-    rest = [r for r in results if r.url not in used]
-    if not rest:
-        return []
-    return ["Other results (not used):"] + [
-        f"- {' '.join(r.title.split()) or r.url} - {r.url}" for r in rest
-    ]
+def _excerpt_blocks(excerpts: Sequence[ExcerptItem]) -> list[str]:
+    """One block per source, in the order their ids come."""
+    groups: dict[int, list[ExcerptItem]] = {}
+    for e in excerpts:
+        groups.setdefault(e.id, []).append(e)
+    return [_source_block(group) for group in groups.values()]
+
+
+def _other_results(results: Sequence[ResultItem], used: set[str]) -> str:
+    """The results without a passage, in their shortest form: their URLs."""
+    rest = [r.url for r in results if r.url not in used]
+    return f"Other results: {' '.join(rest)}" if rest else ""
+
+
+_MISS = SearchCacheInfo(status="miss")
 
 
 ASK_NOTE = (
@@ -90,37 +142,113 @@ def render_findings(findings: Sequence[FindingItem]) -> str:
     return wrap_untrusted("\n".join(lines))
 
 
-def render_excerpt_search(output: WebSearchOutput, header: str) -> str:
+def _notes(output: WebSearchOutput) -> list[str]:
+    """The lines after the web content: unread pages, hidden results, warnings."""
+    notes = []
+    unread = render_unread(output.pages)
+    if unread:
+        notes.append(unread)
+    asked = sum(1 for p in output.pages if p.error_code == "permission_required")
+    if asked:
+        notes.append(ASK_NOTE.format(n=asked))
+    if output.filtered:
+        noun = "result was" if output.filtered == 1 else "results were"
+        notes.append(f"{output.filtered} {noun} hidden by the URL policy or a deny rule.")
+    notes.extend(f"Warning: {w}" for w in output.warnings)
+    return notes
+
+
+def frame_cost(
+    pages: Sequence[PageStatus], warnings: Sequence[str], *, filtered: int = 0, header: str = ""
+) -> int:
+    """Tokens of the text around the excerpts: header (or a reserve for it), delimiters,
+    notes, and a line break per line; what the excerpts may not spend of ``max_tokens``."""
+    probe = WebSearchOutput(
+        query="", provider="", mode="excerpts", cache=_MISS, results=[],
+        pages=list(pages), warnings=list(warnings), filtered=filtered,
+    )  # fmt: skip
+    lines = [UNTRUSTED_BEGIN, UNTRUSTED_END, *_notes(probe)]
+    head = estimate_tokens(header) if header else HEADER_RESERVE
+    return head + sum(estimate_tokens(line) + 1 for line in lines)
+
+
+def render_excerpt_search(output: WebSearchOutput, header: str, *, other: str | None = None) -> str:
     """The whole text of an excerpt search: header, excerpts, other results, notes, findings.
 
     Notes are the unread pages, the count of results hidden by the policy, and warnings.
+    *other* is the "other results" line to show (``None``: all unused results, by URL).
     """
     body: list[str] = []
     if output.excerpts:
-        body.append("\n\n".join(_excerpt(e) for e in output.excerpts))
+        body.append("\n\n".join(_excerpt_blocks(output.excerpts)))
     elif output.results:
         body.append("No passage of the results matched the query.")
     else:
         body.append("No results.")
-    other = _other_results(output.results, {e.url for e in output.excerpts})
+    if other is None:
+        other = _other_results(output.results, {e.url for e in output.excerpts})
     if other:
-        body.append("\n".join(other))
+        body.append(other)
     parts = [header]
     if output.results or output.excerpts:
         parts.append(wrap_untrusted("\n\n".join(body)))
     else:
         parts.append(body[0])
-    unread = render_unread(output.pages)
-    if unread:
-        parts.append(unread)
-    asked = sum(1 for p in output.pages if p.error_code == "permission_required")
-    if asked:
-        parts.append(ASK_NOTE.format(n=asked))
-    if output.filtered:
-        noun = "result was" if output.filtered == 1 else "results were"
-        parts.append(f"{output.filtered} {noun} hidden by the URL policy or a deny rule.")
-    parts.extend(f"Warning: {w}" for w in output.warnings)
+    parts.extend(_notes(output))
     findings = render_findings(output.findings)
     if findings:
         parts.append(findings)
     return "\n".join(parts)
+
+
+def _renumbered(excerpts: Sequence[ExcerptItem]) -> list[ExcerptItem]:
+    """*excerpts* with their source ids renumbered 1, 2, ... in order (after a drop)."""
+    ids: dict[int, int] = {}
+    out = []
+    for e in excerpts:
+        n = ids.setdefault(e.id, len(ids) + 1)
+        out.append(e if n == e.id else msgspec.structs.replace(e, id=n))
+    return out
+
+
+def _cut(text: str, max_tokens: int) -> str:
+    """The longest prefix of *text*, cut at a line end when possible, within *max_tokens*."""
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if estimate_tokens(text[:mid]) + 1 <= max_tokens:
+            lo = mid
+        else:
+            hi = mid - 1
+    cut = text[:lo]
+    line_end = cut.rfind("\n")
+    return (cut[:line_end] if line_end > 0 else cut) + "\n…"
+
+
+def fit_excerpt_search(
+    output: WebSearchOutput, header: str, max_tokens: int
+) -> tuple[WebSearchOutput, str]:
+    """Render *output* so that the whole text costs at most *max_tokens*; return both.
+
+    Passages are dropped lowest score first until the text fits (ids renumbered); then the
+    unused results are listed, as bare URLs, if they fit. Should the header,
+    notes and findings alone exceed the budget, the text is cut at a line end and ends in
+    ``…``. The returned output's ``excerpts`` are those shown and ``tokens`` is the
+    estimate of the returned text.
+    """
+    excerpts = list(output.excerpts)
+    shown = msgspec.structs.replace(output, excerpts=excerpts)
+    text = render_excerpt_search(shown, header, other="")
+    while estimate_tokens(text) > max_tokens and excerpts:
+        excerpts.remove(min(reversed(excerpts), key=lambda e: e.score))
+        shown = msgspec.structs.replace(output, excerpts=_renumbered(excerpts))
+        text = render_excerpt_search(shown, header, other="")
+    if estimate_tokens(text) > max_tokens:
+        text = _cut(text, max_tokens)
+    else:
+        used = {e.url for e in shown.excerpts}
+        other = _other_results(output.results, used)
+        candidate = render_excerpt_search(shown, header, other=other)
+        if other and estimate_tokens(candidate) <= max_tokens:
+            text = candidate
+    return msgspec.structs.replace(shown, tokens=estimate_tokens(text)), text

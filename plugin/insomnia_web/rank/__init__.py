@@ -11,12 +11,14 @@ with the fetched pages of one search and renders what it returns:
 ... ]
 >>> for e in select_excerpts("install tokio-py", docs, max_tokens=200):
 ...     print(e.id, e.kind, e.heading, repr(e.text), e.start, e.end)
-1 page Install '# Install\n\nRun `pip install tokio-py`.\n\n# License\n\nMIT.' 0 55
+1 page Install 'Run `pip install tokio-py`.\n\n# License\n\nMIT.' 11 55
 2 snippet None 'How to install tokio-py on Linux.' -1 -1
 
-(Sections shorter than ``MIN_WORDS`` merge, so this small page is one passage.) Each
-excerpt is meant to be shown under a label line ``[id] title - url`` (plus its heading
-path, if any); :mod:`insomnia_web.rank.budget` prices that label into ``max_tokens``.
+(Sections shorter than ``MIN_WORDS`` merge, so this small page is one passage; its leading
+heading line is left out of the text, since the heading path says it.) Excerpts are meant
+to be shown grouped by source under one label line ``[id] title - url`` each (plus a
+heading line where the title does not say it); :mod:`insomnia_web.rank.budget` prices that
+layout into ``max_tokens``.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ whole search once instead of every token, which keeps ranking cheap on long page
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -14,7 +15,15 @@ from .analysis import analyze, stem, words
 from .models import Excerpt, SourceDoc
 from .passages import split_passages
 
-__all__ = ["Candidate", "build_candidates", "count_query_terms", "query_terms"]
+_HEADING_RE = re.compile(r"#{1,6}\s")
+
+__all__ = [
+    "Candidate",
+    "build_candidates",
+    "count_query_terms",
+    "query_terms",
+    "without_leading_headings",
+]
 
 
 class Candidate:
@@ -26,6 +35,7 @@ class Candidate:
         "heading",
         "index",
         "kind",
+        "raw_text",
         "score",
         "source",
         "start",
@@ -45,6 +55,7 @@ class Candidate:
         end: int,
         index: int,
         heading: str | None,
+        raw_text: str | None = None,
     ) -> None:
         self.doc = doc
         self.source = source
@@ -54,7 +65,9 @@ class Candidate:
         self.end = end
         self.index = index
         self.heading = heading
-        self.words: Counter[str] = Counter(words(text))
+        self.raw_text = text if raw_text is None else raw_text
+        """The passage as split, heading lines included (``text`` may leave them out)."""
+        self.words: Counter[str] = Counter(words(self.raw_text))
         self.tf: dict[str, int] = {}
         self.score = 0.0
 
@@ -89,13 +102,30 @@ def build_candidates(docs: Sequence[SourceDoc]) -> list[Candidate]:
                 )  # fmt: skip
         if doc.text.strip():
             for p in split_passages(doc.text):
+                raw = p.text(doc.text)
+                body = raw if p.prefix else without_leading_headings(raw)
                 out.append(
                     Candidate(
-                        doc=i, source=doc, kind="page", text=p.text(doc.text),
-                        start=p.start, end=p.end, index=p.index, heading=p.heading,
+                        doc=i, source=doc, kind="page", text=body, raw_text=raw,
+                        start=p.start + len(raw) - len(body), end=p.end, index=p.index,
+                        heading=p.heading,
                     )
                 )  # fmt: skip
     return out
+
+
+def without_leading_headings(text: str) -> str:
+    """*text* without its leading Markdown heading lines (the heading path shows them).
+
+    A passage that is nothing but headings is returned whole.
+    """
+    rest = text
+    while rest.startswith("#"):
+        line, _, after = rest.partition("\n")
+        if not _HEADING_RE.match(line):
+            break
+        rest = after.lstrip()
+    return rest or text
 
 
 def count_query_terms(candidates: Sequence[Candidate], query_terms: Sequence[str]) -> None:

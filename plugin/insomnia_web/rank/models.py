@@ -26,7 +26,7 @@ class Excerpt(msgspec.Struct, frozen=True, kw_only=True):
     """One passage chosen to answer the query, labelled with its source."""
 
     id: int
-    """1-based position in the returned list (the ``[n]`` label)."""
+    """The ``[n]`` label of its source: 1-based, one per source, shared by its passages."""
     url: str
     title: str
     text: str

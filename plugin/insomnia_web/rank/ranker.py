@@ -12,11 +12,15 @@
    set). Ties go to the better provider rank. A candidate is eligible only if it contains a
    query term (in its text, or for "ours" in its heading); a query with no terms at all
    falls back to each page's lead and the snippets, in provider order.
-3. Selection: best first; a candidate that is a near-duplicate of one already taken
+3. Rerank (optional): a :class:`~.rerank.Reranker` re-scores the best candidates and its
+   order is fused with the first stage's (:mod:`.rerank`).
+4. Selection: best first; a candidate that is a near-duplicate of one already taken
    (:mod:`.dedup`) is dropped; one that does not fit the remaining budget is skipped (a
-   smaller one may still fit). Costs include the label overhead (:mod:`.budget`).
-4. Output: grouped by source in provider rank order; within a source the snippet comes
-   first, then page passages in page order. Ids are 1-based in that order.
+   smaller one may still fit). Costs include the labels (:mod:`.budget`): a source's label
+   is paid by its first passage only.
+5. Output: grouped by source in provider rank order; within a source the snippet comes
+   first, then page passages in page order. Ids number the sources from 1 in that order: all
+   passages of one source share its id.
 """
 
 from __future__ import annotations
@@ -26,13 +30,14 @@ from typing import Literal
 
 from .analysis import analyze
 from .bm25 import BM25
-from .budget import excerpt_cost
+from .budget import passage_cost, source_label_cost
 from .candidates import Candidate, build_candidates, count_query_terms, query_terms
 from .dedup import is_near_duplicate, shingles
 from .features import BM25_ONLY, DEFAULT_WEIGHTS, Weights, bigrams, coverage, proximity
 from .models import Excerpt, SourceDoc
+from .rerank import RERANK_DEPTH, Reranker, RerankPassage, fuse
 
-__all__ = ["Method", "rank_candidates", "select_excerpts", "select_weighted"]
+__all__ = ["Method", "rank_candidates", "rerank", "select_excerpts", "select_weighted"]
 
 Method = Literal["ours", "bm25"]
 _METHODS: dict[str, Weights] = {"ours": DEFAULT_WEIGHTS, "bm25": BM25_ONLY}
@@ -95,32 +100,63 @@ def rank_candidates(  # noqa: C901
     return eligible
 
 
+def rerank(
+    query: str, ranked: list[Candidate], reranker: Reranker, *, depth: int = RERANK_DEPTH
+) -> list[Candidate]:
+    """*ranked* with its top *depth* reordered by fusing in *reranker*'s scores."""
+    top = ranked[:depth]
+    if len(top) < 2:
+        return ranked
+    passages = [
+        RerankPassage(text=c.text, title=c.source.title, heading=c.heading,
+                      source_rank=c.source.rank)
+        for c in top
+    ]  # fmt: skip
+    order = fuse(len(top), list(reranker.score(query, passages)))
+    return [top[i] for i in order] + ranked[depth:]
+
+
 def _select(ranked: list[Candidate], max_tokens: int) -> list[Candidate]:
     chosen: list[Candidate] = []
     chosen_shingles: list[frozenset[tuple[str, ...]]] = []
+    labelled: set[int] = set()
     remaining = max_tokens
     for c in ranked:
-        cost = excerpt_cost(c.source.title, c.source.url, c.heading, c.text, c.source.byline)
+        cost = passage_cost(c.source.title, c.heading, c.text)
+        if c.doc not in labelled:
+            cost += source_label_cost(c.source.title, c.source.url, c.source.byline)
         if cost > remaining:
             continue
-        sh = shingles(c.text)
+        sh = shingles(c.raw_text)
         if any(is_near_duplicate(sh, other) for other in chosen_shingles):
             continue
         chosen.append(c)
         chosen_shingles.append(sh)
+        labelled.add(c.doc)
         remaining -= cost
     return chosen
 
 
 def select_weighted(
-    query: str, docs: Sequence[SourceDoc], *, max_tokens: int, weights: Weights
+    query: str,
+    docs: Sequence[SourceDoc],
+    *,
+    max_tokens: int,
+    weights: Weights,
+    reranker: Reranker | None = None,
 ) -> list[Excerpt]:
     """Like :func:`select_excerpts` with explicit feature *weights* (for tuning and ablation)."""
     if max_tokens <= 0 or not docs:
         return []
-    chosen = _select(rank_candidates(query, docs, weights), max_tokens)
+    ranked = rank_candidates(query, docs, weights)
+    if reranker is not None and query_terms(query):
+        ranked = rerank(query, ranked, reranker)
+    chosen = _select(ranked, max_tokens)
     chosen.sort(key=lambda c: (c.source.rank, c.doc, c.kind != "snippet", c.start))
-    return [c.excerpt(i) for i, c in enumerate(chosen, start=1)]
+    ids: dict[int, int] = {}
+    for c in chosen:
+        ids.setdefault(c.doc, len(ids) + 1)
+    return [c.excerpt(ids[c.doc]) for c in chosen]
 
 
 def select_excerpts(
@@ -129,16 +165,20 @@ def select_excerpts(
     *,
     max_tokens: int,
     method: Method = "ours",
+    reranker: Reranker | None = None,
 ) -> list[Excerpt]:
     """Return the passages of *docs* that best answer *query*, within *max_tokens*.
 
-    *docs* are the search results (page text and snippet each). The total
-    :func:`~insomnia_web.rank.budget.excerpt_cost` of the result, label lines included, is at
-    most *max_tokens*. Excerpts are grouped by source in provider rank order, in page order
-    within a source. ``method="bm25"`` ranks by plain BM25 (the baseline); ``"ours"`` adds the
-    features described in :mod:`insomnia_web.rank.features`. An unknown *method* raises
-    ``ValueError``.
+    *docs* are the search results (page text and snippet each). The
+    :func:`~insomnia_web.rank.budget.selection_cost` of the result, label lines included, is
+    at most *max_tokens*. A *reranker* re-scores the best candidates (:mod:`.rerank`).
+    Excerpts are grouped by source in provider rank order, in page order within a source,
+    and share their source's id. ``method="bm25"`` ranks by plain BM25 (the baseline);
+    ``"ours"`` adds the features described in :mod:`insomnia_web.rank.features`. An unknown
+    *method* raises ``ValueError``.
     """
     if method not in _METHODS:
         raise ValueError(f"method must be 'ours' or 'bm25', not {method!r}")
-    return select_weighted(query, docs, max_tokens=max_tokens, weights=_METHODS[method])
+    return select_weighted(
+        query, docs, max_tokens=max_tokens, weights=_METHODS[method], reranker=reranker
+    )

@@ -17,6 +17,7 @@ from ..config import inline_schema
 
 if TYPE_CHECKING:
     from ..config import Manifest
+    from ..rank.rerank import Reranker
     from ..search.base import SearchProvider
 
 __all__ = [
@@ -172,6 +173,7 @@ class ToolContext:
         progress: Callable[[str, int | None, int | None], None],
         permission_probe: PermissionProbe,
         search_providers: Mapping[str, type[SearchProvider]],
+        rerankers: Mapping[str, type[Reranker]] | None = None,
         hop_approver: HopApprover | None = None,
         page_approver: HopApprover | None = None,
     ) -> None:
@@ -182,6 +184,7 @@ class ToolContext:
         self._hop_approver = hop_approver
         self._page_approver = page_approver
         self.search_providers = search_providers
+        self.rerankers: Mapping[str, type[Reranker]] = rerankers or {}
 
     def progress(self, message: str, done: int | None = None, total: int | None = None) -> None:
         """Append a progress event to the visible history."""

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ..net.client import SafeClient
     from ..net.politeness import Politeness
     from ..net.urlpolicy import UrlPolicy
+    from ..rank.rerank import Reranker
     from ..search.base import SearchProvider
 
 __all__ = ["WebServices"]
@@ -31,6 +32,7 @@ class WebServices:
         self._cache: CacheStore | None = None
         self._politeness: Politeness | None = None
         self._providers: dict[str, SearchProvider] = {}
+        self._rerankers: dict[str, Reranker] = {}
         self._closed = False
 
     @property
@@ -83,6 +85,14 @@ class WebServices:
             if store is not None:  # one request budget per key for every process
                 inst.share_limits(store)
             self._providers[cls.name] = inst
+        return inst
+
+    def reranker(self, cls: type[Reranker]) -> Reranker:
+        """The instance of reranker *cls*, built on first use (its model loads once)."""
+        inst = self._rerankers.get(cls.name)
+        if inst is None or type(inst) is not cls:
+            inst = cls()
+            self._rerankers[cls.name] = inst
         return inst
 
     async def aclose(self) -> None:

@@ -13,8 +13,9 @@ from ..errors import ToolError
 from ..extract import warm_workers
 from ..hosts.names import idna_host, syntax_problem
 from ..modeltext import one_line
-from ..pipeline import render_excerpt_search, render_findings, run_excerpts
+from ..pipeline import fit_excerpt_search, render_findings, run_excerpts
 from ..rank import estimate_tokens
+from ..rank.rerank import Reranker
 from ..schemas import (
     MAX_QUERY_CHARS,
     MAX_QUERY_WORDS,
@@ -75,8 +76,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         )
 
     def preflight(self, args: WebSearchInput, ctx: ToolContext) -> None:
-        """Fail fast, before any permission prompt, when no usable provider is configured."""
+        """Fail fast, before any permission prompt, when no usable provider is configured
+        or ``web.pipeline.rerank`` names no registered reranker."""
         self._provider(ctx)
+        self._reranker_class(ctx)
 
     def precheck(self, raw: Mapping[str, Any]) -> None:
         """Refuse over-long queries with ``query_too_long`` and a shortened suggestion."""
@@ -131,6 +134,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         provider = self._provider(ctx)
         request = self._request(args)
         mode = args.mode or self.manifest.web.search.mode
+        reranker = self._reranker(ctx) if mode == "excerpts" else None
         warnings: list[str] = []
         store = self._search_cache()
         budget = self._budget(args)
@@ -166,14 +170,18 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             warnings.extend(response.warnings)
             outcome = self._filter(response, request, ctx)
             if mode == "excerpts":
-                output = await self._excerpts_output(args, provider.name, response, outcome, ctx)
+                output = await self._excerpts_output(
+                    args, provider.name, response, outcome, ctx, reranker
+                )
                 output = msgspec.structs.replace(output, warnings=[*warnings, *output.warnings])
             else:
                 output = self._results_output(args, provider.name, response, outcome, warnings)
             if self._worth_storing(output):
                 await store.store(args.query, params, output, output.warnings)
-            return await self._finish(output, store, ctx, altered_query=response.altered_query)
-        return await self._finish(output, store, ctx)
+            return await self._finish(
+                output, store, budget, ctx, altered_query=response.altered_query
+            )
+        return await self._finish(output, store, budget, ctx)
 
     # --- cache and excerpts ------------------------------------------------------------
 
@@ -197,6 +205,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         response: SearchResponse,
         outcome: FilterOutcome,
         ctx: ToolContext,
+        reranker: Reranker | None = None,
     ) -> WebSearchOutput:
         """The excerpt-mode answer: results plus the ranked passages of the top pages."""
         items = result_items(outcome.hits, response.provider or provider)
@@ -220,6 +229,8 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             deadline_s=p.deadline_s,
             max_tokens=self._budget(args),
             per_host_concurrency=p.per_host_concurrency,
+            reranker=reranker,
+            filtered=outcome.refused,
             gate=self.services.politeness.gate,
         )
         return msgspec.structs.replace(
@@ -242,12 +253,14 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         self,
         output: WebSearchOutput,
         store: SearchCache,
+        budget: int,
         ctx: ToolContext,
         *,
         altered_query: str | None = None,
     ) -> ToolOutput[WebSearchOutput]:
         """Add the related findings and the provenance line; render the text for the model.
 
+        An excerpt answer's whole text, header and findings included, fits *budget*.
         Findings whose source the URL policy or a deny rule refuses are not shown.
         """
         warnings = list(output.warnings)
@@ -276,18 +289,41 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             # Provider-supplied text outside the untrusted delimiters: one line, defused.
             header += f"\nThe provider searched for: {one_line(altered_query, 400)!r}"
         if output.mode == "excerpts":
-            text = render_excerpt_search(output, header)
-        else:
-            text = render_results(
-                output.results, header=header, filtered=output.filtered, warnings=warnings
-            )
-            if findings:
-                text = f"{text}\n{render_findings(findings)}"
+            output, text = fit_excerpt_search(output, header, budget)
+            return ToolOutput(output=output, text=text)
+        text = render_results(
+            output.results, header=header, filtered=output.filtered, warnings=warnings
+        )
+        if findings:
+            text = f"{text}\n{render_findings(findings)}"
         return ToolOutput(
             output=msgspec.structs.replace(output, tokens=estimate_tokens(text)), text=text
         )
 
     # --- the steps of run() ------------------------------------------------------------
+
+    def _reranker(self, ctx: ToolContext) -> Reranker | None:
+        """The reranker ``web.pipeline.rerank`` names, built once (``None`` for ``"none"``)."""
+        cls = self._reranker_class(ctx)
+        return None if cls is None else self.services.reranker(cls)
+
+    def _reranker_class(self, ctx: ToolContext) -> type[Reranker] | None:
+        """The registered class ``web.pipeline.rerank`` names; ``not_configured`` if none."""
+        name = self.manifest.web.pipeline.rerank
+        if name == "none":
+            return None
+        cls = ctx.rerankers.get(name)
+        if cls is None:
+            choices = ["none", *sorted(ctx.rerankers)]
+            raise ToolError(
+                "not_configured",
+                f"web.pipeline.rerank is {name!r}, but no reranker of that name is registered "
+                f"(registered: {', '.join(choices)}).",
+                hint="Tell the user to install the plugin providing it or to set "
+                'web.pipeline.rerank = "none"; do not retry.',
+                details={"key": "web.pipeline.rerank", "choices": choices},
+            )
+        return cls
 
     def _provider(self, ctx: ToolContext) -> SearchProvider:
         """The configured provider instance; ``not_configured`` naming what to set."""

@@ -1,0 +1,231 @@
+"""Recall of the model-facing text, as WebSearch renders it, under the whole-text budget.
+
+Rows of ``bench/recall.py`` (named ``text:bm25``, ``text:before``, ``text:default``,
+``text:default+static``):
+
+- ``bm25``: plain BM25 passages, laid out as WebSearch lays them out now;
+- ``before``: the ranking and layout of the previous release: a label per passage, the
+  "Other results (not used)" list always, and a budget that did not count the provenance
+  line, the untrusted-content delimiters or the notes (its text may exceed the budget);
+- ``default``: the current default (``method="ours"``, grouped layout, whole-text budget);
+- ``default + static``: the same with the built-in ``static`` reranker (needs the
+  ``rerank`` extra; the row says when it is missing).
+
+A question is answered at a budget when an answer string occurs anywhere in the text the
+model reads. Cells: recall with its 95% Wilson interval. ``tokens`` is the mean estimate
+of the whole text; ``labels`` the share of it that is not passage text (labels, headings,
+delimiters, header, notes, other results), by the token estimator and, in parentheses, by
+words x 1.3 for both the whole text and the passages (which counts a URL as one word).
+The paired column is the difference to ``bm25`` at 1000 tokens with its 95% interval
+(normal approximation of the paired differences).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from insomnia_web.modeltext import wrap_untrusted
+from insomnia_web.pipeline import fit_excerpt_search, frame_cost
+from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpts
+from insomnia_web.rank.budget import excerpt_cost
+from insomnia_web.rank.features import DEFAULT_WEIGHTS
+from insomnia_web.rank.ranker import rank_candidates
+from insomnia_web.rank.rerank import Reranker
+from insomnia_web.schemas import ExcerptItem, ResultItem, SearchCacheInfo, WebSearchOutput
+
+BUDGETS = (500, 1000, 2000)
+HEADER = "[cache: miss · searxng · 2026-12-02T10:00Z]"
+Z95 = 1.96
+
+
+class Case(Protocol):
+    """A question with its answer strings (``recall.Question``)."""
+
+    question: str
+    answers: list[str]
+
+
+Render = Callable[[str, list[SourceDoc], int], tuple[str, int, int, int]]
+"""(query, docs, budget) -> (whole text, its tokens, tokens of passage text, passage words)."""
+
+
+def _output(query: str, docs: Sequence[SourceDoc], excerpts: list[ExcerptItem]) -> WebSearchOutput:
+    results = [ResultItem(rank=d.rank, title=d.title, url=d.url) for d in docs]
+    return WebSearchOutput(
+        query=query, provider="searxng", mode="excerpts", cache=SearchCacheInfo(status="miss"),
+        results=results, excerpts=excerpts,
+    )  # fmt: skip
+
+
+def current(method: Method, reranker: Reranker | None = None) -> Render:
+    """WebSearch's selection and layout today, under the whole-text budget."""
+
+    def render(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, int, int]:
+        room = budget - frame_cost([], [], header=HEADER)
+        found = select_excerpts(query, docs, max_tokens=room, method=method, reranker=reranker)
+        items = [
+            ExcerptItem(
+                id=e.id, url=e.url, title=e.title, text=e.text, score=e.score, start=e.start,
+                end=e.end, heading=e.heading,
+            )
+            for e in found
+        ]  # fmt: skip
+        output, text = fit_excerpt_search(_output(query, docs, items), HEADER, budget)
+        shown = output.excerpts
+        words = sum(len(e.text.split()) for e in shown)
+        return text, output.tokens, sum(estimate_tokens(e.text) for e in shown), words
+
+    return render
+
+
+def before(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, int, int]:
+    """The previous release: per-passage labels, full passage text, budget on excerpts only."""
+    chosen = []
+    remaining = budget
+    for c in rank_candidates(query, docs, DEFAULT_WEIGHTS):
+        cost = excerpt_cost(c.source.title, c.source.url, c.heading, c.raw_text)
+        if cost <= remaining:
+            chosen.append(c)
+            remaining -= cost
+    chosen.sort(key=lambda c: (c.source.rank, c.doc, c.kind != "snippet", c.start))
+    blocks = []
+    for n, c in enumerate(chosen, start=1):
+        lines = [f"[{n}] {' '.join(c.source.title.split()) or c.source.url} - {c.source.url}"]
+        if c.heading:
+            lines.append(f"§ {c.heading}")
+        lines.append(c.raw_text)
+        blocks.append("\n".join(lines))
+    body = ["\n\n".join(blocks)] if blocks else []
+    used = {c.source.url for c in chosen}
+    rest = [d for d in docs if d.url not in used]
+    if rest:
+        body.append(
+            "\n".join(["Other results (not used):"] + [f"- {d.title} - {d.url}" for d in rest])
+        )
+    text = f"{HEADER}\n{wrap_untrusted(chr(10).join(body))}"
+    words = sum(len(c.raw_text.split()) for c in chosen)
+    return text, estimate_tokens(text), sum(estimate_tokens(c.raw_text) for c in chosen), words
+
+
+def wilson(hits: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 0.0
+    p = hits / n
+    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
+    return centre - half, centre + half
+
+
+def _answered(case: Case, text: str) -> bool:
+    blob = text.lower()
+    return any(a.lower() in blob for a in case.answers)
+
+
+class Measured:
+    """Per budget: answered flags per case, mean tokens, mean label shares (two counts)."""
+
+    def __init__(self) -> None:
+        self.flags: list[list[bool]] = []
+        self.tokens: list[float] = []
+        self.shares: list[float] = []
+        self.word_shares: list[float] = []
+
+
+def measure(cases: Sequence[tuple[Any, list[SourceDoc]]], render: Render) -> Measured:
+    """Run *render* on every case at every budget."""
+    out = Measured()
+    for budget in BUDGETS:
+        hit, used, share, word_share = [], [], [], []
+        for case, docs in cases:
+            text, total, passages, words = render(case.question, docs, budget)
+            hit.append(_answered(case, text))
+            used.append(total)
+            share.append(1 - passages / total if total else 0.0)
+            all_words = len(text.split())
+            word_share.append(1 - words / all_words if all_words else 0.0)
+        out.flags.append(hit)
+        out.tokens.append(statistics.fmean(used))
+        out.shares.append(statistics.fmean(share))
+        out.word_shares.append(statistics.fmean(word_share))
+    return out
+
+
+def paired(a: Sequence[bool], b: Sequence[bool]) -> tuple[float, float]:
+    """Mean of a - b over paired cases and the half-width of its 95% interval."""
+    d = [int(x) - int(y) for x, y in zip(a, b, strict=True)]
+    sd = statistics.stdev(d) if len(d) > 1 else 0.0
+    return statistics.fmean(d), Z95 * sd / math.sqrt(len(d))
+
+
+def static_reranker() -> Reranker | None:
+    """The built-in static reranker, or ``None`` when the rerank extra is missing."""
+    from insomnia_web.errors import ToolError
+    from insomnia_web.rank.static_rerank import StaticReranker
+
+    try:
+        return StaticReranker()
+    except ToolError:
+        return None
+
+
+def rows() -> list[tuple[str, Render | None]]:
+    """The methods compared (a ``None`` render: unavailable here)."""
+    static = static_reranker()
+    return [
+        ("bm25", current("bm25")),
+        ("before (previous release)", before),
+        ("default", current("ours")),
+        ("default + static rerank", current("ours", static) if static else None),
+    ]
+
+
+def report(cases: Sequence[tuple[Any, list[SourceDoc]]], title: str = "") -> None:
+    """Print the table of :func:`rows` over *cases*."""
+    head = " | ".join(f"@{b}" for b in BUDGETS)
+    print(f"\nrecall of the whole model-facing text{title} ({len(cases)} questions; 95% CI)")
+    print(f"\n| method | {head} | tokens @1000 | labels @1000 | vs bm25 @1000 |")
+    print("|---|" + "---|" * len(BUDGETS) + "---|---|---|")
+    base: list[bool] | None = None
+    at = BUDGETS.index(1000)
+    for name, render in rows():
+        if render is None:
+            print(f"| {name} | (rerank extra not installed) |")
+            continue
+        m = measure(cases, render)
+        flags = m.flags
+        cells = []
+        for hit in flags:
+            lo, hi = wilson(sum(hit), len(hit))
+            cells.append(f"{sum(hit) / len(hit):.3f} [{lo:.2f}, {hi:.2f}]")
+        if base is None:
+            base = flags[at]
+            versus = "-"
+        else:
+            mean, half = paired(flags[at], base)
+            versus = f"{mean:+.3f} ± {half:.3f}"
+        labels = f"{m.shares[at]:.1%} ({m.word_shares[at]:.1%})"
+        print(f"| {name} | {' | '.join(cells)} | {m.tokens[at]:.0f} | {labels} | {versus} |")
+
+
+def layout_methods(run_type: Any) -> dict[str, Callable[[str, list[SourceDoc], int], Any]]:
+    """``bench/recall.py`` runners (returning its *run_type*) for :func:`rows`, named
+    ``text:...``."""
+
+    def runner(render: Render) -> Callable[[str, list[SourceDoc], int], Any]:
+        def run(query: str, docs: list[SourceDoc], budget: int) -> Any:
+            text, total, passages, _ = render(query, docs, budget)
+            return run_type([text], total, total - passages)
+
+        return run
+
+    names = {
+        "bm25": "text:bm25",
+        "before (previous release)": "text:before",
+        "default": "text:default",
+        "default + static rerank": "text:default+static",
+    }
+    return {names[name]: runner(render) for name, render in rows() if render is not None}

@@ -1,0 +1,157 @@
+"""The rerank stage: the register_rerankers hook, fusion, the manifest switch, "static"."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+import pytest
+
+from insomnia_web import Reranker, RerankPassage, Runtime, ToolError, hookimpl
+from insomnia_web.rank import SourceDoc, select_excerpts
+from insomnia_web.rank.rerank import fuse
+from insomnia_web.rank.static_rerank import StaticReranker
+
+from .test_web_search_cache import Web, env, search
+
+__all__ = ["env"]  # the fixture, shared
+
+
+class LavaFirst(Reranker):
+    """A tiny reranker: lava scores 1, an eruption 0, anything else 0.5; it records its calls."""
+
+    name: ClassVar[str] = "lava-first"
+    calls: ClassVar[list[tuple[str, int]]] = []
+
+    def score(self, query: str, passages: Sequence[RerankPassage]) -> list[float]:
+        """1.0 for a passage mentioning lava, 0.0 for an eruption, else 0.5."""
+        type(self).calls.append((query, len(passages)))
+        return [_lava_score(p.text.lower()) for p in passages]
+
+
+def _lava_score(text: str) -> float:
+    if "lava" in text:
+        return 1.0
+    return 0.0 if "eruption" in text else 0.5
+
+
+class LavaPlugin:
+    """A plugin registering :class:`LavaFirst`."""
+
+    __name__ = "lava-plugin"
+
+    @hookimpl
+    def register_rerankers(self, register: Callable[[type[Reranker]], None]) -> None:
+        """Register the tiny reranker."""
+        register(LavaFirst)
+
+
+FILLER = "Harbour boats return at dusk with fish for the evening market and the town square."
+
+
+def docs() -> list[SourceDoc]:
+    """Three volcano passages; BM25 ranks the eruption first, the lava second, the museum last."""
+    eruption = f"The volcano eruption of the volcano was a volcano event. {FILLER} " * 5
+    lava = f"Lava flows followed the volcano. {FILLER} " * 5
+    return [
+        SourceDoc(url="https://a.test/", title="Volcano", text=f"{eruption}\n\n{lava}", rank=1),
+        SourceDoc(
+            url="https://b.test/", title="Town", text=f"A volcano museum. {FILLER * 9}", rank=2
+        ),
+    ]
+
+
+def test_hook_register_rerankers_stamps_the_plugin_name() -> None:
+    """A plugin's reranker is registered by name and attributed to it; "static" is built in."""
+    runtime = Runtime(plugins=[LavaPlugin()], load_entrypoints=False)
+    assert runtime.rerankers["lava-first"].plugin == "lava-plugin"
+    assert runtime.rerankers["static"].cls is StaticReranker
+    assert runtime.rerankers["static"].plugin == "web"
+
+
+def test_hook_register_rerankers_refuses_a_non_reranker_and_a_duplicate() -> None:
+    """Registering something that is not a Reranker, or a taken name, is an error."""
+
+    class Bad:
+        __name__ = "bad"
+
+        @hookimpl
+        def register_rerankers(self, register: Callable[[object], None]) -> None:
+            register(object)
+
+    class Dup:
+        __name__ = "dup"
+
+        @hookimpl
+        def register_rerankers(self, register: Callable[[type[Reranker]], None]) -> None:
+            register(StaticReranker)
+
+    with pytest.raises(TypeError, match="bad"):
+        Runtime(plugins=[Bad()], load_entrypoints=False)
+    with pytest.raises(ValueError, match="'static'"):
+        Runtime(plugins=[Dup()], load_entrypoints=False)
+
+
+def test_fusion_promotes_what_the_reranker_prefers_without_ignoring_the_first_stage() -> None:
+    """Reciprocal-rank fusion moves the reranker's favourite up, not always to the top; a tie
+    in fused score goes to the reranker's choice, equal scores keep first-stage order."""
+    assert fuse(5, [0.0, 0.0, 0.0, 0.0, 1.0]) == [0, 1, 4, 2, 3]
+    assert fuse(3, [0.0, 0.0, 0.0]) == [0, 1, 2]
+    assert fuse(2, [0.0, 1.0]) == [1, 0]
+    with pytest.raises(ValueError, match="2 scores for 3"):
+        fuse(3, [1.0, 2.0])
+
+
+def test_a_reranker_changes_what_a_tight_budget_takes() -> None:
+    """Under a budget for one passage, BM25 takes the eruption passage, the reranker the lava."""
+    plain = select_excerpts("volcano", docs(), max_tokens=260)
+    reranked = select_excerpts("volcano", docs(), max_tokens=260, reranker=LavaFirst())
+    assert len(plain) == len(reranked) == 1
+    assert "eruption" in plain[0].text
+    assert "Lava" in reranked[0].text
+
+
+@pytest.mark.asyncio
+async def test_the_manifest_selects_a_plugin_reranker(env: Web) -> None:
+    """web.pipeline.rerank names a registered reranker; WebSearch's ranking consults it."""
+    LavaFirst.calls.clear()
+    rt = env.runtime(pipeline={"rerank": "lava-first"}, plugins=(LavaPlugin(),))
+    _, out = await search(rt, "tortoise lifespan")
+    assert out["excerpts"]
+    assert LavaFirst.calls
+    assert LavaFirst.calls[0][0] == "tortoise lifespan"
+
+
+@pytest.mark.asyncio
+async def test_an_unknown_reranker_is_not_configured(env: Web) -> None:
+    """A rerank name no plugin registered fails with not_configured naming the key."""
+    rt = env.runtime(pipeline={"rerank": "nonesuch"})
+    result = await rt.call_tool("WebSearch", {"query": "tortoise lifespan"})
+    assert result.error is not None
+    assert result.error.code == "not_configured"
+    assert "web.pipeline.rerank" in result.error.message
+
+
+def test_static_without_the_extra_is_not_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without wordllama installed, "static" fails with not_configured naming the extra."""
+    monkeypatch.setitem(sys.modules, "wordllama", None)
+    with pytest.raises(ToolError) as info:
+        StaticReranker()
+    assert info.value.code == "not_configured"
+    assert "'rerank' extra" in info.value.message
+    assert "insomnia-web[rerank]" in (info.value.hint or "")
+
+
+def test_static_reranker_prefers_the_passage_on_the_question() -> None:
+    """With the extra installed, the bundled model scores the on-topic passage higher."""
+    pytest.importorskip("wordllama")
+    reranker = StaticReranker()
+    passages = [
+        RerankPassage(text="The bakery sells bread and cakes.", title="Shop", heading=None,
+                      source_rank=1),
+        RerankPassage(text="The tortoise can live for more than a century.", title="Animals",
+                      heading="Lifespan", source_rank=2),
+    ]  # fmt: skip
+    low, high = reranker.score("how long do tortoises live", passages)
+    assert high > low
