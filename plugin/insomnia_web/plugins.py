@@ -151,58 +151,56 @@ def collect_tools(pm: pluggy.PluginManager, manifest: Manifest) -> dict[str, Reg
     return tools
 
 
-def collect_providers(pm: pluggy.PluginManager) -> dict[str, RegisteredProvider]:
-    """Ask every plugin for its search providers; a duplicate name or a non-provider fails."""
-    providers: dict[str, RegisteredProvider] = {}
+def _collect_classes(
+    pm: pluggy.PluginManager, hook: str, base: type[Any], kind: str, reserved: tuple[str, ...] = ()
+) -> dict[str, tuple[type[Any], str]]:
+    """Ask every plugin for its *base* subclasses through *hook*: ``{name: (class, plugin)}``.
+
+    A non-subclass or a class without a usable ``name`` is a ``TypeError``; a name already
+    registered (or *reserved*) is a ``ValueError`` naming both plugins.
+    """
+    found: dict[str, tuple[type[Any], str]] = {}
 
     def make_register(plugin: str) -> Callable[[Any], None]:
-        def register(cls: type[SearchProvider]) -> None:
-            if not (isinstance(cls, type) and issubclass(cls, SearchProvider)):
+        def register(cls: type[Any]) -> None:
+            if not (isinstance(cls, type) and issubclass(cls, base)):
                 raise TypeError(
                     f"plugin {plugin!r} registered {cls!r}, which is not a subclass of "
-                    "insomnia_web.search.base.SearchProvider"
+                    f"{base.__module__}.{base.__qualname__}"
                 )
             name = getattr(cls, "name", None)
-            if not isinstance(name, str) or not name:
-                raise TypeError(f"provider {cls!r} of plugin {plugin!r} has no name attribute")
-            if name in providers:
+            if not isinstance(name, str) or not name or name in reserved:
+                raise TypeError(f"{kind} {cls!r} of plugin {plugin!r} has no usable name")
+            if name in found:
                 raise ValueError(
-                    f"plugin {plugin!r} registered a search provider named {name!r}, already "
-                    f"registered by plugin {providers[name].plugin!r}"
+                    f"plugin {plugin!r} registered a {kind} named {name!r}, already "
+                    f"registered by plugin {found[name][1]!r}"
                 )
-            providers[name] = RegisteredProvider(cls=cls, plugin=plugin)
+            found[name] = (cls, plugin)
 
         return register
 
-    _call_each(pm, "register_search_providers", make_register)
-    return providers
+    _call_each(pm, hook, make_register)
+    return found
+
+
+def collect_providers(pm: pluggy.PluginManager) -> dict[str, RegisteredProvider]:
+    """Ask every plugin for its search providers; a duplicate name or a non-provider fails."""
+    found = _collect_classes(pm, "register_search_providers", SearchProvider, "search provider")
+    return {
+        name: RegisteredProvider(cls=cls, plugin=plugin) for name, (cls, plugin) in found.items()
+    }
 
 
 def collect_rerankers(pm: pluggy.PluginManager) -> dict[str, RegisteredReranker]:
-    """Ask every plugin for its rerankers; a duplicate name or a non-reranker fails."""
-    rerankers: dict[str, RegisteredReranker] = {}
+    """Ask every plugin for its rerankers; a duplicate name or a non-reranker fails.
 
-    def make_register(plugin: str) -> Callable[[Any], None]:
-        def register(cls: type[Reranker]) -> None:
-            if not (isinstance(cls, type) and issubclass(cls, Reranker)):
-                raise TypeError(
-                    f"plugin {plugin!r} registered {cls!r}, which is not a subclass of "
-                    "insomnia_web.Reranker"
-                )
-            name = getattr(cls, "name", None)
-            if not isinstance(name, str) or not name or name == "none":
-                raise TypeError(f"reranker {cls!r} of plugin {plugin!r} has no usable name")
-            if name in rerankers:
-                raise ValueError(
-                    f"plugin {plugin!r} registered a reranker named {name!r}, already "
-                    f"registered by plugin {rerankers[name].plugin!r}"
-                )
-            rerankers[name] = RegisteredReranker(cls=cls, plugin=plugin)
-
-        return register
-
-    _call_each(pm, "register_rerankers", make_register)
-    return rerankers
+    ``none`` is reserved: it is the manifest's word for no rerank stage.
+    """
+    found = _collect_classes(pm, "register_rerankers", Reranker, "reranker", reserved=("none",))
+    return {
+        name: RegisteredReranker(cls=cls, plugin=plugin) for name, (cls, plugin) in found.items()
+    }
 
 
 def check_names(
