@@ -30,6 +30,7 @@ import atexit
 import contextlib
 import multiprocessing
 import os
+import pickle
 import queue
 import signal
 import threading
@@ -118,6 +119,21 @@ _Job = tuple[Callable[..., Extracted], tuple[Any, ...]]
 """A module-level function (sent to a worker by name) and its arguments."""
 
 
+def _dumps(value: object) -> bytes:
+    """*value* pickled to plain bytes.
+
+    ``Connection.send`` pickles into a ``BytesIO`` and sends a view of it; on Python 3.13.0 a
+    view still alive when the buffer is collected raises ``BufferError`` in the collector.
+    Plain bytes have no such view, and jobs and replies are plain data.
+    """
+    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _loads(data: bytes) -> Any:
+    """The value :func:`_dumps` pickled (from our own worker or parent only)."""
+    return pickle.loads(data)  # noqa: S301 - the bytes come from our own process pair
+
+
 def _serve(conn: Connection) -> None:
     """The worker's loop: convert each job received on *conn* and send the outcome back."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
@@ -126,7 +142,7 @@ def _serve(conn: Connection) -> None:
             os.nice(WORKER_NICENESS)
     while True:
         try:
-            function, args = conn.recv()
+            function, args = _loads(conn.recv_bytes())
         except (EOFError, OSError):
             return
         reply: tuple[str, Any]
@@ -137,7 +153,7 @@ def _serve(conn: Connection) -> None:
         except Exception as exc:  # a bug in the extractor: reported, the worker goes on
             message = f"extracting the page failed: {type(exc).__name__}"
             reply = ("tool_error", ToolError("internal_error", message).info())
-        conn.send(reply)
+        conn.send_bytes(_dumps(reply))
 
 
 class _Worker:
@@ -156,8 +172,8 @@ class _Worker:
 
     def run(self, job: _Job) -> _Reply:
         """Send *job* and wait for the reply (blocking; raises EOFError if the worker died)."""
-        self.conn.send(job)
-        reply: _Reply = self.conn.recv()
+        self.conn.send_bytes(_dumps(job))
+        reply: _Reply = _loads(self.conn.recv_bytes())
         return reply
 
     def kill(self) -> None:
