@@ -477,51 +477,31 @@ MAX_PHRASE_WORDS = 8  # longer literals (and sentences ending in ".") are messag
 NOT_RULES = frozenset(("body.py", "offload.py"))  # body decoding and workers: no page rules
 
 
-def _alternatives(pattern: str) -> list[str]:  # noqa: C901
+def _alternatives(pattern: str) -> list[str]:
     """Split a regex into its alternatives (the outermost groups that hold ``|``)."""
-    depth, stack, bars = 0, [-1], []
-    groups: dict[int, list[int]] = {}
-    i, in_class = 0, False
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-        elif c == "(":
-            depth += 1
-            stack.append(i)
-        elif c == ")" and depth:
-            depth -= 1
-            stack.pop()
-        elif c == "|":
-            bars.append(i)
-            groups.setdefault(stack[-1], []).append(i)
-        i += 1
+    ends, bars = _group_scan(pattern)
     if not bars:
         return [pattern]
     pieces: list[str] = []
-    for opener in sorted(groups):
-        inside = any(
-            o < opener and _closes_after(pattern, o, opener) for o in groups if o != opener
-        )
-        if inside:
-            continue
-        start = opener + 1
-        end = _group_end(pattern, opener) if opener >= 0 else len(pattern)
-        cuts = [start, *[b + 1 for b in groups[opener]]]
-        ends = [*groups[opener], end]
-        for a, b in zip(cuts, ends, strict=True):
+    for opener in sorted(bars):
+        if any(o < opener < ends[o] for o in bars if o != opener):
+            continue  # inside a group that is split already
+        cuts = [opener + 1, *[b + 1 for b in bars[opener]]]
+        stops = [*bars[opener], ends[opener]]
+        for a, b in zip(cuts, stops, strict=True):
             piece = pattern[a:b]
             pieces.append(piece[2:] if piece.startswith(("?:", "?=", "?!")) else piece)
     return pieces
 
 
-def _group_end(pattern: str, opener: int) -> int:
-    depth, i, in_class = 0, opener, False
+def _group_scan(pattern: str) -> tuple[dict[int, int], dict[int, list[int]]]:
+    """One pass over *pattern*: where each group closes, and the ``|`` directly inside each.
+
+    The whole pattern is group ``-1``; an unclosed group closes at the end.
+    """
+    ends = {-1: len(pattern)}
+    bars: dict[int, list[int]] = {}
+    stack, i, in_class = [-1], 0, False
     while i < len(pattern):
         c = pattern[i]
         if c == "\\":
@@ -532,17 +512,15 @@ def _group_end(pattern: str, opener: int) -> int:
         elif c == "[":
             in_class = True
         elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i
+            stack.append(i)
+        elif c == ")" and len(stack) > 1:
+            ends[stack.pop()] = i
+        elif c == "|":
+            bars.setdefault(stack[-1], []).append(i)
         i += 1
-    return len(pattern)
-
-
-def _closes_after(pattern: str, opener: int, position: int) -> bool:
-    return opener < 0 or _group_end(pattern, opener) > position
+    for opener in stack[1:]:
+        ends[opener] = len(pattern)
+    return ends, bars
 
 
 def code_phrases(folder: Path = EXTRACT_DIR) -> list[tuple[str, str]]:
