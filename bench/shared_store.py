@@ -28,15 +28,17 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from aiohttp import web
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' store helpers
+
+from tests.cache.backends import scratch_schema
 
 from insomnia_web import ToolError
 from insomnia_web.cache import Cache, CacheStore, open_store
@@ -70,28 +72,13 @@ def _p99(samples: list[float]) -> float:
 
 
 @contextmanager
-def _pg_schema(url: str) -> Iterator[str]:
-    import psycopg
-
-    name = f"bench_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {name}")
-    sep = "&" if "?" in url else "?"
-    try:
-        yield f"{url}{sep}options={quote(f'-csearch_path={name}')}"
-    finally:
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {name} CASCADE")
-
-
-@contextmanager
 def _configs(pg_url: str | None) -> Iterator[list[tuple[str, CacheConfig]]]:
     with tempfile.TemporaryDirectory() as tmp:
         configs = [("SQLite", CacheConfig(path=str(Path(tmp) / "cache.sqlite3")))]
         if pg_url is None:
             yield configs
             return
-        with _pg_schema(pg_url) as url:
+        with scratch_schema(pg_url) as url:
             yield [*configs, ("PostgreSQL", CacheConfig(path=configs[0][1].path, url=url))]
 
 

@@ -18,7 +18,14 @@ import pytest
 
 from insomnia_web.config import CacheConfig
 
-__all__ = ["BACKENDS", "PG_ENV", "SKIP_REASON", "backend_config", "postgres_url"]
+__all__ = [
+    "BACKENDS",
+    "PG_ENV",
+    "SKIP_REASON",
+    "backend_config",
+    "postgres_url",
+    "scratch_schema",
+]
 
 PG_ENV = "INSOMNIA_WEB_TEST_POSTGRES"
 SKIP_REASON = f"no PostgreSQL server for tests: set {PG_ENV} (.ci/run starts one)"
@@ -39,7 +46,7 @@ BACKENDS = [
 
 
 @contextmanager
-def _schema(url: str) -> Iterator[str]:
+def scratch_schema(url: str) -> Iterator[str]:
     """A fresh schema on the server; yields a URL whose connections use it."""
     import psycopg
 
@@ -63,5 +70,5 @@ def backend_config(backend: str, tmp_path: Path, **settings: object) -> Iterator
         return
     url = postgres_url()
     assert url is not None
-    with _schema(url) as schema_url:
+    with scratch_schema(url) as schema_url:
         yield CacheConfig(path=path, url=schema_url, **settings)  # type: ignore[arg-type]
