@@ -300,29 +300,37 @@ class Runtime(AsyncClosing):
                 details={"by": who, "rule": decision.rule},
             )
 
+    async def _ask_within(
+        self, call_id: str, tool: str, url: str, host: str, summary: str, *, may_ask: bool
+    ) -> tuple[Level, Who | None]:
+        """The verdict for *tool* on *url* (on *host*) inside call *call_id*.
+
+        ``allow`` and ``deny`` come from the rules (and this session's grants). An ``ask`` is
+        put to the prompter, as its own recorded question, only when *may_ask*. Returns the
+        level and who settled it (``None`` when nobody was asked).
+        """
+        host = idna_host(host)
+        level = self.permission_for(tool, host)
+        if level != "ask" or not may_ask:
+            return level, None
+        step = ToolCall(id=call_id, tool=tool, input={"url": url}, domains=(host,), summary=summary)
+        settled, who, _, _ = await self._settle(step)
+        return settled, who
+
     async def _approve_hop(self, call_id: str, tool: str, location: str, host: str) -> Level:
         """The verdict for following a redirect of call *call_id* to *location* on *host*
         (the host as the URL policy checked it).
 
-        ``allow`` and ``deny`` come from the rules (and this session's grants). An ``ask``
-        is put to the prompter when ``ask_on_redirect`` is set, as its own question about
-        the new host; ``ask`` is returned when nobody was asked or nobody could answer, and
-        a person who declines ends the call with ``permission_denied``.
+        An ``ask`` is put to the prompter when ``ask_on_redirect`` is set; ``ask`` is returned
+        when nobody was asked or nobody could answer, and a person who declines ends the
+        call with ``permission_denied``.
         """
-        host = idna_host(host)
-        level = self.permission_for(tool, host)
-        if level != "ask" or not self.ask_on_redirect:
-            return level
-        hop = ToolCall(
-            id=call_id,
-            tool=tool,
-            input={"url": location},
-            domains=(host,),
-            summary=f"follow a redirect to {location}",
+        summary = f"follow a redirect to {location}"
+        level, who = await self._ask_within(
+            call_id, tool, location, host, summary, may_ask=self.ask_on_redirect
         )
-        settled, who, _, _ = await self._settle(hop)
-        if settled == "allow":
-            return "allow"
+        if who is None or level == "allow":
+            return level
         if who == "user":
             raise ToolError(
                 "permission_denied",
@@ -339,15 +347,13 @@ class Runtime(AsyncClosing):
         approves every question in advance (``approves_every_ask``, the CLI's ``--yes``);
         otherwise nobody is asked mid-call and ``ask`` is returned.
         """
-        host = idna_host(host)
-        level = self.permission_for(tool, host)
-        if level != "ask" or not getattr(self.prompter, "approves_every_ask", False):
-            return level
-        page = ToolCall(
-            id=call_id, tool=tool, input={"url": url}, domains=(host,), summary=f"read {url}"
+        approves = getattr(self.prompter, "approves_every_ask", False)
+        level, who = await self._ask_within(
+            call_id, tool, url, host, f"read {url}", may_ask=approves
         )
-        settled, _, _, _ = await self._settle(page)
-        return "allow" if settled == "allow" else "deny"
+        if who is None:
+            return level
+        return "allow" if level == "allow" else "deny"
 
     # --- calls -------------------------------------------------------------------------
 
