@@ -58,10 +58,11 @@ def _collapse_optional(node: dict[str, Any]) -> None:
 def compact_schema(schema: Any, *, keep_defaults: bool = True, _described: bool = False) -> Any:
     """A tool schema trimmed for the model's context without changing what it accepts.
 
-    Drops msgspec's generated ``title``s, a nested object's docstring where the property
-    already has a description, a description that only restates its property's name
-    (``url: "URL."``), null and empty defaults (all defaults for outputs); writes optional
-    scalars as ``type: [T, "null"]``.
+    Drops msgspec's generated ``title``s, the description of every object (a Struct's
+    docstring is for Python readers; the tool's own description says what a call does), an
+    item's docstring where its array already has a description, a description that only
+    restates its property's name (``url: "URL."``), null and empty defaults (all defaults
+    for outputs); writes optional scalars as ``type: [T, "null"]``.
     """
     if isinstance(schema, list):
         return [compact_schema(x, keep_defaults=keep_defaults) for x in schema]
@@ -69,7 +70,7 @@ def compact_schema(schema: Any, *, keep_defaults: bool = True, _described: bool 
         return schema
     node = dict(schema)
     node.pop("title", None)  # msgspec's class names; the tool name says it
-    if _described:
+    if _described or "properties" in node:
         node.pop("description", None)
     if not keep_defaults or node.get("default", 0) in (None, []):
         node.pop("default", None)
@@ -104,33 +105,9 @@ def _unless_restated(name: str, prop: Any) -> Any:
 
 
 def published_schema(struct: type[msgspec.Struct], *, keep_defaults: bool) -> dict[str, Any]:
-    """The compact schema of a tool's input or output Struct, as clients receive it.
-
-    Objects carry no description (the Structs' docstrings are for Python readers; the tool's
-    own description says what the call does, property descriptions what a field means).
-    """
-    schema: dict[str, Any] = _without_object_docs(
-        compact_schema(inline_schema(struct), keep_defaults=keep_defaults)
-    )
+    """The compact schema of a tool's input or output Struct, as clients receive it."""
+    schema: dict[str, Any] = compact_schema(inline_schema(struct), keep_defaults=keep_defaults)
     return schema
-
-
-def _without_object_docs(node: Any) -> Any:
-    """*node* with the description of every object schema (one with properties) removed."""
-    if isinstance(node, list):
-        return [_without_object_docs(x) for x in node]
-    if not isinstance(node, dict):
-        return node
-    is_object = "properties" in node
-    return {
-        k: (
-            {n: _without_object_docs(p) for n, p in v.items()}
-            if k == "properties"
-            else _without_object_docs(v)
-        )
-        for k, v in node.items()
-        if not (is_object and k == "description")
-    }
 
 
 class ToolAnnotations(msgspec.Struct, frozen=True, kw_only=True):
