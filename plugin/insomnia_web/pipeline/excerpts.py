@@ -97,6 +97,7 @@ async def run_excerpts(
     method: Method = "ours",
     reranker: Reranker | None = None,
     filtered: int = 0,
+    header: str = "",
     clock: Callable[[], float] = time.monotonic,
     gate: Gate | None = None,
 ) -> PipelineResult:
@@ -109,7 +110,8 @@ async def run_excerpts(
     worker thread, with the optional *reranker*. The excerpts come back grouped by source in
     provider rank order; they and the text around them (provenance line, delimiters, the
     notes on unread pages, *filtered* results and warnings: :func:`.search_layout.frame_cost`)
-    fit *max_tokens*.
+    fit *max_tokens*. *header* is the provenance line the text will start with (``""``: a
+    reserve is kept for it).
     """
     top = list(results[:pages])
     requests = [PageRequest(url=r.url) for r in top]
@@ -127,7 +129,7 @@ async def run_excerpts(
         PageStatus(url=o.url, status=o.status, error_code=o.error_code) for o in outcomes
     ]
     warnings = _warnings(outcomes, deadline_s)
-    budget = max_tokens - frame_cost(pages_status, warnings, filtered=filtered)
+    budget = max_tokens - frame_cost(pages_status, warnings, filtered=filtered, header=header)
     chosen = await asyncio.to_thread(
         select_excerpts, query, docs, max_tokens=budget, method=method, reranker=reranker
     )

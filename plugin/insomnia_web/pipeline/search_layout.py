@@ -41,7 +41,7 @@ import msgspec
 
 from ..modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END, format_age, one_line, wrap_untrusted
 from ..rank import estimate_tokens
-from ..rank.budget import shown_heading
+from ..rank.budget import shown_heading, source_label
 from ..schemas import (
     ExcerptItem,
     FindingItem,
@@ -66,10 +66,6 @@ HEADER_RESERVE = 40
 """Tokens kept for a provenance line not yet written (a similar match quotes a query)."""
 
 
-def _label(n: int, title: str, url: str) -> str:
-    return f"[{n}] {' '.join(title.split()) or url} - {url}"
-
-
 def _adjacent(prev: ExcerptItem, e: ExcerptItem) -> bool:
     """True when *e* follows *prev* on the page with only whitespace between them."""
     return prev.end >= 0 and e.start >= prev.end and e.start - prev.end <= 2
@@ -77,7 +73,7 @@ def _adjacent(prev: ExcerptItem, e: ExcerptItem) -> bool:
 
 def _source_block(passages: Sequence[ExcerptItem]) -> str:
     first = passages[0]
-    lines = [_label(first.id, first.title, first.url)]
+    lines = [source_label(first.id, first.title, first.url)]
     if first.byline:
         lines.append(one_line(first.byline, 300))
     prev: ExcerptItem | None = None
