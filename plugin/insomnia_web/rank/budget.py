@@ -32,10 +32,10 @@ from .tokens import estimate_tokens
 __all__ = [
     "PASSAGE_SEPARATOR_TOKENS",
     "SEPARATOR_TOKENS",
+    "capped",
     "excerpt_cost",
     "label_cost",
     "passage_cost",
-    "capped",
     "selection_cost",
     "shown_heading",
     "shown_title",
