@@ -237,6 +237,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             deadline_s=p.deadline_s,
             max_tokens=self._budget(args),
             per_host_concurrency=p.per_host_concurrency,
+            max_pages_per_host=p.max_pages_per_host,
             reranker=reranker,
             filtered=outcome.refused,
             header=header,
