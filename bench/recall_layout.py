@@ -7,7 +7,10 @@ Rows of ``bench/recall.py`` (named ``text:bm25``, ``text:before``, ``text:defaul
 - ``before``: the ranking and layout of the previous release: a label per passage, the
   "Other results (not used)" list always, and a budget that did not count the provenance
   line, the untrusted-content delimiters or the notes (its text may exceed the budget);
-- ``default``: the current default (``method="ours"``, grouped layout, whole-text budget);
+- ``default``: the current default (``method="ours"``, grouped layout, whole-text budget,
+  at most ``max_pages_per_host`` pages of one host read: the others count by their
+  snippets, which the dev set does not have);
+- ``default, every page read``: the same without the per-host page limit;
 - ``default + static``: the same with the built-in ``static`` reranker (needs the
   ``rerank`` extra; the row says when it is missing).
 
@@ -27,8 +30,12 @@ import statistics
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+import msgspec
+
+from insomnia_web import parse_manifest
 from insomnia_web.modeltext import wrap_untrusted
 from insomnia_web.pipeline import fit_excerpt_search, frame_cost
+from insomnia_web.pipeline.excerpts import one_round
 from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.budget import excerpt_cost
 from insomnia_web.rank.features import DEFAULT_WEIGHTS
@@ -39,6 +46,8 @@ from insomnia_web.schemas import ExcerptItem, ResultItem, SearchCacheInfo, WebSe
 BUDGETS = (500, 1000, 2000)
 HEADER = "[cache: miss · searxng · 2026-12-02T10:00Z]"
 Z95 = 1.96
+PER_HOST = parse_manifest({}).web.pipeline.max_pages_per_host
+"""Pages of one host an excerpt search reads, by default."""
 
 
 class Case(Protocol):
@@ -60,10 +69,23 @@ def _output(query: str, docs: Sequence[SourceDoc], excerpts: list[ExcerptItem]) 
     )  # fmt: skip
 
 
-def current(method: Method, reranker: Reranker | None = None) -> Render:
+def one_host_round(docs: list[SourceDoc], max_per_host: int | None) -> list[SourceDoc]:
+    """*docs* with the pages beyond the first *max_per_host* of their host left unread."""
+    results = [ResultItem(rank=d.rank, title=d.title, url=d.url) for d in docs]
+    read = {id(r) for r in one_round(results, max_per_host)}
+    return [
+        d if id(r) in read else msgspec.structs.replace(d, text="")
+        for d, r in zip(docs, results, strict=True)
+    ]
+
+
+def current(
+    method: Method, reranker: Reranker | None = None, *, max_per_host: int | None = PER_HOST
+) -> Render:
     """WebSearch's selection and layout today, under the whole-text budget."""
 
     def render(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, int, int]:
+        docs = one_host_round(docs, max_per_host)
         room = budget - frame_cost([], [], header=HEADER)
         found = select_excerpts(query, docs, max_tokens=room, method=method, reranker=reranker)
         items = [
@@ -179,6 +201,7 @@ def rows() -> list[tuple[str, Render | None]]:
         ("bm25", current("bm25")),
         ("before (previous release)", before),
         ("default", current("ours")),
+        ("default, every page read", current("ours", max_per_host=None)),
         ("default + static rerank", current("ours", static) if static else None),
     ]
 
@@ -226,6 +249,7 @@ def layout_methods(run_type: Any) -> dict[str, Callable[[str, list[SourceDoc], i
         "bm25": "text:bm25",
         "before (previous release)": "text:before",
         "default": "text:default",
+        "default, every page read": "text:default-all-pages",
         "default + static rerank": "text:default+static",
     }
     return {names[name]: runner(render) for name, render in rows() if render is not None}
