@@ -5,6 +5,7 @@ from __future__ import annotations
 from insomnia_web.rank import SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.budget import (
     MAX_HEADING_WORDS,
+    MAX_LINE_CHARS,
     MAX_TITLE_WORDS,
     excerpt_cost,
     label_cost,
@@ -125,3 +126,11 @@ def test_a_long_heading_is_cut_like_a_title() -> None:
     assert shown is not None
     assert shown.endswith("…")
     assert len(shown.split()) == MAX_HEADING_WORDS
+
+
+def test_a_title_without_spaces_is_cut_by_characters() -> None:
+    """A title in a script written without spaces is cut to a line's worth of characters."""
+    title = "東京都庁" * 40
+    shown = shown_title(title, "https://news.example.jp/a/1")
+    assert shown.endswith("…")
+    assert len(shown) == MAX_LINE_CHARS + 1

@@ -51,6 +51,8 @@ MAX_TITLE_WORDS = 8
 """Longest title shown in a label, in words; a longer one is cut and ends in ``…``."""
 MAX_HEADING_WORDS = 10
 """Longest heading line shown, in words (cut like a title)."""
+MAX_LINE_CHARS = 80
+"""Longest title or heading shown, in characters."""
 TITLE_IN_URL = 0.75
 """Share of a title's index terms the URL must contain for the label to show the URL only."""
 
@@ -88,14 +90,17 @@ def shown_title(title: str, url: str) -> str:
 
 
 def capped(text: str, max_words: int) -> str:
-    """*text* cut to *max_words* words, less trailing stopwords, and ``…``; whole if shorter."""
+    """*text* cut to *max_words* words (and :data:`MAX_LINE_CHARS` characters, for scripts
+    written without spaces), less trailing stopwords, then ``…``; whole if shorter."""
     words = text.split()
-    if len(words) <= max_words:
+    if len(words) <= max_words and len(text) <= MAX_LINE_CHARS:
         return text
     kept = words[:max_words]
+    while len(" ".join(kept)) > MAX_LINE_CHARS and len(kept) > 1:
+        kept.pop()
     while len(kept) > 1 and not analyze(kept[-1]):
         kept.pop()
-    return " ".join(kept).rstrip(",;:-") + "…"
+    return " ".join(kept)[:MAX_LINE_CHARS].rstrip(",;:-") + "…"
 
 
 def source_label(n: int | str, title: str, url: str) -> str:
