@@ -41,8 +41,10 @@ passage text the method returns.
 
 Each table cell is recall with its 95% Wilson interval. ``labels`` is the label share at 1000
 tokens: of the model-facing tokens a method spends, the share that are labels and structure
-rather than passage text (``insomnia_web.rank.budget`` pricing). The tables are printed for
-the ``tune`` part, the ``check`` part and both. ``--compare A B`` prints the paired
+rather than passage text (for the in-process rows by
+``insomnia_web.rank.budget.selection_cost``, what ``select_excerpts`` pays; for the
+``text:`` rows in the whole rendered text). The tables are printed for the ``tune`` part,
+the ``check`` part and both. ``--compare A B`` prints the paired
 difference A - B with a paired-bootstrap 95% interval (fixed seed); a change is kept only when
 the interval excludes 0. The line "room to lose" reports plain BM25 at 1000 tokens: the set
 can tell methods apart only while that is below 0.80.
@@ -99,7 +101,7 @@ from devset_build import (
 from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.analysis import analyze
 from insomnia_web.rank.bm25 import BM25
-from insomnia_web.rank.budget import label_cost
+from insomnia_web.rank.budget import selection_cost, source_label_cost
 from insomnia_web.rank.features import BM25_ONLY, DEFAULT_WEIGHTS, Weights
 from insomnia_web.rank.models import Excerpt
 from insomnia_web.rank.ranker import rank_candidates, select_weighted
@@ -157,10 +159,11 @@ def answered(q: Question, texts: Sequence[str]) -> bool:
 
 
 def excerpts_run(found: Sequence[Excerpt]) -> Run:
-    """Price what select_excerpts returned: labels by ``label_cost``, text by the estimator."""
-    labels = sum(label_cost(e.title, e.url, e.heading) for e in found)
+    """Price what select_excerpts returned as it prices it (``selection_cost``: one label per
+    source, heading lines, separators); labels are what is not passage text."""
+    total = selection_cost((e.title, e.url, e.heading, e.text) for e in found)
     text = sum(estimate_tokens(e.text) for e in found)
-    return Run([e.text for e in found], labels + text, labels)
+    return Run([e.text for e in found], total, total - text)
 
 
 def method_runner(method: Method) -> Runner:
@@ -216,7 +219,7 @@ def lead_run(query: str, docs: list[SourceDoc], budget: int) -> Run:
     """Return the longest prefix of the rank-1 page that fits *budget* with its label."""
     del query
     top = docs[0]
-    label = label_cost(top.title, top.url, None)
+    label = source_label_cost(top.title, top.url)
     text = top.text
     lo, hi = 0, len(text)
     while lo < hi:
