@@ -134,3 +134,11 @@ def test_a_title_without_spaces_is_cut_by_characters() -> None:
     shown = shown_title(title, "https://news.example.jp/a/1")
     assert shown.endswith("…")
     assert len(shown) == MAX_LINE_CHARS + 1
+
+
+def test_only_an_outer_title_part_is_taken_for_the_site_name() -> None:
+    """A middle part that happens to occur in the host name stays; separators are kept."""
+    url = "https://www.mailnews.example/a/1"
+    assert shown_title("Tortoises | News | Reptiles", url) == "Tortoises | News | Reptiles"
+    dash = "Tortoises \u2013 Reptiles"
+    assert shown_title(dash, url) == dash

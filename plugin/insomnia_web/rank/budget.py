@@ -23,6 +23,7 @@ delimiters, notes) is priced by the pipeline, which keeps the whole text within
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -66,22 +67,23 @@ def _site_part(part: str, host: str) -> bool:
     return len(squashed) >= 2 and squashed in host
 
 
+@functools.lru_cache(maxsize=4096)
 def shown_title(title: str, url: str) -> str:
     """The title as a source's label shows it: ``""`` when the URL already says it.
 
-    Parts that only name the site (``... | DW`` on ``dw.com``) are left out; what remains is
-    not shown when the URL (its slug, usually) holds at least :data:`TITLE_IN_URL` of its
-    index terms, and is cut to :data:`MAX_TITLE_WORDS` words otherwise. A title without
-    index terms ("About us") is not shown either.
+    A first or last part that only names the site (``... | DW`` on ``dw.com``) is left
+    out; what remains is not shown when the URL (its slug, usually) holds at least
+    :data:`TITLE_IN_URL` of its index terms, and is cut to :data:`MAX_TITLE_WORDS` words
+    otherwise. A title without index terms ("About us") is not shown either.
     """
     text = " ".join(title.split())
     if not text or text == url:
         return ""
     host = _NON_ALNUM_RE.sub("", url.split("//", 1)[-1].split("/", 1)[0].lower())
     parts = _TITLE_PART_RE.split(text)
-    kept = [p for p in parts if not _site_part(p, host)] if len(parts) > 1 else parts
-    if kept and len(kept) < len(parts):
-        text = " - ".join(kept)
+    if len(parts) > 1 and (_site_part(parts[-1], host) or _site_part(parts[0], host)):
+        site = -1 if _site_part(parts[-1], host) else 0
+        text = " - ".join(parts[:site] if site == -1 else parts[1:])
     terms = set(analyze(text))
     in_url = set(analyze(_NON_ALNUM_RE.sub(" ", url)))
     if not terms or len(terms & in_url) >= TITLE_IN_URL * len(terms):
