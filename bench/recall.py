@@ -64,10 +64,12 @@ Methods (``METHODS``, a table of named runners; add a row to measure a new metho
 
 ``--ablate`` adds one row per variant of the default weights (each default feature dropped,
 each other feature added, other cut-offs; ``ablation_variants``), ``--detail`` prints the rank
-of the first answer-bearing passage per question. ``--speed`` times one call on 5 pages of
+of the first answer-bearing passage per question, ``--layout`` where the default's tokens go
+at 1000 (labels, delimiters, heading lines...). ``--speed`` times one call on 5 pages of
 at least 10k words each (pages repeated). A run takes about a minute (``--ablate`` a few).
 
-    python bench/recall.py [--text truth|extract] [--ablate] [--detail] [--speed] [--compare A B]
+    python bench/recall.py [--text truth|extract] [--ablate] [--detail] [--speed] [--layout]
+        [--compare A B]
 
 Data: ``../shared/data`` next to the repository, or ``$INSOMNIA_WEB_DATA``. WCXB pages are
 CC-BY-4.0, "WCXB, Murrough Foley".
@@ -105,7 +107,7 @@ from insomnia_web.rank.budget import selection_cost, source_label_cost
 from insomnia_web.rank.features import BM25_ONLY, DEFAULT_WEIGHTS, Weights
 from insomnia_web.rank.models import Excerpt
 from insomnia_web.rank.ranker import rank_candidates, select_weighted
-from recall_layout import layout_methods
+from recall_layout import layout_methods, print_breakdown
 
 BUDGETS = (500, 1000, 2000)
 LABEL_BUDGET = 1000  # the budget the label share is reported at
@@ -444,6 +446,9 @@ def main() -> None:
     parser.add_argument("--detail", action="store_true", help="print the answer rank per question")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="paired difference A - B")
     parser.add_argument("--speed", action="store_true", help="also time calls on long pages")
+    parser.add_argument(
+        "--layout", action="store_true", help="where the default's tokens go, by line kind"
+    )
     args = parser.parse_args()
     start = time.perf_counter()
     questions = load_devset()
@@ -476,6 +481,8 @@ def main() -> None:
         print_detail(cases)
     if args.speed:
         print_speed(cases)
+    if args.layout:
+        print_breakdown(cases)
     print(f"# wall {time.perf_counter() - start:.0f}s")
 
 

@@ -26,6 +26,7 @@ The paired column is the difference to ``bm25`` at 1000 tokens with its 95% inte
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -33,7 +34,7 @@ from typing import Any, Protocol
 import msgspec
 
 from insomnia_web import parse_manifest
-from insomnia_web.modeltext import wrap_untrusted
+from insomnia_web.modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END, wrap_untrusted
 from insomnia_web.pipeline import fit_excerpt_search, frame_cost
 from insomnia_web.pipeline.excerpts import one_round
 from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpts
@@ -232,6 +233,42 @@ def report(cases: Sequence[tuple[Any, list[SourceDoc]]], title: str = "") -> Non
             versus = f"{mean:+.3f} ± {half:.3f}"
         labels = f"{m.shares[at]:.1%} ({m.word_shares[at]:.1%})"
         print(f"| {name} | {' | '.join(cells)} | {m.tokens[at]:.0f} | {labels} | {versus} |")
+
+
+def line_kind(index: int, line: str) -> str:
+    """What one line of the rendered text is: header, delimiter, label, heading, gap,
+    other results, blank or passage."""
+    if index == 0:
+        return "provenance line"
+    if line in (UNTRUSTED_BEGIN, UNTRUSTED_END):
+        return "delimiters"
+    if re.match(r"\[\d+\] ", line):
+        return "labels"
+    if line.startswith("§ "):
+        return "heading lines"
+    if line == "…":
+        return "gap marks"
+    if line.startswith("Other results"):
+        return "other results"
+    return "blank lines" if not line else "passages"
+
+
+def print_breakdown(cases: Sequence[tuple[Any, list[SourceDoc]]], budget: int = 1000) -> None:
+    """Print where the tokens of the default's text go at *budget*, line kind by line kind
+    (each line estimated on its own, so the shares add up to a little over 100%)."""
+    render = current("ours")
+    spent: dict[str, int] = {}
+    total = 0
+    for case, docs in cases:
+        text, tokens, _, _ = render(case.question, docs, budget)
+        total += tokens
+        for i, line in enumerate(text.split("\n")):
+            kind = line_kind(i, line)
+            spent[kind] = spent.get(kind, 0) + estimate_tokens(line)
+    print(f"\nwhere the default's tokens go at {budget} ({len(cases)} questions)\n")
+    print("| lines | tokens per question | share |\n|---|---|---|")
+    for kind, n in sorted(spent.items(), key=lambda item: -item[1]):
+        print(f"| {kind} | {n / len(cases):.1f} | {n / max(1, total):.1%} |")
 
 
 def layout_methods(run_type: Any) -> dict[str, Callable[[str, list[SourceDoc], int], Any]]:
