@@ -103,7 +103,7 @@ _LETTER_RE = re.compile(r"[^\W\d_]")
 # A card's merchandising badge or ad label, alone in its element.
 _BADGE_RE = re.compile(
     r"\W*(?:new|new!|brand new|new arrivals?|new releases?|new colou?rs?|just in|best ?sellers?|"
-    r"top rated|award winner|staff pick|editor'?s pick|trending|hot|exclusive|online only|"
+    r"top rated|award winner|staff pick|trending|hot|exclusive|"
     r"limited edition|sale|on sale|in stock|low stock|back-?order(?:ed)?|sponsored|ad|"
     r"only \d+ left(?: in stock)?|free(?: [\w-]+){0,2} (?:delivery|shipping)|"
     r"bundle (?:and|&) save|clearance)\W*"

@@ -305,7 +305,7 @@ _CONTROL_RE = re.compile(
     r"advertisement(?: - .{1,40}| gone after registration)?|"
     r"you may(?: not)? (?:post (?:new threads|replies|attachments|polls)|edit your posts)|"
     r"(?:bb ?code|smilies|\[img\] code|\[video\] code|html code) (?:is|are) (?:on|off)|"
-    r"(?:posting|forum) rules|forum jump|(?:« ?)?previous thread \| next thread(?: ?»)?|"
+    r"(?:« ?)?previous thread \| next thread(?: ?»)?|"
     r"all times are (?:gmt|utc)[^.]{0,12}\.(?: the time now is [\d:]{3,8}(?: ?[ap]m)? ?\.?)?)$",
     re.I,
 )

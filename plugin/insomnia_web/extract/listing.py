@@ -40,8 +40,7 @@ _COUNTER = (
 _BADGE = (
     r"sponsored|promoted|advertisement|ad|loading|"
     r"free (?:shipping|returns)|ships? from [\w ]{2,30}|"
-    r"available for (?:shipping|delivery|pickup)(?: (?:or|and|&) (?:shipping|delivery|pickup))?|"
-    r"instant savings|top rated|(?:actively|urgently) hiring|(?:easy|fast|quick) apply|"
+    r"top rated|"
     r"new (?:arrival|release)|award winner|[a-z]+ exclusive"
 )
 _LABEL_RE = re.compile(rf"\W*(?:{_COUNTER}|{_BADGE})\W*", re.I)
