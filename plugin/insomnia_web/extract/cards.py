@@ -37,6 +37,7 @@ import re
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, tag_name
+from .rules import matches
 
 __all__ = [
     "CardCounts",
@@ -62,20 +63,6 @@ _TABLE_TAGS = frozenset(("table", "thead", "tbody", "tfoot", "tr"))
 # A label (link or leaf block) of at most this many words repeated this often is a button.
 MAX_ACTION_WORDS = 4
 MIN_ACTION_REPEATS = 5
-# Such a button starts with a verb or says "more"/"details" ("read only" is a field's mode).
-_ACTION_RE = re.compile(
-    r"(?:view|read(?! only)|compare|listen|add|shop|buy|learn|see|more|details|quick|get|"
-    r"order|book|apply|watch|explore|discover|find|show|download|select|choose)\b"
-)
-# The listing's status and controls (a result count, a sort or filter control, "Load more")
-# and a card's relative age or reading time, each alone in its block.
-_STATUS_RE = re.compile(
-    r"\W*(?:sort(?: by)?|filters?(?: (?:&|and) sort)?|view|load more|show more|"
-    r"showing \d[\d,]*(?:\s*[-–]\s*\d[\d,]*)?(?: of \d[\d,]*)?(?: \w+)?|"
-    r"\d[\d,]*(?:\s*[-–]\s*\d[\d,]*)? (?:items?|products?|results?)(?: of \d[\d,]*)?|"
-    r"page \d+ of \d+|"
-    r"\d+\s?(?:mins?|minutes?|hours?|hrs?|days?|weeks?|months?|years?) (?:ago|read))\W*"
-)
 # A link to a place on the same page saying "Skip ..." in at most this many words lets a
 # keyboard user jump past a part of the page.
 MAX_SKIP_WORDS = 6
@@ -100,14 +87,6 @@ REPEAT_WINDOW = 3
 # A product card shows at most this many pictures (a photo, one shown on hover, swatches).
 MAX_CARD_IMAGES = 12
 _LETTER_RE = re.compile(r"[^\W\d_]")
-# A card's merchandising badge or ad label, alone in its element.
-_BADGE_RE = re.compile(
-    r"\W*(?:new|new!|brand new|new arrivals?|new releases?|new colou?rs?|just in|best ?sellers?|"
-    r"top rated|award winner|staff pick|trending|hot|exclusive|"
-    r"limited edition|sale|on sale|in stock|low stock|back-?order(?:ed)?|sponsored|ad|"
-    r"only \d+ left(?: in stock)?|free(?: [\w-]+){0,2} (?:delivery|shipping)|"
-    r"bundle (?:and|&) save|clearance)\W*"
-)
 # Data tables and code repeat values on purpose.
 _VERBATIM_TAGS = frozenset(("table", "pre", "code", "textarea"))
 # The guide: at least this many words of paragraphs outside the grids and outside links.
@@ -309,8 +288,13 @@ def drop_nearby_repeats(region: HtmlElement, cards: CardCounts | None = None) ->
         el.drop_tree()
 
 
-def drop_card_badges(region: HtmlElement, cards: CardCounts | None = None) -> None:
-    """Drop the merchandising badges of product cards ("Top Rated", "New arrival")."""
+def drop_card_badges(
+    region: HtmlElement, cards: CardCounts | None = None, language: str | None = "en"
+) -> None:
+    """Drop the merchandising badges of product cards ("Top Rated", "New arrival").
+
+    *language* selects the badge phrases (:data:`~.rules.PHRASES` ``card_badge``).
+    """
     if cards is None:
         cards = CardCounts(region)
     doomed = [
@@ -320,39 +304,44 @@ def drop_card_badges(region: HtmlElement, cards: CardCounts | None = None) -> No
         if tag_name(el)
         and not len(el)
         and el.text
-        and _BADGE_RE.fullmatch(" ".join(el.text.lower().split()))
+        and matches("card_badge", language, " ".join(el.text.split()))
     ]
     for el in doomed:
         el.drop_tree()
 
 
-def _button_label(el: HtmlElement) -> str:
+def _button_label(el: HtmlElement, language: str | None) -> str:
     """The words of *el* when it looks like a button: a link, or a leaf block or span."""
     if el.tag != "a" and (len(el) or not el.text):
         return ""
     words = " ".join(el.text_content().lower().split())
-    if words.count(" ") < MAX_ACTION_WORDS and _ACTION_RE.match(words):
+    if words.count(" ") < MAX_ACTION_WORDS and matches("card_action", language, words):
         return words
     return ""
 
 
-def drop_listing_status(region: HtmlElement) -> None:
+def drop_listing_status(region: HtmlElement, language: str | None = "en") -> None:
     """Drop the listing's result count, its sort, filter and "Load more" controls, its
-    "Skip listing" links, and the cards' "2 days ago" and "5 min read" lines."""
+    "Skip listing" links, and the cards' "2 days ago" and "5 min read" lines.
+
+    *language* selects the phrases (``listing_status`` and ``skip_link``).
+    """
     doomed = [
-        el for el in region.iter(*_STATUS_TAGS) if _STATUS_RE.fullmatch(_status_text(el).lower())
+        el
+        for el in region.iter(*_STATUS_TAGS)
+        if matches("listing_status", language, _status_text(el))
     ]
-    doomed.extend(el for el in region.iter("a") if _is_skip_link(el))
+    doomed.extend(el for el in region.iter("a") if _is_skip_link(el, language))
     for el in doomed:
         if el.getparent() is not None:
             el.drop_tree()
 
 
-def _is_skip_link(el: HtmlElement) -> bool:
+def _is_skip_link(el: HtmlElement, language: str | None) -> bool:
     """True for a link to a place on the same page that skips a part ("Skip listing")."""
     href = el.get("href") or ""
-    text = " ".join(el.text_content().lower().split()) if href.startswith("#") else ""
-    return text.startswith("skip ") and text.count(" ") < MAX_SKIP_WORDS
+    text = " ".join(el.text_content().split()) if href.startswith("#") else ""
+    return text.count(" ") < MAX_SKIP_WORDS and matches("skip_link", language, text)
 
 
 def _status_text(el: HtmlElement) -> str:
@@ -393,11 +382,14 @@ def drop_card_field_names(region: HtmlElement) -> None:
                 term.drop_tree()
 
 
-def drop_repeated_buttons(region: HtmlElement) -> None:
-    """Drop short calls to action repeated on many cards ("View profile", "Quick view")."""
+def drop_repeated_buttons(region: HtmlElement, language: str | None = "en") -> None:
+    """Drop short calls to action repeated on many cards ("View profile", "Quick view").
+
+    *language* selects the phrases (``card_action``).
+    """
     by_label: dict[str, list[HtmlElement]] = {}
     for el in region.iter("a", "span", "div", "p", "li", "h2", "h3", "h4", "h5", "h6"):
-        label = _button_label(el)
+        label = _button_label(el, language)
         if label:
             by_label.setdefault(label, []).append(el)
     for buttons in by_label.values():

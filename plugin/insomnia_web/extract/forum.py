@@ -34,6 +34,7 @@ from lxml.etree import Element, XPath, iterwalk
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, class_and_id, tag_name, word_count
+from .rules import matches
 from .words import word_list
 
 __all__ = ["drop_forum_chrome", "drop_lone_post", "drop_repeated_quotes", "is_forum_thread"]
@@ -90,14 +91,12 @@ def _shingles(words: list[str]) -> list[tuple[str, ...]]:
     return [tuple(words[i : i + SHINGLE_WORDS]) for i in range(len(words) - SHINGLE_WORDS + 1)]
 
 
-# A quote's attribution line: "Sam said:", "Sam wrote:", "On 8/26/2024 at 5:29 PM, Sam said:".
-_ATTRIBUTION_RE = re.compile(r"\b(?:said|wrote|posted)\s*:?\s*(?:\u2191|\^)?\s*$", re.I)
 # An attribution is short and sits among the first few elements of its quote.
 MAX_ATTRIBUTION_WORDS = 12
 ATTRIBUTION_SEARCH_ELEMENTS = 6
 
 
-def _attribution(quote: HtmlElement) -> HtmlElement | None:
+def _attribution(quote: HtmlElement, language: str | None) -> HtmlElement | None:
     """The element naming who is quoted ("Sam said:"), among the quote's first elements."""
     for seen, el in enumerate(quote.iterdescendants()):
         if seen >= ATTRIBUTION_SEARCH_ELEMENTS:
@@ -105,17 +104,21 @@ def _attribution(quote: HtmlElement) -> HtmlElement | None:
         if not tag_name(el) or tag_name(el) == "a":
             continue
         text = " ".join(" ".join(el.itertext()).split())
-        if text and len(text.split()) <= MAX_ATTRIBUTION_WORDS and _ATTRIBUTION_RE.search(text):
+        if (
+            text
+            and len(text.split()) <= MAX_ATTRIBUTION_WORDS
+            and matches("quote_attribution", language, text)
+        ):
             return el
     return None
 
 
-def _keep_attribution(quote: HtmlElement, dropping: bool) -> None:
+def _keep_attribution(quote: HtmlElement, dropping: bool, language: str | None) -> None:
     """Make a quote's attribution plain text, and move it before the quote if that goes.
 
     A lone linked name reads as a menu and would be pruned with the link lists.
     """
-    line = _attribution(quote)
+    line = _attribution(quote, language)
     if line is None:
         return
     for link in list(line.iter("a")):
@@ -125,8 +128,11 @@ def _keep_attribution(quote: HtmlElement, dropping: bool) -> None:
         quote.addprevious(line)
 
 
-def drop_repeated_quotes(root: HtmlElement) -> None:
-    """Drop long quotes under *root* whose words the page (its whole tree) also holds elsewhere."""
+def drop_repeated_quotes(root: HtmlElement, language: str | None = "en") -> None:
+    """Drop long quotes under *root* whose words the page (its whole tree) also holds elsewhere.
+
+    *language* selects the phrases of attribution lines (``quote_attribution``).
+    """
     if not _HAS_QUOTE(root):
         return
     quotes = _outer_quotes(root)
@@ -134,7 +140,7 @@ def drop_repeated_quotes(root: HtmlElement) -> None:
         return
     doomed = _repeated(root, quotes)
     for quote in quotes:
-        _keep_attribution(quote, quote in doomed)
+        _keep_attribution(quote, quote in doomed, language)
     for quote in doomed:
         quote.drop_tree()
 
@@ -292,42 +298,15 @@ def _is_chrome(el: HtmlElement) -> bool:
     return bool(names) and _CHROME_CLASS_RE.search(names.lower()) is not None
 
 
-# The whole text of a post's action link or label: reply, quote, report, share controls,
-# the "Code: Select all" bar above a code box, a thread's starter and start date, and the
-# invitation to register below it; the label of an ad slot that boards place between
-# posts ("Advertisement - Members don't see this ad"); and the board's footer below a
-# thread: what a visitor may do ("You may not post replies", "BB code is On"), links to the
-# previous and next thread, and the clock ("All times are GMT +1. The time now is 14:01.").
-_CONTROL_RE = re.compile(
-    r"^(?:reply(?: with quote)?|quote|multi-?quote|report(?: post| inappropriate content)?|"
-    r"share(?: post)?|permalink|(?:code: )?select all|(?:thread starter|start date)(?: .{1,40})?|"
-    r"you must (?:log in|sign in|be logged in) or register to reply here\.?|"
-    r"advertisement(?: - .{1,40}| gone after registration)?|"
-    r"you may(?: not)? (?:post (?:new threads|replies|attachments|polls)|edit your posts)|"
-    r"(?:bb ?code|smilies|\[img\] code|\[video\] code|html code) (?:is|are) (?:on|off)|"
-    r"(?:« ?)?previous thread \| next thread(?: ?»)?|"
-    r"all times are (?:gmt|utc)[^.]{0,12}\.(?: the time now is [\d:]{3,8}(?: ?[ap]m)? ?\.?)?)$",
-    re.I,
-)
 # A control or statistic is a few words at most.
 MAX_CONTROL_WORDS = 12
 _CONTROL_TAGS = frozenset(("a", "span", "li", "p", "div", "dd", "dl"))
-# A poster's statistics beside each post: "Posts: 710", "Join Date: Mar 2016",
-# "Registered: 2016-07-02", "29,553 posts", "518 helpful votes", and XenForo's label and
-# value pairs (a <dl> each: "Likes Received: 103", "Trophy Points: 113").
-_PROFILE_RE = re.compile(
-    r"^(?:(?:posts|messages|join(?:ed| date)|registered|reputation|reaction score|points|"
-    r"likes received|best answers|trophy points)"
-    r"\s*:\s*[\w ,./-]{1,20}|[\d,.]+k? (?:posts|messages|helpful votes))$",
-    re.I,
-)
-
 
 # A post's number linking to the post itself ("#12"); a rank in a list ("#1") is no link.
 _POST_NUMBER_RE = re.compile(r"^#\d{1,6}$")
 
 
-def _is_control(el: HtmlElement, words: int) -> bool:
+def _is_control(el: HtmlElement, words: int, language: str | None) -> bool:
     """True when *el* (holding *words* words) is a post control or a poster statistic."""
     if not 0 < words <= MAX_CONTROL_WORDS or tag_name(el) not in _CONTROL_TAGS:
         return False
@@ -338,7 +317,7 @@ def _is_control(el: HtmlElement, words: int) -> bool:
         return False
     if tag_name(el) == "a" and _POST_NUMBER_RE.match(text):
         return True
-    return bool(_CONTROL_RE.match(text) or _PROFILE_RE.match(text))
+    return matches("post_control", language, text) or matches("poster_stat", language, text)
 
 
 def _is_short_variant(el: HtmlElement) -> bool:
@@ -354,15 +333,19 @@ def _is_short_variant(el: HtmlElement) -> bool:
     return any("long" in sibling.get("class", "") for sibling in el.itersiblings(preceding=True))
 
 
-def drop_post_chrome(root: HtmlElement) -> None:
+def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> None:
     """Drop reaction bars, like counts, edit notes, signatures and notices around posts,
-    post controls (reply, quote, report) and the short form of a date."""
+    post controls (reply, quote, report) and the short form of a date.
+
+    *language* selects the phrases of controls and statistics (``post_control``,
+    ``poster_stat``); the class names and the post number apply to every page.
+    """
     words = BlockCounts(root).words
     total = words.get(root, 0)
     doomed = [
         el
         for el in root.iterdescendants(Element)  # lxml's own loop: most elements match nothing
-        if (_is_chrome(el) or _is_control(el, words.get(el, 0)) or _is_short_variant(el))
+        if (_is_chrome(el) or _is_control(el, words.get(el, 0), language) or _is_short_variant(el))
         and words.get(el, 0) <= MAX_CHROME_SHARE * total
     ]
     for el in _outermost(doomed, root):
@@ -427,10 +410,13 @@ def is_forum_thread(root: HtmlElement) -> bool:
     return sum(word_count(post) for post in outer) >= MIN_THREAD_SHARE * word_count(root)
 
 
-def drop_forum_chrome(root: HtmlElement) -> None:
-    """Drop what a forum thread repeats or wraps around its posts, in place."""
-    drop_post_chrome(root)
-    drop_repeated_quotes(root)
+def drop_forum_chrome(root: HtmlElement, language: str | None = "en") -> None:
+    """Drop what a forum thread repeats or wraps around its posts, in place.
+
+    *language* (a primary subtag) selects the visible-text rules; ``None`` applies none.
+    """
+    drop_post_chrome(root, language)
+    drop_repeated_quotes(root, language)
     keep_post_bylines(root)
 
 

@@ -128,11 +128,11 @@ def _readability_fits(html: str, root: HtmlElement, spent: float) -> bool:
     return next(itertools.islice(root.iter(), limit, None), None) is None
 
 
-def _tidy(content: HtmlElement) -> HtmlElement:
+def _tidy(content: HtmlElement, language: str | None) -> HtmlElement:
     # The page extraction and a product page's article only: inside one story, repeats (an
     # interview's questions, a meal plan's items) and a wire service's copyright line belong
     # to the text.
-    tidy_blocks(content)
+    tidy_blocks(content, language)
     return content
 
 
@@ -163,21 +163,21 @@ def extract_html(html: str, *, mode: Literal["readable", "full"] = "readable") -
         return Extracted(title, serialize(_body(root)), "full", None, *about)
     language = page_language(root)
     if product.is_product or may_list_reviews(html):
-        drop_shop_chrome(root, is_product=product.is_product)
+        drop_shop_chrome(root, is_product=product.is_product, language=language)
     thread = is_forum_thread(root)  # every post of a thread is content: page extraction only
-    drop_forum_chrome(root)
+    drop_forum_chrome(root, language)
     article_text = ""
     if _readability_fits(html, root, spent()) and not thread:
         article = readable_article(root)  # works on a copy: root stays whole
         if article is not None:
             prune_article(article, language)
             if product.is_product:  # shops print a description twice (mobile, desktop)
-                _tidy(article)
+                _tidy(article, language)
             article_text = serialize(article)
     article_text = drop_lone_post(root, article_text)  # one post of a thread is not the page
     if article_text and spent() > BUDGET.seconds:  # out of time: the article is the best so far
         return Extracted(title, finish_lines(article_text), "readability", None, *about)
-    page_text = serialize(_tidy(prune_boilerplate(root, language)))
+    page_text = serialize(_tidy(prune_boilerplate(root, language), language))
     text, method = _choose(article_text, page_text, claim)
     text = finish_product_text(finish_lines(text), product)
     return Extracted(title, text, method, None, *about)

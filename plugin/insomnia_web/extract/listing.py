@@ -1,13 +1,13 @@
 """Listing chrome: the labels that every card of a listing repeats around its title.
 
 Blog indexes, news fronts, search results, job boards and shop grids print, on each card,
-counters ("27 comments", "44 reactions", "839 ratings"), an advertising mark ("Sponsored",
-"Ad"), a fulfilment badge ("Available for shipping", "Free shipping", "Ships from
-Bulgaria"), a merit, novelty or hiring badge ("Top rated", "Award winner", "New arrival",
-"Online exclusive", "Actively hiring", "Easy apply"); a block still waiting for its script
-says "Loading...". None of them tells the
-reader anything about the item, and each sits alone in its own small element. Such an
-element goes when its whole text is one of these labels; code is never one.
+counters ("27 comments", "44 reactions", "839 ratings") and badges: an advertising mark
+("Sponsored", "Ad"), a fulfilment badge ("Free shipping", "Ships from Bulgaria"), a merit or
+novelty badge ("Top rated", "Award winner", "New arrival", "Online exclusive"); a block
+still waiting for its script says "Loading...". None of them tells the reader anything about
+the item, and each sits alone in its own small element. Such an element goes when its whole
+text is one of these labels in the page's language (:data:`~.rules.PHRASES`: the badges are
+the same vocabulary that :func:`~.cards.drop_card_badges` reads); code is never one.
 
 A card's photo caption and credit (classed ``caption``, ``credit``, ``image-credit``...,
 or a ``<figure>`` whose only words are a few) describe the picture, not the item, and go
@@ -23,6 +23,7 @@ import re
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, tag_name
+from .rules import matches
 
 __all__ = ["drop_card_labels"]
 
@@ -30,20 +31,6 @@ __all__ = ["drop_card_labels"]
 MAX_LABEL_WORDS = 6
 # A figure holding no more words than this is a picture with its credit, not a caption.
 MAX_CREDIT_WORDS = 3
-# Counters of a card: a number and what it counts (engagement, episodes, answers).
-_COUNTER = (
-    r"\d[\d,.]*\s?[km]?\+? (?:comments?|reactions?|likes?|views?|shares?|repl(?:y|ies)|"
-    r"votes?|upvotes?|claps?|episodes?|answers?|ratings?)"
-)
-# Advertising marks and fulfilment badges; stock levels ("low stock", "sold out") stay:
-# shops and readers treat them as part of the offer.
-_BADGE = (
-    r"sponsored|promoted|advertisement|ad|loading|"
-    r"free (?:shipping|returns)|ships? from [\w ]{2,30}|"
-    r"top rated|"
-    r"new (?:arrival|release)|award winner|[a-z]+ exclusive"
-)
-_LABEL_RE = re.compile(rf"\W*(?:{_COUNTER}|{_BADGE})\W*", re.I)
 # A photo's caption or credit on a card ("caption", "image-credit", "credit-caption"): in a
 # listing it describes the picture, not the story.
 _CAPTION_CLASS_RE = re.compile(r"(?:^|\s)(?:[a-z0-9]+[-_]+)*(?:caption|credit)s?(?:$|\s)", re.I)
@@ -88,9 +75,20 @@ def _is_caption(el: HtmlElement, tag: str, words: int) -> bool:
     return _CAPTION_CLASS_RE.search(el.get("class", "")) is not None
 
 
-def drop_card_labels(region: HtmlElement, counts: BlockCounts) -> None:
+def _is_label(text: str, language: str | None) -> bool:
+    """True when *text* is a card's counter, badge or script placeholder in *language*."""
+    return (
+        matches("card_counter", language, text)
+        or matches("card_badge", language, text)
+        or matches("placeholder", language, text)
+    )
+
+
+def drop_card_labels(region: HtmlElement, counts: BlockCounts, language: str | None = "en") -> None:
     """Drop the elements under *region* whose whole text is a card's counter or badge, and
     the captions and credits of its pictures.
+
+    *language* selects the phrases (``card_counter``, ``card_badge``, ``placeholder``).
 
     *counts* may predate earlier pruning: a word count can only have shrunk since, so an
     element counted short still is. The walk tests only short elements and skips a wrapper
@@ -117,7 +115,7 @@ def drop_card_labels(region: HtmlElement, counts: BlockCounts) -> None:
         if carrier is not None:
             stack.append(carrier)
             continue
-        if not _in_sentence(el, tag) and _LABEL_RE.fullmatch(" ".join(el.text_content().split())):
+        if not _in_sentence(el, tag) and _is_label(" ".join(el.text_content().split()), language):
             doomed.append(el)
             continue
         stack.extend(el)

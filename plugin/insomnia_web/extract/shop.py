@@ -32,6 +32,7 @@ import re
 from lxml.html import HtmlElement
 
 from .counts import class_and_id, tag_name, word_count
+from .rules import matches
 
 __all__ = ["drop_language_matrices", "drop_review_lists", "drop_shop_chrome", "may_list_reviews"]
 
@@ -52,14 +53,6 @@ MIN_REVIEWS = 3
 # The widget around a review list is named after reviews ("woocommerce-Reviews",
 # "customer-reviews_feature_div", "reviews-section").
 _REVIEWS_NAME_RE = re.compile(r"reviews?(?![a-z])", re.I)
-# Names of languages (in English) that a support matrix lists, one a row.
-_LANGUAGE_RE = re.compile(
-    r"\b(?:english|french|german|spanish|italian|portuguese|russian|polish|dutch|czech|"
-    r"danish|finnish|swedish|norwegian|hungarian|romanian|bulgarian|greek|turkish|ukrainian|"
-    r"arabic|hebrew|hindi|thai|vietnamese|indonesian|malay|japanese|korean|chinese|catalan|"
-    r"slovak|slovenian|croatian|serbian|lithuanian|latvian|estonian|filipino|bengali)\b",
-    re.I,
-)
 # A matrix cell holds a check or cross mark, or nothing.
 _MARK_CELL_RE = re.compile(r"[\s✔✓✅✗✘×❌]*")
 _CHECK_MARKS = frozenset("✔✓✅")
@@ -136,21 +129,21 @@ def drop_review_lists(root: HtmlElement, *, is_product: bool = True) -> None:
             widget.drop_tree()
 
 
-def _is_language_row(cells: list[str]) -> bool:
+def _is_language_row(cells: list[str], language: str | None) -> bool:
     """True for a row naming a language, then marks or nothing in every other cell."""
     return (
         len(cells) >= 2
-        and _LANGUAGE_RE.search(cells[0]) is not None
+        and matches("language_name", language, " ".join(cells[0].split()))
         and all(_MARK_CELL_RE.fullmatch(cell) for cell in cells[1:])
     )
 
 
-def _is_language_matrix(table: HtmlElement) -> bool:
+def _is_language_matrix(table: HtmlElement, language: str | None) -> bool:
     """True for a table of language rows with check marks (a header row may lead)."""
     rows = [
         [cell.text_content() for cell in row.iterchildren("td", "th")] for row in table.iter("tr")
     ]
-    language_rows = sum(1 for cells in rows if _is_language_row(cells))
+    language_rows = sum(1 for cells in rows if _is_language_row(cells, language))
     if language_rows < MIN_LANGUAGE_ROWS or language_rows < len(rows) - 1:
         return False
     return any(mark in cell for cells in rows for cell in cells[1:] for mark in _CHECK_MARKS)
@@ -169,15 +162,20 @@ def _matrix_block(table: HtmlElement) -> HtmlElement:
     return block
 
 
-def drop_language_matrices(root: HtmlElement) -> None:
-    """Drop tables of supported languages (check marks per language), with their caption."""
-    for table in [table for table in root.iter("table") if _is_language_matrix(table)]:
+def drop_language_matrices(root: HtmlElement, language: str | None = "en") -> None:
+    """Drop tables of supported languages (check marks per language), with their caption.
+
+    *language* selects the names of languages (``language_name``).
+    """
+    for table in [t for t in root.iter("table") if _is_language_matrix(t, language)]:
         block = _matrix_block(table)
         if block.getparent() is not None:
             block.drop_tree()
 
 
-def drop_shop_chrome(root: HtmlElement, *, is_product: bool = True) -> None:
+def drop_shop_chrome(
+    root: HtmlElement, *, is_product: bool = True, language: str | None = "en"
+) -> None:
     """Drop what a shop prints beside the product (customer reviews, language matrices).
 
     *is_product* says whether the page declares a product; without it, only plainly
@@ -185,4 +183,4 @@ def drop_shop_chrome(root: HtmlElement, *, is_product: bool = True) -> None:
     """
     drop_review_lists(root, is_product=is_product)
     if is_product:
-        drop_language_matrices(root)
+        drop_language_matrices(root, language)

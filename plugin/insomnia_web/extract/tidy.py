@@ -14,6 +14,7 @@ import re
 from lxml.html import HtmlElement
 
 from .counts import tag_name
+from .rules import matches
 
 __all__ = ["drop_legal_lines", "drop_repeated_blocks", "tidy_blocks"]
 
@@ -43,7 +44,9 @@ _WORD_RE = re.compile(r"\w+")
 MIN_REPEAT_WORDS = 5
 # A copyright line longer than this is prose that mentions copyright, not a notice.
 MAX_LEGAL_WORDS = 25
-_LEGAL_RE = re.compile(r"^\W*(?:©|\(c\)|copyright\b)|\ball rights reserved\b", re.I)
+# A copyright sign opens a notice in every language; the words of one are phrases
+# (``legal_line``).
+_COPYRIGHT_SIGN_RE = re.compile(r"^\W*(?:©|\(c\))", re.I)
 
 
 def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
@@ -72,10 +75,11 @@ def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
     return found
 
 
-def _is_legal(el: HtmlElement, words: str) -> bool:
+def _is_legal(el: HtmlElement, words: str, language: str | None) -> bool:
     if words.count(" ") + 1 > MAX_LEGAL_WORDS:
         return False
-    return _LEGAL_RE.search(" ".join(el.text_content().split())) is not None
+    text = " ".join(el.text_content().split())
+    return _COPYRIGHT_SIGN_RE.search(text) is not None or matches("legal_line", language, text)
 
 
 def _is_repeat(words: str, seen: set[str]) -> bool:
@@ -87,11 +91,14 @@ def _is_repeat(words: str, seen: set[str]) -> bool:
     return False
 
 
-def tidy_blocks(root: HtmlElement) -> None:
-    """Drop short copyright lines and repeated blocks in one walk (both rules below)."""
+def tidy_blocks(root: HtmlElement, language: str | None = "en") -> None:
+    """Drop short copyright lines and repeated blocks in one walk (both rules below).
+
+    *language* selects the phrases of copyright lines (``legal_line``).
+    """
     seen: set[str] = set()
     for el, words in _leaf_blocks(root):
-        if _is_legal(el, words) or _is_repeat(words, seen):
+        if _is_legal(el, words, language) or _is_repeat(words, seen):
             el.drop_tree()
 
 
@@ -103,8 +110,8 @@ def drop_repeated_blocks(root: HtmlElement) -> None:
             el.drop_tree()
 
 
-def drop_legal_lines(root: HtmlElement) -> None:
+def drop_legal_lines(root: HtmlElement, language: str | None = "en") -> None:
     """Drop short copyright and "all rights reserved" blocks."""
     for el, words in _leaf_blocks(root):
-        if _is_legal(el, words):
+        if _is_legal(el, words, language):
             el.drop_tree()
