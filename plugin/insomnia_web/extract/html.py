@@ -136,11 +136,20 @@ def _tidy(content: HtmlElement, language: str | None) -> HtmlElement:
     return content
 
 
-def extract_html(html: str, *, mode: Literal["readable", "full"] = "readable") -> Extracted:
+def extract_html(
+    html: str,
+    *,
+    mode: Literal["readable", "full"] = "readable",
+    content_language: str | None = None,
+) -> Extracted:
     """Extract the title and Markdown-like text of an HTML page.
 
     ``mode="readable"`` keeps the main content; ``mode="full"`` keeps all visible text (only
     scripts, styles and hidden elements are removed).
+
+    The page's language selects the visible-text rules (:mod:`.rules`): ``<html lang>``,
+    else a ``Content-Language`` meta tag, else *content_language* (the HTTP header's value),
+    else a guess from the text (:mod:`.language`).
 
     Extraction keeps to a time budget (:data:`BUDGET`): readability is skipped on a page too
     large for it or when the budget is half spent before it starts, and when the budget runs
@@ -161,7 +170,7 @@ def extract_html(html: str, *, mode: Literal["readable", "full"] = "readable") -
     strip_invisible(root)
     if mode == "full":
         return Extracted(title, serialize(_body(root)), "full", None, *about)
-    language = page_language(root)
+    language = page_language(root, content_language)
     if product.is_product or may_list_reviews(html):
         drop_shop_chrome(root, is_product=product.is_product, language=language)
     thread = is_forum_thread(root)  # every post of a thread is content: page extraction only
