@@ -37,7 +37,9 @@ import re
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, tag_name
+from .patterns import HEADING_TAGS
 from .rules import matches
+from .serialize import INLINE_TAGS
 
 __all__ = [
     "CardCounts",
@@ -69,9 +71,8 @@ MAX_SKIP_WORDS = 6
 # A status line is one line of text, or a few inline parts of one ("1-24 <span>items of</span>
 # 33").
 MAX_STATUS_PARTS = 4
-_INLINE_TAGS = frozenset(("span", "b", "strong", "em", "i", "small"))
-# A status line stands alone in a block or in an inline element ("<em>2 min read</em>").
-_STATUS_TAGS = (*sorted(_INLINE_TAGS), "div", "p", "li", "time", "h1", "h2", "h3", "h4", "h5", "h6")
+# A status line stands alone in a block, a heading or an inline element ("<em>2 min read</em>").
+_STATUS_TAGS = (*sorted(INLINE_TAGS), *sorted(HEADING_TAGS), "div", "p", "li")
 # A card's field names sit at most this many levels below the link that is the card.
 MAX_LINK_LEVELS = 3
 # Price blocks shown by the stylesheet of Shopify's default themes: the container is marked
@@ -352,7 +353,7 @@ def _status_text(el: HtmlElement) -> str:
     if len(el) > MAX_STATUS_PARTS:
         return ""
     for child in el:
-        if len(child) or (tag_name(child) and tag_name(child) not in _INLINE_TAGS):
+        if len(child) or (tag_name(child) and tag_name(child) not in INLINE_TAGS):
             return ""
     return " ".join(el.text_content().split())
 

@@ -23,7 +23,9 @@ import re
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, tag_name
+from .patterns import HEADING_TAGS
 from .rules import matches
+from .serialize import INLINE_TAGS
 
 __all__ = ["drop_card_labels"]
 
@@ -39,12 +41,10 @@ _CAPTION_CLASS_RE = re.compile(r"(?:^|\s)(?:[a-z0-9]+[-_]+)*(?:caption|credit)s?
 _SKIP_TAGS = frozenset(
     (
         *("td", "th", "tr", "table", "tbody", "thead", "tfoot"),
-        *("h1", "h2", "h3", "h4", "h5", "h6"),
+        *HEADING_TAGS,
         *("code", "pre", "kbd", "samp"),
     )
 )
-# Inline tags: one of them with text beside it is part of a sentence, not a label.
-_INLINE_TAGS = frozenset(("a", "span", "b", "strong", "em", "i", "small", "time", "abbr"))
 
 
 def _sole_carrier(el: HtmlElement, words: int, counts: BlockCounts) -> HtmlElement | None:
@@ -57,7 +57,7 @@ def _sole_carrier(el: HtmlElement, words: int, counts: BlockCounts) -> HtmlEleme
 
 def _in_sentence(el: HtmlElement, tag: str) -> bool:
     """True for an inline element with text right before or after it in its line."""
-    if tag not in _INLINE_TAGS:
+    if tag not in INLINE_TAGS:  # an inline element with text beside it is in a sentence
         return False
     if el.tail and el.tail.strip():
         return True
