@@ -37,6 +37,7 @@ import re
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, tag_name
+from .dedup import repeat_key
 from .patterns import HEADING_TAGS
 from .rules import matches
 from .serialize import INLINE_TAGS
@@ -265,7 +266,7 @@ def _repeats_in(card: HtmlElement) -> list[HtmlElement]:
         if len(el):
             stack.extend(reversed(el))
             continue
-        words = " ".join(el.text.lower().split()) if el.text else ""
+        words = repeat_key(el.text) if el.text else ""
         if not words:
             continue
         short = words.count(" ") < MAX_REPEAT_WORDS and _LETTER_RE.search(words)
@@ -315,9 +316,9 @@ def _button_label(el: HtmlElement, language: str | None) -> str:
     """The words of *el* when it looks like a button: a link, or a leaf block or span."""
     if el.tag != "a" and (len(el) or not el.text):
         return ""
-    words = " ".join(el.text_content().lower().split())
+    words = " ".join(el.text_content().split())
     if words.count(" ") < MAX_ACTION_WORDS and matches("card_action", language, words):
-        return words
+        return repeat_key(words)
     return ""
 
 
@@ -376,7 +377,7 @@ def drop_card_field_names(region: HtmlElement) -> None:
     by_name: dict[str, list[HtmlElement]] = {}
     for term in region.iter("dt"):
         if not len(term) and term.text and _near_link(term):
-            by_name.setdefault(" ".join(term.text.lower().split()), []).append(term)
+            by_name.setdefault(repeat_key(term.text), []).append(term)
     for terms in by_name.values():
         if len(terms) >= MIN_ACTION_REPEATS:
             for term in terms:

@@ -34,6 +34,7 @@ from lxml.etree import Element, XPath, iterwalk
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, class_and_id, tag_name, word_count
+from .dedup import word_runs
 from .rules import matches
 from .words import word_list
 
@@ -88,7 +89,7 @@ def _words(texts: Iterable[str]) -> list[str]:
 
 
 def _shingles(words: list[str]) -> list[tuple[str, ...]]:
-    return [tuple(words[i : i + SHINGLE_WORDS]) for i in range(len(words) - SHINGLE_WORDS + 1)]
+    return word_runs(words, SHINGLE_WORDS)
 
 
 # An attribution is short and sits among the first few elements of its quote.

@@ -25,9 +25,9 @@ from lxml.html import HtmlElement
 from .article_meta import article_meta
 from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
+from .dedup import finish_lines
 from .forum import drop_forum_chrome, drop_lone_post, is_forum_thread
 from .language import page_language
-from .lines import finish_lines
 from .model import Extracted
 from .parse import parse_html
 from .product import finish_product_text, read_product

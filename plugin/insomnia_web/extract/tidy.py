@@ -2,7 +2,7 @@
 
 Responsive pages print the same description twice (a mobile and a desktop copy, a summary
 above and a tab below); a reader needs it once (a short block said twice in a row is left
-to :mod:`.lines`). Copyright and "all rights reserved" lines are legal chrome wherever they
+to :mod:`.dedup`). Copyright and "all rights reserved" lines are legal chrome wherever they
 sit. Both run on the element about to be serialized, after the article or page extraction
 has chosen it.
 """
@@ -14,6 +14,7 @@ import re
 from lxml.html import HtmlElement
 
 from .counts import tag_name
+from .dedup import repeat_key
 from .rules import matches
 
 __all__ = ["drop_legal_lines", "drop_repeated_blocks", "tidy_blocks"]
@@ -38,7 +39,6 @@ _BLOCK_TAGS = frozenset(
 )
 # Code and tables repeat lines on purpose (a row of the same values, a repeated statement).
 _VERBATIM_TAGS = frozenset(("pre", "code", "table", "textarea"))
-_WORD_RE = re.compile(r"\w+")
 # A repeated block is dropped only when it has at least this many words: short labels
 # ("Add to cart", "Read more", a date) repeat on every card and belong to each one.
 MIN_REPEAT_WORDS = 5
@@ -68,7 +68,7 @@ def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
         if tag in _VERBATIM_TAGS:
             continue
         if tag in _BLOCK_TAGS and el is not root and not holds_block[el]:
-            words = " ".join(_WORD_RE.findall(el.text_content().lower()))
+            words = repeat_key(el.text_content())
             found.append((el, words))
             continue
         stack.extend(reversed([child for child in el if tag_name(child)]))
