@@ -19,6 +19,7 @@ the article extraction.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
@@ -29,22 +30,32 @@ from .serialize import INLINE_TAGS
 
 __all__ = ["drop_card_labels"]
 
-# A label is short: elements with more words are searched, never tested whole.
-MAX_LABEL_WORDS = 6
-# A figure holding no more words than this is a picture with its credit, not a caption.
-MAX_CREDIT_WORDS = 3
-# A photo's caption or credit on a card ("caption", "image-credit", "credit-caption"): in a
-# listing it describes the picture, not the story.
-_CAPTION_CLASS_RE = re.compile(r"(?:^|\s)(?:[a-z0-9]+[-_]+)*(?:caption|credit)s?(?:$|\s)", re.I)
-# Never searched: a data table's cells are data, a heading is a title and code is verbatim
-# (a parameter named ``exclusive``), not labels.
-_SKIP_TAGS = frozenset(
-    (
-        *("td", "th", "tr", "table", "tbody", "thead", "tfoot"),
-        *HEADING_TAGS,
-        *("code", "pre", "kbd", "samp"),
+
+@dataclass(frozen=True)
+class CardLabels:
+    """A card's counters, badges and photo credits (:func:`drop_card_labels`)."""
+
+    max_label_words: int = 6
+    """A label is short: elements with more words are searched, never tested whole."""
+    max_credit_words: int = 3
+    """A figure holding no more words than this is a picture with its credit."""
+    caption_class: re.Pattern[str] = re.compile(
+        r"(?:^|\s)(?:[a-z0-9]+[-_]+)*(?:caption|credit)s?(?:$|\s)", re.I
     )
-)
+    """A photo's caption or credit on a card ("caption", "image-credit", "credit-caption"):
+    in a listing it describes the picture, not the story."""
+    skip_tags: frozenset[str] = frozenset(
+        (
+            *("td", "th", "tr", "table", "tbody", "thead", "tfoot"),
+            *HEADING_TAGS,
+            *("code", "pre", "kbd", "samp"),
+        )
+    )
+    """Never searched: a data table's cells are data, a heading is a title and code is
+    verbatim (a parameter named ``exclusive``), not labels."""
+
+
+CARD_LABELS = CardLabels()
 
 
 def _sole_carrier(el: HtmlElement, words: int, counts: BlockCounts) -> HtmlElement | None:
@@ -70,9 +81,9 @@ def _in_sentence(el: HtmlElement, tag: str) -> bool:
 
 def _is_caption(el: HtmlElement, tag: str, words: int) -> bool:
     """A photo's caption or credit: classed so, or a figure of a few words ("Getty Images")."""
-    if tag == "figure" and words <= MAX_CREDIT_WORDS:
+    if tag == "figure" and words <= CARD_LABELS.max_credit_words:
         return True
-    return _CAPTION_CLASS_RE.search(el.get("class", "")) is not None
+    return CARD_LABELS.caption_class.search(el.get("class", "")) is not None
 
 
 def _is_label(text: str, language: str | None) -> bool:
@@ -100,7 +111,7 @@ def drop_card_labels(region: HtmlElement, counts: BlockCounts, language: str | N
     while stack:
         el = stack.pop()
         tag = tag_name(el)
-        if not tag or tag in _SKIP_TAGS:
+        if not tag or tag in CARD_LABELS.skip_tags:
             continue
         words = counts.words.get(el, 0)
         if not words:
@@ -108,7 +119,7 @@ def drop_card_labels(region: HtmlElement, counts: BlockCounts, language: str | N
         if el is not region and _is_caption(el, tag, words):
             doomed.append(el)
             continue
-        if words > MAX_LABEL_WORDS or el is region:
+        if words > CARD_LABELS.max_label_words or el is region:
             stack.extend(el)
             continue
         carrier = _sole_carrier(el, words, counts)
