@@ -44,11 +44,20 @@ __all__ = [
 _PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "IndividualProduct", "ProductModel"))
 _TAG_RE = re.compile(r"<[^>]*>")
 _BREAK_RE = re.compile(r"<\s*(?:br|/p|/li|/div|/h[1-6])\b[^>]*>", re.I)
-# A declared description shorter than this is a tagline ("Classic fit, organic cotton"), not
-# a description worth adding.
-MIN_DESCRIPTION_WORDS = 15
-# The description is added when the extracted text holds less than this share of its words.
-MAX_COVERED_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class MissingDescription:
+    """A declared description put back in the text (:func:`add_missing_description`)."""
+
+    min_words: int = 15
+    """A declared description shorter than this is a tagline ("Classic fit, organic cotton"),
+    not a description worth adding."""
+    max_covered_share: float = 0.5
+    """It is added when the extracted text holds less than this share of its words."""
+
+
+MISSING_DESCRIPTION = MissingDescription()
 
 
 def _json_objects(data: Any) -> Iterator[dict[str, Any]]:
@@ -113,7 +122,7 @@ def read_product(root: HtmlElement) -> ProductInfo:
             if isinstance(description, str) and len(description) > len(best):
                 best = description
     text = _plain(best)
-    description = text if count_words(text) >= MIN_DESCRIPTION_WORDS else None
+    description = text if count_words(text) >= MISSING_DESCRIPTION.min_words else None
     return ProductInfo(found or _declares_product_in_markup(root), description)
 
 
@@ -125,7 +134,9 @@ def _covered_share(description: str, text: str) -> float:
 
 def add_missing_description(text: str, description: str | None) -> str:
     """Add *description* to the extracted *text* (after its title) unless *text* holds it."""
-    if not description or _covered_share(description, text) >= MAX_COVERED_SHARE:
+    if not description:
+        return text
+    if _covered_share(description, text) >= MISSING_DESCRIPTION.max_covered_share:
         return text
     title, rest = "", text
     if text.startswith("# "):

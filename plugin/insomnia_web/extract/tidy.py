@@ -10,6 +10,7 @@ has chosen it.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
@@ -39,14 +40,30 @@ _BLOCK_TAGS = frozenset(
 )
 # Code and tables repeat lines on purpose (a row of the same values, a repeated statement).
 _VERBATIM_TAGS = frozenset(("pre", "code", "table", "textarea"))
-# A repeated block is dropped only when it has at least this many words: short labels
-# ("Add to cart", "Read more", a date) repeat on every card and belong to each one.
-MIN_REPEAT_WORDS = 5
-# A copyright line longer than this is prose that mentions copyright, not a notice.
-MAX_LEGAL_WORDS = 25
-# A copyright sign opens a notice in every language; the words of one are phrases
-# (``legal_line``).
-_COPYRIGHT_SIGN_RE = re.compile(r"^\W*(?:©|\(c\))", re.I)
+
+
+@dataclass(frozen=True)
+class RepeatedBlocks:
+    """A block said twice (:func:`drop_repeated_blocks`)."""
+
+    min_words: int = 5
+    """Only a block of at least this many words goes: short labels ("Add to cart", "Read
+    more", a date) repeat on every card and belong to each one."""
+
+
+@dataclass(frozen=True)
+class LegalLines:
+    """Copyright and "all rights reserved" lines (:func:`drop_legal_lines`)."""
+
+    max_words: int = 25
+    """A copyright line longer than this is prose that mentions copyright, not a notice."""
+    sign: re.Pattern[str] = re.compile(r"^\W*(?:©|\(c\))", re.I)
+    """A copyright sign opens a notice in every language; the words of one are phrases
+    (``legal_line``)."""
+
+
+REPEATED_BLOCKS = RepeatedBlocks()
+LEGAL_LINES = LegalLines()
 
 
 def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
@@ -76,14 +93,14 @@ def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
 
 
 def _is_legal(el: HtmlElement, words: str, language: str | None) -> bool:
-    if words.count(" ") + 1 > MAX_LEGAL_WORDS:
+    if words.count(" ") + 1 > LEGAL_LINES.max_words:
         return False
     text = " ".join(el.text_content().split())
-    return _COPYRIGHT_SIGN_RE.search(text) is not None or matches("legal_line", language, text)
+    return LEGAL_LINES.sign.search(text) is not None or matches("legal_line", language, text)
 
 
 def _is_repeat(words: str, seen: set[str]) -> bool:
-    if words.count(" ") + 1 < MIN_REPEAT_WORDS:
+    if words.count(" ") + 1 < REPEATED_BLOCKS.min_words:
         return False
     if words in seen:
         return True
