@@ -31,6 +31,7 @@ legal prose can outscore a listing's short blurbs).
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import logging
 import re
@@ -41,7 +42,7 @@ from lxml.html import HtmlElement, fragment_fromstring
 from readability import Document
 from readability.readability import REGEXES as READABILITY_RES
 
-from .counts import BlockCounts, class_and_id, is_data_table, word_count
+from .counts import class_and_id, is_data_table, link_word_count, word_count
 
 __all__ = ["readable_article"]
 
@@ -115,6 +116,7 @@ class _TreeDocument(Document):  # type: ignore[misc]
         self._tree = tree
         self.article: HtmlElement | None = None
         self._sanitizing = False
+        self._lengths: dict[HtmlElement, int] | None = None
         self.fragment = False  # set by get_article: the article misses similar blocks
         self.consent = False  # set by get_article: the article is a consent banner's text
 
@@ -149,6 +151,16 @@ class _TreeDocument(Document):  # type: ignore[misc]
             ):
                 el.drop_tree()
 
+    def score_paragraphs(self) -> Candidates:
+        # The tree holds still while paragraphs are scored, so each element's text length is
+        # measured once: readability measures a link again for every candidate above it.
+        self._lengths = {}
+        try:
+            candidates: Candidates = super().score_paragraphs()
+            return candidates
+        finally:
+            self._lengths = None
+
     def sanitize(self, node: HtmlElement, candidates: Any, keep_all_images: bool = False) -> str:
         self._sanitizing = True
         try:
@@ -158,9 +170,8 @@ class _TreeDocument(Document):  # type: ignore[misc]
 
     def get_preserved_elements(self, node: HtmlElement) -> dict[HtmlElement, bool]:
         allowed: dict[HtmlElement, bool] = dict(super().get_preserved_elements(node))
-        counts = BlockCounts(node)
         for lst in node.iter("ul", "ol"):
-            if _is_statement_list(lst, counts):
+            if _is_statement_list(lst):
                 allowed[lst] = True
         allowed.update(dict.fromkeys(_data_tables_and_wrappers(node), True))
         return allowed
@@ -185,7 +196,10 @@ class _TreeDocument(Document):  # type: ignore[misc]
         # <header> of an <article> is its title too.
         if self._sanitizing and (elem.tag in _HEADINGS or _is_entry_header(elem)):
             return 0.0
-        return float(super().get_link_density(elem))
+        # readability's measure: the text length of the links over the element's.
+        lengths = self._lengths
+        linked = sum(_text_length(link, lengths) for link in elem.findall(".//a"))
+        return float(linked) / max(_text_length(elem, lengths), 1)
 
     def class_weight(self, elem: HtmlElement) -> float:
         # A heading's class names its style ("scroll-mt-8", "header-anchor"), not chrome:
@@ -233,6 +247,46 @@ class _TreeDocument(Document):  # type: ignore[misc]
             _wrap_inline_runs(el, has_block)
 
 
+def _text_length(el: HtmlElement, lengths: dict[HtmlElement, int] | None) -> int:
+    """readability's ``text_length`` of *el*, remembered in *lengths* when it is given."""
+    if lengths is None:
+        return clean_length(el.text_content())
+    found = lengths.get(el)
+    if found is None:
+        found = lengths[el] = clean_length(el.text_content())
+    return found
+
+
+# readability's ``clean`` collapses whitespace in three regex passes over the whole text; only
+# its length is needed here, and only runs of two or more whitespace characters change it.
+_SPACE_RUN_RE = re.compile(r"\s{2,}")
+_LONG_SPACE_RE = re.compile(r"\s{255,}")
+_NEWLINE_RUN_RE = re.compile(r"\s*\n\s*")
+_TAB_RUN_RE = re.compile(r"\t|[ \t]{2,}")
+
+
+def clean_length(text: str) -> int:
+    """``len(readability.clean(text))``, without building the cleaned text.
+
+    ``clean`` strips the text and rewrites each whitespace run on its own (a run of 255 or
+    more becomes 255 spaces, a run holding a newline becomes one, a tab or a run of spaces
+    and tabs becomes one space): the length changes by what each inner run loses.
+    """
+    core = text.strip()
+    length = len(core)
+    for match in _SPACE_RUN_RE.finditer(core):
+        run = match.group()
+        length -= len(run) - _cleaned_run_length(run)
+    return length
+
+
+@functools.lru_cache(maxsize=1024)
+def _cleaned_run_length(run: str) -> int:
+    """The length of one whitespace run once readability's ``clean`` has rewritten it."""
+    run = _NEWLINE_RUN_RE.sub("\n", _LONG_SPACE_RE.sub(" " * 255, run))
+    return len(_TAB_RUN_RE.sub(" ", run))
+
+
 def _lift(candidates: Candidates, best_candidate: Any, root: HtmlElement) -> Any:
     """Lift the best candidate to the ancestor section that also holds its sibling sections.
 
@@ -245,19 +299,23 @@ def _lift(candidates: Candidates, best_candidate: Any, root: HtmlElement) -> Any
     best = best_candidate["elem"]
     if _peers(candidates, best):
         return best_candidate
-    counts = BlockCounts(root)
-    words = counts.words.get(best, 0)
-    chosen = best
+    # Counted on the few elements looked at (the candidate and its nearest ancestors), not on
+    # the whole tree.
+    words = word_count(best)
+    best_links = link_word_count(best)
+    chosen, chosen_words = best, words
     for up in best.iterancestors():
-        up_words = counts.words.get(up, 0)
-        if up.tag in ("body", "html") or words < LIFT_MIN_SHARE * up_words:
+        if up.tag in ("body", "html"):
             break
-        extra_links = counts.link_words.get(up, 0) - counts.link_words.get(best, 0)
+        up_words = word_count(up)
+        if words < LIFT_MIN_SHARE * up_words:
+            break
+        extra_links = link_word_count(up) - best_links
         if extra_links > LIFT_MAX_LINK_SHARE * (up_words - words):
             break
-        if up_words > counts.words.get(chosen, 0):  # a wrapper adding no text is no lift
-            chosen = up
-    gained = counts.words.get(chosen, 0) - words
+        if up_words > chosen_words:  # a wrapper adding no text is no lift
+            chosen, chosen_words = up, up_words
+    gained = chosen_words - words
     if gained < LIFT_MIN_EXTRA_WORDS or gained + words < LIFT_MIN_GAIN * words:
         return best_candidate
     lifted = candidates.get(chosen) or {"elem": chosen, "content_score": 0.0}
@@ -277,14 +335,18 @@ def _named_unlikely(el: HtmlElement) -> bool:
 
     An id that only spells the element's heading ("respond-to-review-comments") is not a name.
     """
-    features = class_and_id(el)
-    if not _UNLIKELY_RE.search(features) or _MAYBE_RE.search(features):
+    if not _unlikely_name(class_and_id(el)):
         return False
     element_id = el.get("id", "")
     if element_id and _is_heading_slug(el, element_id):
-        features = el.get("class", "")
-        return bool(_UNLIKELY_RE.search(features)) and not _MAYBE_RE.search(features)
+        return _unlikely_name(el.get("class", ""))
     return True
+
+
+@functools.lru_cache(maxsize=4096)
+def _unlikely_name(features: str) -> bool:
+    """readability's test of a class and id string (a page repeats a few names many times)."""
+    return bool(_UNLIKELY_RE.search(features)) and not _MAYBE_RE.search(features)
 
 
 def _is_heading_slug(el: HtmlElement, element_id: str) -> bool:
@@ -317,13 +379,15 @@ def _data_tables_and_wrappers(root: HtmlElement) -> set[HtmlElement]:
     return kept
 
 
-def _is_statement_list(lst: HtmlElement, counts: BlockCounts) -> bool:
+def _is_statement_list(lst: HtmlElement) -> bool:
     """True for a list whose items are sentences (steps, tips, key points), not links."""
     items = sum(1 for child in lst if child.tag == "li")
-    words = counts.words.get(lst, 0)
-    if not items or words < STATEMENT_MIN_WORDS * items:
+    if not items:
         return False
-    return counts.link_words.get(lst, 0) <= STATEMENT_MAX_LINK_SHARE * words
+    words = word_count(lst)
+    if words < STATEMENT_MIN_WORDS * items:
+        return False
+    return link_word_count(lst) <= STATEMENT_MAX_LINK_SHARE * words
 
 
 def _peers(candidates: Candidates, best: HtmlElement) -> list[HtmlElement]:
