@@ -33,8 +33,8 @@ from collections.abc import Iterable
 from lxml.etree import Element, XPath, iterwalk
 from lxml.html import HtmlElement
 
-from .counts import BlockCounts, class_and_id, tag_name, word_count
-from .words import word_list
+from .counts import class_and_id, tag_name, word_count
+from .words import count_words, word_list
 
 __all__ = ["drop_forum_chrome", "drop_lone_post", "drop_repeated_quotes", "is_forum_thread"]
 
@@ -327,14 +327,15 @@ _PROFILE_RE = re.compile(
 _POST_NUMBER_RE = re.compile(r"^#\d{1,6}$")
 
 
-def _is_control(el: HtmlElement, words: int) -> bool:
-    """True when *el* (holding *words* words) is a post control or a poster statistic."""
-    if not 0 < words <= MAX_CONTROL_WORDS or tag_name(el) not in _CONTROL_TAGS:
+def _is_control(el: HtmlElement) -> bool:
+    """True when *el* is a post control or a poster statistic."""
+    if tag_name(el) not in _CONTROL_TAGS:
         return False
     if el.tail and el.tail.strip():
         return False  # words right after it: a phrase inside a sentence
+    # The short text of a small element is all of its text: its words are counted there.
     text = _short_text(el, MAX_CONTROL_WORDS)
-    if not text:
+    if not text or count_words(text) > MAX_CONTROL_WORDS:
         return False
     if tag_name(el) == "a" and _POST_NUMBER_RE.match(text):
         return True
@@ -357,15 +358,15 @@ def _is_short_variant(el: HtmlElement) -> bool:
 def drop_post_chrome(root: HtmlElement) -> None:
     """Drop reaction bars, like counts, edit notes, signatures and notices around posts,
     post controls (reply, quote, report) and the short form of a date."""
-    words = BlockCounts(root).words
-    total = words.get(root, 0)
-    doomed = [
+    found = [
         el
         for el in root.iterdescendants(Element)  # lxml's own loop: most elements match nothing
-        if (_is_chrome(el) or _is_control(el, words.get(el, 0)) or _is_short_variant(el))
-        and words.get(el, 0) <= MAX_CHROME_SHARE * total
+        if _is_chrome(el) or _is_control(el) or _is_short_variant(el)
     ]
-    for el in _outermost(doomed, root):
+    if not found:
+        return
+    limit = MAX_CHROME_SHARE * word_count(root)
+    for el in _outermost([el for el in found if word_count(el) <= limit], root):
         el.drop_tree()
 
 
