@@ -27,7 +27,7 @@ from .cards import (
     drop_priced_grids,
     drop_repeated_buttons,
 )
-from .counts import BlockCounts, link_word_count, word_count
+from .counts import BlockCounts
 from .listing import drop_card_labels
 from .patterns import LINKED_WEIGHT, MIN_MAIN_SHARE, NARROW_SHARE
 from .prune import drop_article_extras, drop_boilerplate, drop_link_lists, drop_titled_sections
@@ -72,28 +72,24 @@ def prune_boilerplate(root: HtmlElement, language: str | None = None) -> HtmlEle
     drop_listing_status(region)
     drop_nearby_repeats(region, cards)
     drop_card_badges(region, cards)
-    return _narrow(region)
+    return _narrow(region, BlockCounts(region))
 
 
-def _narrow(region: HtmlElement) -> HtmlElement:
+def _narrow(region: HtmlElement, counts: BlockCounts) -> HtmlElement:
     """Descend into the one child that holds nearly all of the region's (weighted) words."""
     while True:
-        own = _own_words(region)
+        own = counts.words.get(region, 0) - LINKED_WEIGHT * counts.link_words.get(region, 0)
         if own <= 0:
             return region
         best = None
         for child in region:
-            if _own_words(child) >= NARROW_SHARE * own:
+            child_own = counts.words.get(child, 0) - LINKED_WEIGHT * counts.link_words.get(child, 0)
+            if child_own >= NARROW_SHARE * own:
                 best = child
                 break
         if best is None:
             return region
         region = best
-
-
-def _own_words(el: HtmlElement) -> float:
-    """Words of *el*, those inside links weighed down by LINKED_WEIGHT."""
-    return word_count(el) - LINKED_WEIGHT * link_word_count(el)
 
 
 def prune_article(article: HtmlElement, language: str | None = None) -> None:

@@ -106,9 +106,12 @@ class BlockCounts:
         links: dict[HtmlElement, int] = {}
         # Children come before parents: each element's counts are final when it is reached,
         # and are added to its parent's running totals (its tail's words belong to the parent).
+        # (ASCII text is counted inline: the call costs more than the split on most nodes.)
         for el in reversed(list(root.iter(_ELEMENTS))):
             text = el.text
-            total = words.get(el, 0) + (count_words(text) if text else 0)
+            total = words.get(el, 0)
+            if text:
+                total += len(text.split()) if text.isascii() else count_words(text)
             words[el] = total
             if el.tag == "a":
                 link_words[el] = total
@@ -117,7 +120,9 @@ class BlockCounts:
                 break
             parent = el.getparent()
             tail = el.tail
-            words[parent] = words.get(parent, 0) + total + (count_words(tail) if tail else 0)
+            if tail:
+                total += len(tail.split()) if tail.isascii() else count_words(tail)
+            words[parent] = words.get(parent, 0) + total
             found = links.get(el)
             if found:
                 links[parent] = links.get(parent, 0) + found

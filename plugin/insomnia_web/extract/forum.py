@@ -26,6 +26,7 @@ the page extraction wins.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -33,8 +34,8 @@ from collections.abc import Iterable
 from lxml.etree import Element, XPath, iterwalk
 from lxml.html import HtmlElement
 
-from .counts import class_and_id, tag_name, word_count
-from .words import count_words, word_list
+from .counts import BlockCounts, class_and_id, tag_name, word_count
+from .words import word_list
 
 __all__ = ["drop_forum_chrome", "drop_lone_post", "drop_repeated_quotes", "is_forum_thread"]
 
@@ -289,7 +290,13 @@ def _is_chrome(el: HtmlElement) -> bool:
     if el.get("aria-busy") == "true":
         return True  # a placeholder that scripts fill later (related threads): not yet content
     names = class_and_id(el)
-    return bool(names) and _CHROME_CLASS_RE.search(names.lower()) is not None
+    return bool(names) and _names_chrome(names)
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_chrome(names: str) -> bool:
+    """True when a class and id string names post chrome (a page repeats a few names)."""
+    return _CHROME_CLASS_RE.search(names.lower()) is not None
 
 
 # The whole text of a post's action link or label: reply, quote, report, share controls,
@@ -327,15 +334,14 @@ _PROFILE_RE = re.compile(
 _POST_NUMBER_RE = re.compile(r"^#\d{1,6}$")
 
 
-def _is_control(el: HtmlElement) -> bool:
-    """True when *el* is a post control or a poster statistic."""
-    if tag_name(el) not in _CONTROL_TAGS:
+def _is_control(el: HtmlElement, words: int) -> bool:
+    """True when *el* (holding *words* words) is a post control or a poster statistic."""
+    if not 0 < words <= MAX_CONTROL_WORDS or tag_name(el) not in _CONTROL_TAGS:
         return False
     if el.tail and el.tail.strip():
         return False  # words right after it: a phrase inside a sentence
-    # The short text of a small element is all of its text: its words are counted there.
     text = _short_text(el, MAX_CONTROL_WORDS)
-    if not text or count_words(text) > MAX_CONTROL_WORDS:
+    if not text:
         return False
     if tag_name(el) == "a" and _POST_NUMBER_RE.match(text):
         return True
@@ -358,15 +364,18 @@ def _is_short_variant(el: HtmlElement) -> bool:
 def drop_post_chrome(root: HtmlElement) -> None:
     """Drop reaction bars, like counts, edit notes, signatures and notices around posts,
     post controls (reply, quote, report) and the short form of a date."""
-    found = [
-        el
-        for el in root.iterdescendants(Element)  # lxml's own loop: most elements match nothing
-        if _is_chrome(el) or _is_control(el) or _is_short_variant(el)
-    ]
-    if not found:
-        return
-    limit = MAX_CHROME_SHARE * word_count(root)
-    for el in _outermost([el for el in found if word_count(el) <= limit], root):
+    words = BlockCounts(root).words
+    limit = MAX_CHROME_SHARE * words.get(root, 0)
+    doomed = []
+    for el in root.iterdescendants(Element):  # lxml's own loop: most elements match nothing
+        n = words.get(el, 0)
+        if n > limit:
+            continue
+        # The word count first: most elements are more than a few words, or none.
+        control = 0 < n <= MAX_CONTROL_WORDS and _is_control(el, n)
+        if control or _is_chrome(el) or _is_short_variant(el):
+            doomed.append(el)
+    for el in _outermost(doomed, root):
         el.drop_tree()
 
 
