@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from lxml import etree
 from lxml.html import HtmlElement
 
@@ -12,6 +14,8 @@ __all__ = [
     "class_and_id",
     "is_data_table",
     "link_word_count",
+    "parent_link_words",
+    "parent_words",
     "tag_name",
     "word_count",
 ]
@@ -68,6 +72,38 @@ def link_word_count(el: HtmlElement) -> int:
             total += word_count(link)
             nested.update(link.iterdescendants("a"))
     return total
+
+
+def parent_words(
+    parent: HtmlElement,
+    child: HtmlElement,
+    child_words: int,
+    stop: Callable[[int], bool] | None = None,
+) -> int:
+    """:func:`word_count` of *parent*, given the *child_words* of its child *child*.
+
+    Walking up from an element, each step reads only the text beside the path. With *stop*,
+    counting ends as soon as ``stop(words so far)`` is true (a test that stays true as the
+    count grows), and the count returned is partial.
+    """
+    text = parent.text
+    total = child_words + (count_words(text) if text else 0)
+    for node in parent:
+        if node is not child:
+            total += word_count(node)
+        tail = node.tail
+        if tail:
+            total += count_words(tail)
+        if stop is not None and stop(total):
+            return total
+    return total
+
+
+def parent_link_words(parent: HtmlElement, child: HtmlElement, child_links: int, words: int) -> int:
+    """:func:`link_word_count` of *parent* (holding *words* words), given its child's."""
+    if parent.tag == "a":
+        return words
+    return child_links + sum(link_word_count(node) for node in parent if node is not child)
 
 
 def is_data_table(table: HtmlElement) -> bool:

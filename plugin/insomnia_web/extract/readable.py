@@ -42,7 +42,14 @@ from lxml.html import HtmlElement, fragment_fromstring
 from readability import Document
 from readability.readability import REGEXES as READABILITY_RES
 
-from .counts import class_and_id, is_data_table, link_word_count, word_count
+from .counts import (
+    class_and_id,
+    is_data_table,
+    link_word_count,
+    parent_link_words,
+    parent_words,
+    word_count,
+)
 
 __all__ = ["readable_article"]
 
@@ -152,11 +159,40 @@ class _TreeDocument(Document):  # type: ignore[misc]
                 el.drop_tree()
 
     def score_paragraphs(self) -> Candidates:
-        # The tree holds still while paragraphs are scored, so each element's text length is
-        # measured once: readability measures a link again for every candidate above it.
-        self._lengths = {}
+        # readability's scoring, to the same numbers: each paragraph of at least
+        # ``min_text_length`` characters gives its parent 1 point, 1 per comma-separated part
+        # and 1 per 100 characters (3 at most), and half that to its grandparent; then each
+        # candidate's score shrinks by its link density. The tree holds still meanwhile, so
+        # each element's text length is measured once, and no cleaned copy of a paragraph's
+        # text is made (cleaning only rewrites whitespace: it keeps every comma).
+        self._lengths = lengths = {}
         try:
-            candidates: Candidates = super().score_paragraphs()
+            candidates: Candidates = {}
+            ordered: list[HtmlElement] = []
+            for elem in self.tags(self.html, "p", "pre", "td", "blockquote"):
+                parent = elem.getparent()
+                if parent is None:
+                    continue
+                grand_parent = parent.getparent()
+                text = elem.text_content() or ""
+                length = clean_length(text)
+                if length < self.min_text_length:
+                    continue
+                lengths[elem] = length
+                if parent not in candidates:
+                    candidates[parent] = self.score_node(parent)
+                    ordered.append(parent)
+                if grand_parent is not None and grand_parent not in candidates:
+                    candidates[grand_parent] = self.score_node(grand_parent)
+                    ordered.append(grand_parent)
+                content_score: float = 1
+                content_score += text.count(",") + 1
+                content_score += min((length / 100), 3)
+                candidates[parent]["content_score"] += content_score
+                if grand_parent is not None:
+                    candidates[grand_parent]["content_score"] += content_score / 2.0
+            for elem in ordered:
+                candidates[elem]["content_score"] *= 1 - self.get_link_density(elem)
             return candidates
         finally:
             self._lengths = None
@@ -299,22 +335,24 @@ def _lift(candidates: Candidates, best_candidate: Any, root: HtmlElement) -> Any
     best = best_candidate["elem"]
     if _peers(candidates, best):
         return best_candidate
-    # Counted on the few elements looked at (the candidate and its nearest ancestors), not on
-    # the whole tree.
+    # Counted on the candidate and its nearest ancestors only, each from the one below it.
     words = word_count(best)
     best_links = link_word_count(best)
     chosen, chosen_words = best, words
+    below, below_words, below_links = best, words, best_links
     for up in best.iterancestors():
         if up.tag in ("body", "html"):
             break
-        up_words = word_count(up)
+        up_words = parent_words(up, below, below_words)
         if words < LIFT_MIN_SHARE * up_words:
             break
-        extra_links = link_word_count(up) - best_links
+        up_links = parent_link_words(up, below, below_links, up_words)
+        extra_links = up_links - best_links
         if extra_links > LIFT_MAX_LINK_SHARE * (up_words - words):
             break
         if up_words > chosen_words:  # a wrapper adding no text is no lift
             chosen, chosen_words = up, up_words
+        below, below_words, below_links = up, up_words, up_links
     gained = chosen_words - words
     if gained < LIFT_MIN_EXTRA_WORDS or gained + words < LIFT_MIN_GAIN * words:
         return best_candidate
@@ -368,13 +406,19 @@ def _data_tables_and_wrappers(root: HtmlElement) -> set[HtmlElement]:
             continue
         kept.add(table)
         words = word_count(table)
+
+        def too_many(total: int, words: int = words) -> bool:
+            return words < _TABLE_WRAPPER_SHARE * total
+
+        inner, inner_words = table, words
         wrapper = table.getparent()
-        while (
-            wrapper is not None
-            and wrapper is not root
-            and words >= _TABLE_WRAPPER_SHARE * word_count(wrapper)
-        ):
+        while wrapper is not None and wrapper is not root:
+            # Each wrapper's count starts from the one inside it and stops once it is too big.
+            wrapper_words = parent_words(wrapper, inner, inner_words, too_many)
+            if too_many(wrapper_words):
+                break
             kept.add(wrapper)
+            inner, inner_words = wrapper, wrapper_words
             wrapper = wrapper.getparent()
     return kept
 
