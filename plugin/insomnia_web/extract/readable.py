@@ -38,7 +38,7 @@ import re
 from typing import Any
 
 from lxml.etree import tounicode
-from lxml.html import HtmlElement, fragment_fromstring
+from lxml.html import HtmlElement
 from readability import Document
 from readability.readability import REGEXES as READABILITY_RES
 
@@ -221,7 +221,12 @@ class _TreeDocument(Document):  # type: ignore[misc]
         siblings = list(parent) if parent is not None else []
         peers = _peers(candidates, best)
         self.consent = _in_consent_banner(best)
-        output: HtmlElement = super().get_article(candidates, best_candidate, html_partial)
+        found: HtmlElement = super().get_article(candidates, best_candidate, html_partial)
+        # readability builds the article in a document of lxml.html's own parser, whose
+        # element lookup calls back into Python for every element touched afterwards; the
+        # article moves back into this tree's document (the lookup chosen in C).
+        output = self.html.makeelement("div", {})
+        output.extend(list(found))
         self.fragment = _missed_peers(peers, output) >= MIN_MISSED_PEERS
         if parent is not None:
             _restore_tables(siblings, parent)
@@ -498,8 +503,9 @@ def _holds_data_table(el: HtmlElement) -> bool:
     return word_count(tables[0]) >= _TABLE_WRAPPER_SHARE * word_count(el)
 
 
-def _new_p() -> HtmlElement:
-    return fragment_fromstring("<p/>")
+def _new_p(beside: HtmlElement) -> HtmlElement:
+    """An empty ``<p>`` in *beside*'s document (parsing ``"<p/>"`` would make another one)."""
+    return beside.makeelement("p", {})
 
 
 def _wrap_inline_runs(div: HtmlElement, has_block: dict[HtmlElement, bool]) -> None:
@@ -507,7 +513,7 @@ def _wrap_inline_runs(div: HtmlElement, has_block: dict[HtmlElement, bool]) -> N
     children = list(div)
     paragraph = None
     if div.text and div.text.strip():
-        p = _new_p()
+        p = _new_p(div)
         p.text = div.text
         div.text = None
         div.insert(0, p)
@@ -520,12 +526,12 @@ def _wrap_inline_runs(div: HtmlElement, has_block: dict[HtmlElement, bool]) -> N
             paragraph = None
             continue
         if paragraph is None:
-            paragraph = _new_p()
+            paragraph = _new_p(div)
             child.addprevious(paragraph)
         paragraph.append(child)
     for pos, child in reversed(list(enumerate(div))):
         if child.tail and child.tail.strip():
-            p = _new_p()
+            p = _new_p(div)
             p.text = child.tail
             child.tail = None
             div.insert(pos + 1, p)
