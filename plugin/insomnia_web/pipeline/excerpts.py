@@ -16,6 +16,7 @@ from ..rank.budget import selection_cost
 from ..rank.rerank import Reranker
 from ..schemas import ExcerptItem, PageStatus, ResultItem
 from .fetch import FetchContext, Gate, PageOutcome, PageRequest, fetch_pages
+from .links import links_as_text
 from .search_layout import frame_cost
 
 __all__ = ["RANK_RESERVE", "PipelineResult", "one_round", "run_excerpts"]
@@ -65,13 +66,16 @@ def byline(outcome: PageOutcome | None) -> str | None:
 
 
 def _doc(result: ResultItem, outcome: PageOutcome | None) -> SourceDoc:
+    """The search result as the ranking reads it: page text and snippet with each Markdown
+    link shown as its text (:func:`.links.links_as_text`), as the model will read them."""
     title = result.title or (outcome.title if outcome else None) or result.url
+    text = outcome.text if outcome is not None and outcome.status == "ok" else ""
     return SourceDoc(
         url=result.url,
         title=title,
-        text=outcome.text if outcome is not None and outcome.status == "ok" else "",
+        text=links_as_text(text),
         rank=result.rank,
-        snippet=result.snippet or None,
+        snippet=links_as_text(result.snippet) if result.snippet else None,
         byline=byline(outcome),
     )
 
