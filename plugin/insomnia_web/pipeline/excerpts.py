@@ -141,7 +141,9 @@ async def run_excerpts(
     The fetches run concurrently under one deadline (:func:`.fetch.fetch_pages`) that ends
     :data:`RANK_RESERVE` of *deadline_s* early (at most half a second), so that ranking
     still finishes within *deadline_s*. The provider's snippets are ranked along with the
-    page passages, so a page that failed still contributes its snippet. Ranking runs in a
+    page passages, so a page that failed still contributes its snippet. Page text and
+    snippets are ranked, priced and shown with each Markdown link as its text (the targets
+    are what WebFetch is for); excerpt offsets are into that text. Ranking runs in a
     worker thread, with the optional *reranker*. The excerpts come back grouped by source in
     provider rank order; they and the text around them (provenance line, delimiters, the
     notes on unread pages, *filtered* results and warnings: :func:`.search_layout.frame_cost`)
