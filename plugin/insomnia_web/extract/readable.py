@@ -50,15 +50,14 @@ from .counts import (
     parent_words,
     word_count,
 )
+from .patterns import HEADING_TAGS
+from .serialize import INLINE_TAGS
 
 __all__ = ["readable_article"]
 
 logging.getLogger("readability.readability").setLevel(logging.CRITICAL)
 
-_INLINE_TAGS = frozenset(
-    ["a", "b", "cite", "code", "em", "font", "i", "small", "span", "strong", "sub", "sup", "u"]
-)
-_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+_HEADINGS = HEADING_TAGS
 _BLOCK_PREFIXES = ("blockquote", "dl", "div", "img", "ol", "p", "table", "ul")
 # A wrapper around a data table ("table-responsive") is protected along with it when the
 # table holds at least this share of its words.
@@ -522,7 +521,7 @@ def _wrap_inline_runs(div: HtmlElement, has_block: dict[HtmlElement, bool]) -> N
         if child.tag == "br":
             paragraph = None
             continue
-        if child.tag not in _INLINE_TAGS or has_block.get(child, True):
+        if child.tag not in INLINE_TAGS or has_block.get(child, True):
             paragraph = None
             continue
         if paragraph is None:
