@@ -26,6 +26,7 @@ the page extraction wins.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -324,7 +325,13 @@ def _is_chrome(el: HtmlElement) -> bool:
     if el.get("aria-busy") == "true":
         return True  # a placeholder that scripts fill later (related threads): not yet content
     names = class_and_id(el)
-    return bool(names) and POST_CHROME.chrome_class.search(names.lower()) is not None
+    return bool(names) and _names_chrome(names)
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_chrome(names: str) -> bool:
+    """True when a class and id string names post chrome (a page repeats a few names)."""
+    return POST_CHROME.chrome_class.search(names.lower()) is not None
 
 
 def _is_control(el: HtmlElement, words: int, language: str | None) -> bool:
@@ -365,13 +372,16 @@ def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> None:
     ``poster_stat``); the class names and the post number apply to every page.
     """
     words = BlockCounts(root).words
-    total = words.get(root, 0)
-    doomed = [
-        el
-        for el in root.iterdescendants(Element)  # lxml's own loop: most elements match nothing
-        if (_is_chrome(el) or _is_control(el, words.get(el, 0), language) or _is_short_variant(el))
-        and words.get(el, 0) <= POST_CHROME.max_share * total
-    ]
+    limit = POST_CHROME.max_share * words.get(root, 0)
+    doomed = []
+    for el in root.iterdescendants(Element):  # lxml's own loop: most elements match nothing
+        n = words.get(el, 0)
+        if n > limit:
+            continue
+        # The word count first: most elements are more than a few words, or none.
+        control = 0 < n <= POST_CHROME.max_control_words and _is_control(el, n, language)
+        if control or _is_chrome(el) or _is_short_variant(el):
+            doomed.append(el)
     for el in _outermost(doomed, root):
         el.drop_tree()
 
