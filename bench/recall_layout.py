@@ -13,8 +13,6 @@ Rows of ``bench/recall.py`` (named ``text:bm25``, ``text:before``, ``text:defaul
 - ``default, every page read``: the same without the per-host page limit;
 - ``default, link targets kept``: the default with Markdown links shown whole, targets
   included (as before excerpts showed a link as its text);
-- ``default, room left unfilled``: the default without filling the room its selection
-  leaves with the leading sentences of the next-best passage (:mod:`insomnia_web.rank.fill`);
 - ``default + static``: the same with the built-in ``static`` reranker (needs the
   ``rerank`` extra; the row says when it is missing).
 
@@ -42,7 +40,7 @@ from insomnia_web.modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END, wrap_untruste
 from insomnia_web.pipeline import fit_excerpt_search, frame_cost
 from insomnia_web.pipeline.excerpts import one_round
 from insomnia_web.pipeline.links import links_as_text
-from insomnia_web.rank import Method, SourceDoc, estimate_tokens, fill, select_excerpts
+from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.budget import excerpt_cost
 from insomnia_web.rank.features import DEFAULT_WEIGHTS
 from insomnia_web.rank.ranker import rank_candidates
@@ -145,19 +143,6 @@ def before(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, in
     return text, estimate_tokens(text), sum(estimate_tokens(c.raw_text) for c in chosen), words
 
 
-def without_fill(render: Render) -> Render:
-    """*render* with the room a selection leaves unused (no passage cut short to fill it)."""
-
-    def run(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, int, int]:
-        tries, fill.FILL_TRIES = fill.FILL_TRIES, 0
-        try:
-            return render(query, docs, budget)
-        finally:
-            fill.FILL_TRIES = tries
-
-    return run
-
-
 def wilson(hits: int, n: int) -> tuple[float, float]:
     """The 95% Wilson score interval of a proportion."""
     if n == 0:
@@ -229,7 +214,6 @@ def rows() -> list[tuple[str, Render | None]]:
         ("default", current("ours")),
         ("default, every page read", current("ours", max_per_host=None)),
         ("default, link targets kept", current("ours", links=False)),
-        ("default, room left unfilled", without_fill(current("ours"))),
         ("default + static rerank", current("ours", static) if static else None),
     ]
 
@@ -315,7 +299,6 @@ def layout_methods(run_type: Any) -> dict[str, Callable[[str, list[SourceDoc], i
         "default": "text:default",
         "default, every page read": "text:default-all-pages",
         "default, link targets kept": "text:default-link-urls",
-        "default, room left unfilled": "text:default-no-fill",
         "default + static rerank": "text:default+static",
     }
     return {names[name]: runner(render) for name, render in rows() if render is not None}

@@ -30,14 +30,12 @@ class Excerpt(msgspec.Struct, frozen=True, kw_only=True):
     url: str
     title: str
     text: str
-    """The passage; a split table's header row and separator come first (see ``start``), and
-    a passage cut short to fill the budget's last room ends with `` …`` (:mod:`.fill`)."""
+    """The passage; a split table's header row and separator come first (see ``start``)."""
     score: float
     """Ranking score; comparable only within one call."""
     start: int
-    """Offset of the passage in the page text (:attr:`SourceDoc.text`): ``page_text[start:end]``
-    is ``text`` without the repeated table header or the cut mark, if any. ``-1`` for an
-    excerpt taken from the snippet."""
+    """Offset of the passage in the page text: ``page_text[start:end]`` is ``text`` without
+    the repeated table header, if any. ``-1`` for an excerpt taken from the snippet."""
     end: int
     """Offset just past the passage in the page text; ``-1`` for a snippet excerpt."""
     source_rank: int

@@ -17,8 +17,7 @@
 4. Selection: best first; a candidate that is a near-duplicate of one already taken
    (:mod:`.dedup`) is dropped; one that does not fit the remaining budget is skipped (a
    smaller one may still fit). Costs include the labels (:mod:`.budget`): a source's label
-   is paid by its first passage only. The room left is filled with the leading sentences
-   of the best candidate not taken, marked with ``…`` (:mod:`.fill`).
+   is paid by its first passage only.
 5. Output: grouped by source in provider rank order; within a source the snippet comes
    first, then page passages in page order. Ids number the sources from 1 in that order: all
    passages of one source share its id.
@@ -35,7 +34,6 @@ from .budget import passage_cost, source_label_cost
 from .candidates import Candidate, build_candidates, count_query_terms, query_terms
 from .dedup import is_near_duplicate, shingles
 from .features import BM25_ONLY, DEFAULT_WEIGHTS, Weights, bigrams, coverage, proximity
-from .fill import fill_room
 from .models import Excerpt, SourceDoc
 from .rerank import RERANK_DEPTH, Reranker, RerankPassage, fuse
 
@@ -136,8 +134,7 @@ def _select(ranked: list[Candidate], max_tokens: int) -> list[Candidate]:
         chosen_shingles.append(sh)
         labelled.add(c.doc)
         remaining -= cost
-    cut = fill_room(ranked, chosen, chosen_shingles, labelled, remaining)
-    return [*chosen, cut] if cut is not None else chosen
+    return chosen
 
 
 def select_weighted(
