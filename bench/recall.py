@@ -41,28 +41,30 @@ passage text the method returns.
 
 Each table cell is recall with its 95% Wilson interval. ``labels`` is the label share at 1000
 tokens: of the model-facing tokens a method spends, the share that are labels and structure
-rather than passage text (``insomnia_web.rank.budget`` pricing). The tables are printed for
-the ``tune`` part, the ``check`` part and both. ``--compare A B`` prints the paired
-difference A - B with a paired-bootstrap 95% interval (fixed seed); a change is kept only when
-the interval excludes 0. The line "room to lose" reports plain BM25 at 1000 tokens: the set
-can tell methods apart only while that is below 0.80.
+rather than passage text (header, delimiters, labels, heading lines, notes, other results). The
+tables are printed for the ``tune`` part, the ``check`` part and both. ``--compare A B`` prints
+the paired difference A - B with a paired-bootstrap 95% interval (fixed seed); a change is kept
+only when the interval excludes 0. The line "room to lose" reports plain BM25 at 1000 tokens:
+the set can tell methods apart only while that is below 0.80.
 
 Methods (``METHODS``, a table of named runners; add a row to measure a new method):
 
 - ``bm25-plain``: BM25 over fixed 100-word passages of all ten pages, best first until the
   budget, no labels at all (the baseline a method must beat);
-- ``bm25``: ``select_excerpts(method="bm25")`` (labels priced in);
-- ``ours``: ``select_excerpts(method="ours")``, today's default;
 - ``lead``: the first tokens of the rank-1 page, as much as the budget allows.
 - ``text:bm25``, ``text:before``, ``text:default``, ``text:default+static``: the whole text
   WebSearch renders (``bench/recall_layout.py``) for plain BM25 passages, the previous
-  release's layout, the current default, and the default with the ``static`` reranker
-  (when the ``rerank`` extra is installed); answers are looked for in all of that text.
+  release's ranking and layout, the current default, and the default with the ``static``
+  reranker (when the ``rerank`` extra is installed); answers are looked for in all of that
+  text, and every token of it counts.
 
-``--ablate`` adds one row per variant of the default weights (each default feature dropped,
-each other feature added, other cut-offs; ``ablation_variants``), ``--detail`` prints the rank
-of the first answer-bearing passage per question. ``--speed`` times one call on 5 pages of
-at least 10k words each (pages repeated). A run takes about a minute (``--ablate`` a few).
+``--ablate`` adds whole-text rows (``ablation_variants``): the default without each of its
+features, with each feature that is off by default added, the default + ``static`` with the
+previous reciprocal-rank fusion instead of the score mix; compare one with ``--compare
+text:default "text:default without page_bm25"``. ``--detail`` prints the rank of the first
+answer-bearing passage per question. ``--speed`` times one ranking call on 5 pages of at least
+10k words each (pages repeated), and the ``static`` reranker on 40 and on 200 passages. A run
+takes about two minutes (``--ablate`` about ten).
 
     python bench/recall.py [--text truth|extract] [--ablate] [--detail] [--speed] [--compare A B]
 
@@ -100,16 +102,16 @@ from insomnia_web.rank.analysis import analyze
 from insomnia_web.rank.bm25 import BM25
 from insomnia_web.rank.budget import label_cost
 from insomnia_web.rank.features import BM25_ONLY, DEFAULT_WEIGHTS, Weights
-from insomnia_web.rank.models import Excerpt
-from insomnia_web.rank.ranker import rank_candidates, select_weighted
-from recall_layout import layout_methods
+from insomnia_web.rank.ranker import rank_candidates
+from insomnia_web.rank.rerank import RerankPassage
+from recall_layout import as_runner, current, layout_methods, static_reranker
 
 BUDGETS = (500, 1000, 2000)
 LABEL_BUDGET = 1000  # the budget the label share is reported at
 ROOM = 0.80  # plain BM25 at 1000 tokens must stay below this for the set to be useful
 PASSAGE_WORDS = 100  # passage size of the plain BM25 baseline
 ADDED_WEIGHT = 0.2  # weight tried for a feature that is off by default
-CUTOFFS = (0.0, 0.2, 0.3, 0.4)  # score cut-offs (share of the best score) tried
+RRF_K = 10  # rank offset of the reciprocal-rank fusion row (the previous release's)
 RESAMPLES = 2000  # paired bootstrap resamples
 SEED = 15  # bootstrap seed
 PARTS = ("tune", "check", "all")
@@ -153,31 +155,6 @@ def answered(q: Question, texts: Sequence[str]) -> bool:
 
 
 # -- methods ------------------------------------------------------------------------------
-
-
-def excerpts_run(found: Sequence[Excerpt]) -> Run:
-    """Price what select_excerpts returned: labels by ``label_cost``, text by the estimator."""
-    labels = sum(label_cost(e.title, e.url, e.heading) for e in found)
-    text = sum(estimate_tokens(e.text) for e in found)
-    return Run([e.text for e in found], labels + text, labels)
-
-
-def method_runner(method: Method) -> Runner:
-    """Return a runner for ``select_excerpts`` with *method* (the public entry point)."""
-
-    def run(query: str, docs: list[SourceDoc], budget: int) -> Run:
-        return excerpts_run(select_excerpts(query, docs, max_tokens=budget, method=method))
-
-    return run
-
-
-def weights_runner(weights: Weights) -> Runner:
-    """Return a runner for ``select_weighted`` with *weights* (ablation rows)."""
-
-    def run(query: str, docs: list[SourceDoc], budget: int) -> Run:
-        return excerpts_run(select_weighted(query, docs, max_tokens=budget, weights=weights))
-
-    return run
 
 
 def plain_passages(text: str) -> list[str]:
@@ -229,8 +206,6 @@ def lead_run(query: str, docs: list[SourceDoc], budget: int) -> Run:
 
 METHODS: dict[str, Runner] = {
     "bm25-plain": bm25_plain,
-    "bm25": method_runner("bm25"),
-    "ours": method_runner("ours"),
     "lead": lead_run,
 }
 """The methods every run reports, by name (``--compare`` takes these names too)."""
@@ -240,23 +215,34 @@ METHODS: dict[str, Runner] = {
 METHODS.update(layout_methods(Run))
 
 RANKED: dict[Method, Weights] = {"ours": DEFAULT_WEIGHTS, "bm25": BM25_ONLY}
-"""Methods with a passage ranking, for MRR and ``--detail``."""
+"""Methods with a passage ranking, for MRR, ``--detail`` and ``--speed``."""
+
+
+def reciprocal_rank_fusion(first: Sequence[float], second: Sequence[float]) -> list[int]:
+    """The previous release's fusion: ``1 / (k + first rank) + 1 / (k + rerank rank)``."""
+    by_rerank = sorted(range(len(second)), key=lambda i: -second[i])
+    rerank_rank = {i: r for r, i in enumerate(by_rerank, start=1)}
+    fused = [1.0 / (RRF_K + i + 1) + 1.0 / (RRF_K + rerank_rank[i]) for i in range(len(first))]
+    return sorted(range(len(first)), key=lambda i: (-fused[i], rerank_rank[i], i))
 
 
 def ablation_variants() -> dict[str, Runner]:
-    """Return the ablation rows: each default feature dropped, each other feature added."""
+    """Return the whole-text ablation rows: each default feature dropped, each other
+    feature added, and the ``static`` rerank with the previous fusion."""
     out: dict[str, Runner] = {}
     for field in DEFAULT_WEIGHTS.__struct_fields__:
         if field in ("bm25", "cutoff"):
             continue
         on = getattr(DEFAULT_WEIGHTS, field)
-        label = f"ours without {field}" if on else f"ours with {field}={ADDED_WEIGHT}"
+        label = (
+            f"text:default without {field}" if on else f"text:default with {field}={ADDED_WEIGHT}"
+        )
         weights = msgspec.structs.replace(DEFAULT_WEIGHTS, **{field: 0.0 if on else ADDED_WEIGHT})
-        out[label] = weights_runner(weights)
-    for cutoff in CUTOFFS:
-        if cutoff != DEFAULT_WEIGHTS.cutoff:
-            weights = msgspec.structs.replace(DEFAULT_WEIGHTS, cutoff=cutoff)
-            out[f"ours cutoff={cutoff}"] = weights_runner(weights)
+        out[f"text:default {label}"] = as_runner(current("ours", weights=weights), Run)
+    static = static_reranker()
+    if static is not None:
+        render = current("ours", static, weights=DEFAULT_WEIGHTS, fusion=reciprocal_rank_fusion)
+        out["text:default+static rrf"] = as_runner(render, Run)
     return out
 
 
@@ -417,12 +403,32 @@ def speed_ms(cases: Sequence[Case], docs: list[SourceDoc], method: Method) -> fl
 
 
 def print_speed(cases: Sequence[Case]) -> None:
-    """Print the CPU time of one call per ranked method on long inputs."""
+    """Print the CPU time of one call per ranked method on long inputs, and of the
+    ``static`` reranker on 40 and 200 passages."""
     for label, big in speed_inputs(cases).items():
         words = sum(len(d.text.split()) for d in big)
         for method in RANKED:
             ms = speed_ms(cases, big, method)
             print(f"# speed, {method}: {ms:.1f} CPU ms per call (median), 5 {label}: {words} words")
+    static = static_reranker()
+    if static is None:
+        print("# speed, static rerank: the rerank extra is not installed")
+        return
+    for depth in (40, 200):
+        times = []
+        for q, docs in cases[:7]:
+            top = rank_candidates(q.question, docs, BM25_ONLY)[:depth]
+            passages = [
+                RerankPassage(text=c.text, title=c.source.title, heading=c.heading,
+                              source_rank=c.source.rank)
+                for c in top
+            ]  # fmt: skip
+            start = time.perf_counter()
+            static.score(q.question, passages)
+            times.append((1000 * (time.perf_counter() - start), len(passages)))
+        ms = statistics.median(t for t, _ in times)
+        n = statistics.median(k for _, k in times)
+        print(f"# speed, static rerank: {ms:.1f} ms per call (median, wall), {n:.0f} passages")
 
 
 def print_detail(cases: Sequence[Case]) -> None:
@@ -461,11 +467,15 @@ def main() -> None:
     results = {name: evaluate(cases, run) for name, run in runners.items()}
     print_room(cases, results)
     print_tables(cases, results)
-    print("\n| method | MRR | CPU ms/call |\n|---|---|---|")
+    print("\n| ranking | MRR of the first answer-bearing passage |\n|---|---|")
     for name, weights in RANKED.items():
-        print(f"| {name} | {mrr(cases, weights):.3f} | {results[name].ms:.1f} |")
-    print(f"| bm25-plain | - | {results['bm25-plain'].ms:.1f} |")
-    print_compare(cases, results, "ours", "bm25-plain")
+        print(f"| {name} | {mrr(cases, weights):.3f} |")
+    print("\n| method | CPU ms per call (ranking and layout) |\n|---|---|")
+    for name, r in results.items():
+        print(f"| {name} | {r.ms:.1f} |")
+    print_compare(cases, results, "text:default", "bm25-plain")
+    if "text:default+static" in results:
+        print_compare(cases, results, "text:default+static", "text:default")
     if args.compare:
         print_compare(cases, results, *args.compare)
     if args.detail:

@@ -4,12 +4,16 @@ Rows of ``bench/recall.py`` (named ``text:bm25``, ``text:before``, ``text:defaul
 ``text:default+static``):
 
 - ``bm25``: plain BM25 passages, laid out as WebSearch lays them out now;
-- ``before``: the ranking and layout of the previous release: a label per passage, the
-  "Other results (not used)" list always, and a budget that did not count the provenance
-  line, the untrusted-content delimiters or the notes (its text may exceed the budget);
+- ``before``: the ranking and layout of the previous release: its feature weights
+  (:data:`PREVIOUS_WEIGHTS`), a label per passage, the "Other results (not used)" list
+  always, and a budget that did not count the provenance line, the untrusted-content
+  delimiters or the notes (its text may exceed the budget);
 - ``default``: the current default (``method="ours"``, grouped layout, whole-text budget);
 - ``default + static``: the same with the built-in ``static`` reranker (needs the
   ``rerank`` extra; the row says when it is missing).
+
+:func:`current` also takes explicit weights and a rerank fusion, for ``bench/recall.py``'s
+ablation rows.
 
 A question is answered at a budget when an answer string occurs anywhere in the text the
 model reads. Cells: recall with its 95% Wilson interval. ``tokens`` is the mean estimate
@@ -31,14 +35,16 @@ from insomnia_web.modeltext import wrap_untrusted
 from insomnia_web.pipeline import fit_excerpt_search, frame_cost
 from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.budget import excerpt_cost
-from insomnia_web.rank.features import DEFAULT_WEIGHTS
-from insomnia_web.rank.ranker import rank_candidates
-from insomnia_web.rank.rerank import Reranker
+from insomnia_web.rank.features import Weights
+from insomnia_web.rank.ranker import Fusion, rank_candidates, select_weighted
+from insomnia_web.rank.rerank import Reranker, fuse
 from insomnia_web.schemas import ExcerptItem, ResultItem, SearchCacheInfo, WebSearchOutput
 
 BUDGETS = (500, 1000, 2000)
 HEADER = "[cache: miss · searxng · 2026-12-02T10:00Z]"
 Z95 = 1.96
+PREVIOUS_WEIGHTS = Weights(bm25=1.0, heading=0.5, coverage=0.2, title=0.2, page=0.2, cutoff=0.2)
+"""The previous release's feature weights (no page BM25)."""
 
 
 class Case(Protocol):
@@ -60,12 +66,24 @@ def _output(query: str, docs: Sequence[SourceDoc], excerpts: list[ExcerptItem]) 
     )  # fmt: skip
 
 
-def current(method: Method, reranker: Reranker | None = None) -> Render:
-    """WebSearch's selection and layout today, under the whole-text budget."""
+def current(
+    method: Method,
+    reranker: Reranker | None = None,
+    *,
+    weights: Weights | None = None,
+    fusion: Fusion = fuse,
+) -> Render:
+    """WebSearch's selection and layout today, under the whole-text budget (with *weights*
+    and *fusion* instead of *method*'s and the default's, when given)."""
 
     def render(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, int, int]:
         room = budget - frame_cost([], [], header=HEADER)
-        found = select_excerpts(query, docs, max_tokens=room, method=method, reranker=reranker)
+        if weights is None:
+            found = select_excerpts(query, docs, max_tokens=room, method=method, reranker=reranker)
+        else:
+            found = select_weighted(
+                query, docs, max_tokens=room, weights=weights, reranker=reranker, fusion=fusion
+            )
         items = [
             ExcerptItem(
                 id=e.id, url=e.url, title=e.title, text=e.text, score=e.score, start=e.start,
@@ -85,7 +103,7 @@ def before(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, in
     """The previous release: per-passage labels, full passage text, budget on excerpts only."""
     chosen = []
     remaining = budget
-    for c in rank_candidates(query, docs, DEFAULT_WEIGHTS):
+    for c in rank_candidates(query, docs, PREVIOUS_WEIGHTS):
         cost = excerpt_cost(c.source.title, c.source.url, c.heading, c.raw_text)
         if cost <= remaining:
             chosen.append(c)
@@ -211,16 +229,19 @@ def report(cases: Sequence[tuple[Any, list[SourceDoc]]], title: str = "") -> Non
         print(f"| {name} | {' | '.join(cells)} | {m.tokens[at]:.0f} | {labels} | {versus} |")
 
 
+def as_runner(render: Render, run_type: Any) -> Callable[[str, list[SourceDoc], int], Any]:
+    """A ``bench/recall.py`` runner (returning its *run_type*) for *render*."""
+
+    def run(query: str, docs: list[SourceDoc], budget: int) -> Any:
+        text, total, passages, _ = render(query, docs, budget)
+        return run_type([text], total, total - passages)
+
+    return run
+
+
 def layout_methods(run_type: Any) -> dict[str, Callable[[str, list[SourceDoc], int], Any]]:
     """``bench/recall.py`` runners (returning its *run_type*) for :func:`rows`, named
     ``text:...``."""
-
-    def runner(render: Render) -> Callable[[str, list[SourceDoc], int], Any]:
-        def run(query: str, docs: list[SourceDoc], budget: int) -> Any:
-            text, total, passages, _ = render(query, docs, budget)
-            return run_type([text], total, total - passages)
-
-        return run
 
     names = {
         "bm25": "text:bm25",
@@ -228,4 +249,6 @@ def layout_methods(run_type: Any) -> dict[str, Callable[[str, list[SourceDoc], i
         "default": "text:default",
         "default + static rerank": "text:default+static",
     }
-    return {names[name]: runner(render) for name, render in rows() if render is not None}
+    return {
+        names[name]: as_runner(render, run_type) for name, render in rows() if render is not None
+    }
