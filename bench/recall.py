@@ -63,8 +63,8 @@ features, with each feature that is off by default added, the default + ``static
 previous reciprocal-rank fusion instead of the score mix; compare one with ``--compare
 text:default "text:default without page_bm25"``. ``--detail`` prints the rank of the first
 answer-bearing passage per question. ``--speed`` times one ranking call on 5 pages of at least
-10k words each (pages repeated), and the ``static`` reranker on 40 and on 200 passages. A run
-takes about two minutes (``--ablate`` about ten).
+10k words each (pages repeated), and the ``static`` reranker on 40 and on 200 passages of those
+news articles. A run takes about two minutes (``--ablate`` about ten).
 
     python bench/recall.py [--text truth|extract] [--ablate] [--detail] [--speed] [--compare A B]
 
@@ -234,9 +234,7 @@ def ablation_variants() -> dict[str, Runner]:
         if field in ("bm25", "cutoff"):
             continue
         on = getattr(DEFAULT_WEIGHTS, field)
-        label = (
-            f"text:default without {field}" if on else f"text:default with {field}={ADDED_WEIGHT}"
-        )
+        label = f"without {field}" if on else f"with {field}={ADDED_WEIGHT}"
         weights = msgspec.structs.replace(DEFAULT_WEIGHTS, **{field: 0.0 if on else ADDED_WEIGHT})
         out[f"text:default {label}"] = as_runner(current("ours", weights=weights), Run)
     static = static_reranker()
@@ -414,10 +412,11 @@ def print_speed(cases: Sequence[Case]) -> None:
     if static is None:
         print("# speed, static rerank: the rerank extra is not installed")
         return
+    articles = speed_inputs(cases)["news articles"]
     for depth in (40, 200):
         times = []
-        for q, docs in cases[:7]:
-            top = rank_candidates(q.question, docs, BM25_ONLY)[:depth]
+        for q, _ in cases[:7]:
+            top = rank_candidates(q.question, articles, BM25_ONLY)[:depth]
             passages = [
                 RerankPassage(text=c.text, title=c.source.title, heading=c.heading,
                               source_rank=c.source.rank)

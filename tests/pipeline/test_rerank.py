@@ -94,11 +94,11 @@ def test_hook_register_rerankers_refuses_a_non_reranker_and_a_duplicate() -> Non
 
 
 def test_fusion_mixes_scaled_scores_and_a_tie_goes_to_the_reranker() -> None:
-    """The fused order mixes both min-max scaled scores (0.4 first stage, 0.6 reranker): a
+    """The fused order mixes both min-max scaled scores (0.2 first stage, 0.8 reranker): a
     reranker favourite far behind in BM25 rises but a large BM25 lead holds; a tie in fused
     score goes to the reranker's choice, equal scores keep first-stage order."""
     assert fuse([10.0, 9.0, 1.0], [0.0, 0.0, 1.0]) == [2, 0, 1]
-    assert fuse([10.0, 2.0, 0.0], [0.4, 0.5, 0.0]) == [0, 1, 2]
+    assert fuse([10.0, 0.0, 5.0], [0.9, 1.0, 0.0]) == [0, 1, 2]
     assert fuse([10.0, 0.0], [0.0, 0.5]) == [1, 0]
     assert fuse([3.0, 2.0, 1.0], [0.0, 0.0, 0.0]) == [0, 1, 2]
     assert fuse([1.0, 1.0], [0.0, 1.0]) == [1, 0]
@@ -148,7 +148,8 @@ def test_static_without_the_extra_is_not_configured(monkeypatch: pytest.MonkeyPa
 
 
 def test_static_reranker_prefers_the_passage_on_the_question() -> None:
-    """With the extra installed, the bundled model scores the on-topic passage higher."""
+    """With the extra installed, the bundled model ranks the passage answering the question
+    first, one on its topic next and an unrelated one last, scaled from 0 to 1."""
     pytest.importorskip("wordllama")
     reranker = StaticReranker()
     passages = [
@@ -156,6 +157,9 @@ def test_static_reranker_prefers_the_passage_on_the_question() -> None:
                       source_rank=1),
         RerankPassage(text="The tortoise can live for more than a century.", title="Animals",
                       heading="Lifespan", source_rank=2),
+        RerankPassage(text="Tortoises are reptiles with shells; many people keep one as a pet.",
+                      title="Animals", heading=None, source_rank=3),
     ]  # fmt: skip
-    low, high = reranker.score("how long do tortoises live", passages)
-    assert high > low
+    unrelated, answer, topic = reranker.score("how long do tortoises live", passages)
+    assert unrelated == 0.0 < topic < answer == 1.0
+    assert reranker.score("anything", []) == []

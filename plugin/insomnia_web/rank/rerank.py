@@ -35,7 +35,7 @@ __all__ = [
 
 RERANK_DEPTH = 40
 """How many first-stage candidates a reranker sees."""
-FUSION_WEIGHT = 0.6
+FUSION_WEIGHT = 0.8
 """The reranker's share of the fused score; the first stage has the rest."""
 
 
