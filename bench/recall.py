@@ -60,11 +60,12 @@ Methods (``METHODS``, a table of named runners; add a row to measure a new metho
 
 ``--ablate`` adds whole-text rows (``ablation_variants``): the default without each of its
 features, with each feature that is off by default added, the default + ``static`` with the
-previous reciprocal-rank fusion instead of the score mix; compare one with ``--compare
-text:default "text:default without page_bm25"``. ``--detail`` prints the rank of the first
-answer-bearing passage per question. ``--speed`` times one ranking call on 5 pages of at least
-10k words each (pages repeated), and the ``static`` reranker on 40 and on 200 passages of those
-news articles. A run takes about two minutes (``--ablate`` about ten).
+previous reciprocal-rank fusion instead of the score mix, and with only one of its two
+similarities; compare one with ``--compare text:default "text:default without page_bm25"``.
+``--detail`` prints the rank of the first answer-bearing passage per question. ``--speed``
+times one ranking call on 5 pages of at least 10k words each (pages repeated), and the
+``static`` reranker on 40 and on 200 passages of those news articles. A run takes about two
+minutes (``--ablate`` about ten).
 
     python bench/recall.py [--text truth|extract] [--ablate] [--detail] [--speed] [--compare A B]
 
@@ -104,6 +105,7 @@ from insomnia_web.rank.budget import label_cost
 from insomnia_web.rank.features import BM25_ONLY, DEFAULT_WEIGHTS, Weights
 from insomnia_web.rank.ranker import rank_candidates
 from insomnia_web.rank.rerank import RerankPassage
+from insomnia_web.rank.static_rerank import StaticReranker
 from recall_layout import as_runner, current, layout_methods, static_reranker
 
 BUDGETS = (500, 1000, 2000)
@@ -238,10 +240,26 @@ def ablation_variants() -> dict[str, Runner]:
         weights = msgspec.structs.replace(DEFAULT_WEIGHTS, **{field: 0.0 if on else ADDED_WEIGHT})
         out[f"text:default {label}"] = as_runner(current("ours", weights=weights), Run)
     static = static_reranker()
-    if static is not None:
+    if isinstance(static, StaticReranker):
         render = current("ours", static, weights=DEFAULT_WEIGHTS, fusion=reciprocal_rank_fusion)
         out["text:default+static rrf"] = as_runner(render, Run)
+        for signal in (0, 1):
+            one = OneSimilarity(static.model, signal)
+            out[f"text:default+static {one.label} only"] = as_runner(current("ours", one), Run)
     return out
+
+
+class OneSimilarity(StaticReranker):
+    """The ``static`` reranker scoring by one of its two similarities (an ablation row)."""
+
+    def __init__(self, model: object, signal: int) -> None:
+        super().__init__(model)
+        self.signal = signal
+        self.label = ("pooled", "max-sim")[signal]
+
+    def score(self, query: str, passages: Sequence[RerankPassage]) -> Sequence[float]:
+        """The pooled (signal 0) or max-sim (signal 1) similarity alone."""
+        return self.similarities(query, passages)[self.signal] if passages else []
 
 
 # -- statistics ---------------------------------------------------------------------------
@@ -368,6 +386,30 @@ def print_compare(cases: Sequence[Case], results: dict[str, Result], a: str, b: 
     print("# * : the interval excludes 0")
 
 
+def print_ablation(cases: Sequence[Case], results: dict[str, Result]) -> None:
+    """Print each ablation row minus its reference (the default, or the default + static)
+    per part and budget, with paired-bootstrap intervals."""
+    print(f"\nablation: row - reference [95% paired-bootstrap interval, seed {SEED}]")
+    print("\n| row | part | " + " | ".join(f"@{x}" for x in BUDGETS) + " |")
+    print("|---|---|" + "---|" * len(BUDGETS))
+    for name in ablation_names(results):
+        reference = "text:default+static" if "+static" in name else "text:default"
+        for part in PARTS:
+            where = part_indices(cases, part)
+            cells = []
+            for ha, hb in zip(results[name].hits, results[reference].hits, strict=True):
+                mean, lo, hi = paired_diff(pick(ha, where), pick(hb, where))
+                mark = " *" if lo > 0 or hi < 0 else ""
+                cells.append(f"{mean:+.3f} [{lo:+.3f}, {hi:+.3f}]{mark}")
+            print(f"| {name} | {part} | " + " | ".join(cells) + " |")
+    print("# * : the interval excludes 0")
+
+
+def ablation_names(results: dict[str, Result]) -> list[str]:
+    """The ablation rows among *results* (named after the row they vary)."""
+    return [n for n in results if n.startswith("text:default") and n.count(" ")]
+
+
 def speed_inputs(cases: Sequence[Case]) -> dict[str, list[SourceDoc]]:
     """Return two speed inputs of 5 pages, each page repeated to at least 10k words:
     the 5 longest page texts (link-heavy lists and tables) and the 5 longest news articles."""
@@ -437,6 +479,16 @@ def print_detail(cases: Sequence[Case]) -> None:
         print(f"# {q.id} {q.split} ours={ours} bm25={base} {q.question}")
 
 
+def print_costs(cases: Sequence[Case], results: dict[str, Result]) -> None:
+    """Print the MRR of each ranking and the CPU time per call of each method."""
+    print("\n| ranking | MRR of the first answer-bearing passage |\n|---|---|")
+    for name, weights in RANKED.items():
+        print(f"| {name} | {mrr(cases, weights):.3f} |")
+    print("\n| method | CPU ms per call (ranking and layout) |\n|---|---|")
+    for name, r in results.items():
+        print(f"| {name} | {r.ms:.1f} |")
+
+
 def main() -> None:
     """Run the benchmark and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -466,17 +518,14 @@ def main() -> None:
     results = {name: evaluate(cases, run) for name, run in runners.items()}
     print_room(cases, results)
     print_tables(cases, results)
-    print("\n| ranking | MRR of the first answer-bearing passage |\n|---|---|")
-    for name, weights in RANKED.items():
-        print(f"| {name} | {mrr(cases, weights):.3f} |")
-    print("\n| method | CPU ms per call (ranking and layout) |\n|---|---|")
-    for name, r in results.items():
-        print(f"| {name} | {r.ms:.1f} |")
+    print_costs(cases, results)
     print_compare(cases, results, "text:default", "bm25-plain")
     if "text:default+static" in results:
         print_compare(cases, results, "text:default+static", "text:default")
     if args.compare:
         print_compare(cases, results, *args.compare)
+    if args.ablate:
+        print_ablation(cases, results)
     if args.detail:
         print_detail(cases)
     if args.speed:

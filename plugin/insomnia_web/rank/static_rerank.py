@@ -77,6 +77,13 @@ class StaticReranker(Reranker):
         title and heading) to *query* (see the module docstring)."""
         if not passages:
             return []
+        pooled, max_sim = self.similarities(query, passages)
+        return [(a + b) / 2 for a, b in zip(_scaled(pooled), _scaled(max_sim), strict=True)]
+
+    def similarities(
+        self, query: str, passages: Sequence[RerankPassage]
+    ) -> tuple[list[float], list[float]]:
+        """The pooled and the max-sim similarity of each passage to *query*, unscaled."""
         import numpy as np  # installed with wordllama; not a dependency of the core
 
         texts = [
@@ -90,20 +97,19 @@ class StaticReranker(Reranker):
                              dtype=np.int64), 0, len(table) - 1)
             for e in encoded
         ]  # fmt: skip
+        pooled = [0.0] * len(passages)
+        max_sim = [0.0] * len(passages)
+        if not len(ids[0]):
+            return pooled, max_sim
         query_vectors = _unit(table[np.unique(ids[0])])
-        query_mean = _unit(table[ids[0]].mean(axis=0, keepdims=True))[0] if len(ids[0]) else None
-        pooled: list[float] = []
-        max_sim: list[float] = []
-        for token_ids in ids[1:]:
-            if not len(token_ids) or query_mean is None:
-                pooled.append(0.0)
-                max_sim.append(0.0)
-                continue
-            rows = table[token_ids]
-            pooled.append(float(_unit(rows.mean(axis=0, keepdims=True))[0] @ query_mean))
-            best = (query_vectors @ _unit(table[np.unique(token_ids)]).T).max(axis=1)
-            max_sim.append(float(best.mean()))
-        return [(a + b) / 2 for a, b in zip(_scaled(pooled), _scaled(max_sim), strict=True)]
+        query_mean = _unit(table[ids[0]].mean(axis=0, keepdims=True))[0]
+        for i, token_ids in enumerate(ids[1:]):
+            if len(token_ids):
+                rows = table[token_ids]
+                pooled[i] = float(_unit(rows.mean(axis=0, keepdims=True))[0] @ query_mean)
+                best = (query_vectors @ _unit(table[np.unique(token_ids)]).T).max(axis=1)
+                max_sim[i] = float(best.mean())
+        return pooled, max_sim
 
 
 def _unit(rows: Any) -> Any:
