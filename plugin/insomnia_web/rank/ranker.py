@@ -8,13 +8,13 @@
 2. Scores: ``method="bm25"`` is plain BM25 over the passage text (IDF over this call's
    candidates). ``method="ours"`` adds the weighted features of :mod:`.features`; by default
    heading and title matches, query-term coverage of the passage and of its page, and the
-   BM25 score of its whole page (bigram,
-   proximity, lead and provider-rank features exist but are off: they did not help on the dev
-   set). Ties go to the better provider rank. A candidate is eligible only if it contains a
-   query term (in its text, or for "ours" in its heading); a query with no terms at all
-   falls back to each page's lead and the snippets, in provider order.
+   BM25 score of its whole page (bigram, proximity, lead and provider-rank features exist
+   but are off: they did not help on the dev set). Ties go to the better provider rank. A
+   candidate is eligible only if it contains a query term (in its text, or for "ours" in
+   its heading); a query with no terms at all falls back to each page's lead and the
+   snippets, in provider order.
 3. Rerank (optional): a :class:`~.rerank.Reranker` re-scores the best candidates and its
-   order is fused with the first stage's (:mod:`.rerank`).
+   scores are mixed with the first stage's (:mod:`.rerank`).
 4. Selection: best first; a candidate that is a near-duplicate of one already taken
    (:mod:`.dedup`) is dropped; one that does not fit the remaining budget is skipped (a
    smaller one may still fit). Costs include the labels (:mod:`.budget`): a source's label
