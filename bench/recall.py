@@ -59,13 +59,13 @@ Methods (``METHODS``, a table of named runners; add a row to measure a new metho
   text, and every token of it counts.
 
 ``--ablate`` adds whole-text rows (``ablation_variants``): the default without each of its
-features, with each feature that is off by default added, the default + ``static`` with the
-previous reciprocal-rank fusion instead of the score mix, and with only one of its two
-similarities; compare one with ``--compare text:default "text:default without page_bm25"``.
-``--detail`` prints the rank of the first answer-bearing passage per question. ``--speed``
-times one ranking call on 5 pages of at least 10k words each (pages repeated), and the
-``static`` reranker on 40 and on 200 passages of those news articles. A run takes about two
-minutes (``--ablate`` about ten).
+features, with each feature that is off by default added, the default + ``static`` with a score
+mix instead of reciprocal-rank fusion, and with only one of its two similarities; compare one
+with ``--compare text:default "text:default without page_bm25"``. ``--detail`` prints the rank
+of the first answer-bearing passage per question. ``--speed`` times one ranking call on 5 pages
+of at least 10k words each (pages repeated), and the ``static`` reranker on 40 and on 200 dev-
+set passages (beside wordllama's own embedding of them). A run takes about two minutes
+(``--ablate`` about ten).
 
     python bench/recall.py [--text truth|extract] [--ablate] [--detail] [--speed] [--compare A B]
 
@@ -102,6 +102,7 @@ from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpt
 from insomnia_web.rank.analysis import analyze
 from insomnia_web.rank.bm25 import BM25
 from insomnia_web.rank.budget import label_cost
+from insomnia_web.rank.candidates import build_candidates
 from insomnia_web.rank.features import BM25_ONLY, DEFAULT_WEIGHTS, Weights
 from insomnia_web.rank.ranker import rank_candidates
 from insomnia_web.rank.rerank import RerankPassage
@@ -113,7 +114,7 @@ LABEL_BUDGET = 1000  # the budget the label share is reported at
 ROOM = 0.80  # plain BM25 at 1000 tokens must stay below this for the set to be useful
 PASSAGE_WORDS = 100  # passage size of the plain BM25 baseline
 ADDED_WEIGHT = 0.2  # weight tried for a feature that is off by default
-RRF_K = 10  # rank offset of the reciprocal-rank fusion row (the previous release's)
+MIX_WEIGHT = 0.8  # the reranker's share in the score-mix fusion row
 RESAMPLES = 2000  # paired bootstrap resamples
 SEED = 15  # bootstrap seed
 PARTS = ("tune", "check", "all")
@@ -220,17 +221,22 @@ RANKED: dict[Method, Weights] = {"ours": DEFAULT_WEIGHTS, "bm25": BM25_ONLY}
 """Methods with a passage ranking, for MRR, ``--detail`` and ``--speed``."""
 
 
-def reciprocal_rank_fusion(first: Sequence[float], second: Sequence[float]) -> list[int]:
-    """The previous release's fusion: ``1 / (k + first rank) + 1 / (k + rerank rank)``."""
-    by_rerank = sorted(range(len(second)), key=lambda i: -second[i])
-    rerank_rank = {i: r for r, i in enumerate(by_rerank, start=1)}
-    fused = [1.0 / (RRF_K + i + 1) + 1.0 / (RRF_K + rerank_rank[i]) for i in range(len(first))]
-    return sorted(range(len(first)), key=lambda i: (-fused[i], rerank_rank[i], i))
+def score_mix(first: Sequence[float], second: Sequence[float]) -> list[int]:
+    """A fusion tried instead of reciprocal ranks: ``(1 - w) * first + w * rerank``, each
+    min-max scaled over the candidates (w = :data:`MIX_WEIGHT`)."""
+
+    def scaled(scores: Sequence[float]) -> list[float]:
+        low, high = min(scores), max(scores)
+        return [(x - low) / (high - low) if high > low else 0.0 for x in scores]
+
+    a, b = scaled(first), scaled(second)
+    fused = [(1 - MIX_WEIGHT) * x + MIX_WEIGHT * y for x, y in zip(a, b, strict=True)]
+    return sorted(range(len(first)), key=lambda i: (-fused[i], -b[i], i))
 
 
 def ablation_variants() -> dict[str, Runner]:
     """Return the whole-text ablation rows: each default feature dropped, each other
-    feature added, and the ``static`` rerank with the previous fusion."""
+    feature added, and the ``static`` rerank with another fusion or one similarity."""
     out: dict[str, Runner] = {}
     for field in DEFAULT_WEIGHTS.__struct_fields__:
         if field in ("bm25", "cutoff"):
@@ -241,8 +247,8 @@ def ablation_variants() -> dict[str, Runner]:
         out[f"text:default {label}"] = as_runner(current("ours", weights=weights), Run)
     static = static_reranker()
     if isinstance(static, StaticReranker):
-        render = current("ours", static, weights=DEFAULT_WEIGHTS, fusion=reciprocal_rank_fusion)
-        out["text:default+static rrf"] = as_runner(render, Run)
+        render = current("ours", static, weights=DEFAULT_WEIGHTS, fusion=score_mix)
+        out["text:default+static score mix"] = as_runner(render, Run)
         for signal in (0, 1):
             one = OneSimilarity(static.model, signal)
             out[f"text:default+static {one.label} only"] = as_runner(current("ours", one), Run)
@@ -454,22 +460,28 @@ def print_speed(cases: Sequence[Case]) -> None:
     if static is None:
         print("# speed, static rerank: the rerank extra is not installed")
         return
-    articles = speed_inputs(cases)["news articles"]
+    pool = [c for _, docs in cases[:20] for c in build_candidates(docs)]
+    passages = [
+        RerankPassage(text=c.text, title=c.source.title, heading=c.heading,
+                      source_rank=c.source.rank)
+        for c in pool
+    ]  # fmt: skip
     for depth in (40, 200):
-        times = []
+        some = passages[:depth]
+        texts = [f"{p.title}\n{p.heading or ''}\n{p.text}" for p in some]
+        ours, embed = [], []
         for q, _ in cases[:7]:
-            top = rank_candidates(q.question, articles, BM25_ONLY)[:depth]
-            passages = [
-                RerankPassage(text=c.text, title=c.source.title, heading=c.heading,
-                              source_rank=c.source.rank)
-                for c in top
-            ]  # fmt: skip
             start = time.perf_counter()
-            static.score(q.question, passages)
-            times.append((1000 * (time.perf_counter() - start), len(passages)))
-        ms = statistics.median(t for t, _ in times)
-        n = statistics.median(k for _, k in times)
-        print(f"# speed, static rerank: {ms:.1f} ms per call (median, wall), {n:.0f} passages")
+            static.score(q.question, some)
+            ours.append(1000 * (time.perf_counter() - start))
+            start = time.perf_counter()
+            static.model.embed([q.question, *texts], norm=True)
+            embed.append(1000 * (time.perf_counter() - start))
+        print(
+            f"# speed, static rerank: {statistics.median(ours):.1f} ms per call (median, wall) "
+            f"for {len(some)} dev-set passages; wordllama's embed alone: "
+            f"{statistics.median(embed):.1f} ms"
+        )
 
 
 def print_detail(cases: Sequence[Case]) -> None:

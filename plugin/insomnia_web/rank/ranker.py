@@ -14,7 +14,7 @@
    its heading); a query with no terms at all falls back to each page's lead and the
    snippets, in provider order.
 3. Rerank (optional): a :class:`~.rerank.Reranker` re-scores the best candidates and its
-   scores are mixed with the first stage's (:mod:`.rerank`).
+   order is fused with the first stage's (:mod:`.rerank`).
 4. Selection: best first; a candidate that is a near-duplicate of one already taken
    (:mod:`.dedup`) is dropped; one that does not fit the remaining budget is skipped (a
    smaller one may still fit). Costs include the labels (:mod:`.budget`): a source's label

@@ -3,15 +3,13 @@
 A :class:`Reranker` gets the query and the :data:`RERANK_DEPTH` best candidates of the
 first-stage ranking (text, title, heading path, provider rank) and returns one score per
 candidate, higher meaning more relevant; scores need not be bounded or calibrated. The
-first-stage scores and the reranker's are fused by a score mix (:func:`fuse`): each is
-scaled to ``[0, 1]`` over the candidates (min-max), and a candidate's fused score is
-``(1 - weight) * first + weight * rerank``, so how far apart two passages are counts, not
-only their order; a tie goes to the reranker's choice. Candidates below the depth keep
-their order, after the reranked ones.
-
-The mix and its weight were chosen on the tuning half of ``bench/qa-dev.json`` (with the
-built-in ``"static"`` reranker) and confirmed on its check half: reciprocal-rank fusion,
-which keeps only the two orders, gained about half as much recall at 1000 tokens.
+first-stage order and the reranker's order are fused by weighted reciprocal rank
+(:func:`fuse`): a candidate's fused score is ``1 / (k + bm25_rank) + weight / (k +
+rerank_rank)``, so a reranker can promote a passage but never lift one BM25 ranked poorly
+above all the ones it ranked well; a tie goes to the reranker's choice. Candidates below
+the depth keep their order, after the reranked ones. (A mix of the min-max scaled scores
+found no more answers on ``bench/qa-dev.json`` with the built-in ``"static"`` reranker:
+``bench/recall.py --ablate``, row ``text:default+static score mix``.)
 
 Rerankers are registered by plugins (the ``register_rerankers`` hook) and chosen by name in
 ``web.pipeline.rerank``; :class:`StaticReranker` (``"static"``) is built in.
@@ -26,6 +24,7 @@ from typing import ClassVar
 import msgspec
 
 __all__ = [
+    "FUSION_K",
     "FUSION_WEIGHT",
     "RERANK_DEPTH",
     "RerankPassage",
@@ -35,8 +34,10 @@ __all__ = [
 
 RERANK_DEPTH = 40
 """How many first-stage candidates a reranker sees."""
-FUSION_WEIGHT = 0.8
-"""The reranker's share of the fused score; the first stage has the rest."""
+FUSION_K = 10
+"""The rank offset of reciprocal-rank fusion (small: the top ranks matter most)."""
+FUSION_WEIGHT = 1.0
+"""Weight of the reranker's reciprocal rank against the first stage's (1.0)."""
 
 
 class RerankPassage(msgspec.Struct, frozen=True, kw_only=True):
@@ -73,26 +74,20 @@ def fuse(
     first_scores: Sequence[float],
     rerank_scores: Sequence[float],
     *,
+    k: float = FUSION_K,
     weight: float = FUSION_WEIGHT,
 ) -> list[int]:
     """The new order of candidates given in first-stage order, best first.
 
-    *first_scores* and *rerank_scores* have one score per candidate. Each is min-max scaled
-    to ``[0, 1]`` (all equal: all 0) and mixed, ``(1 - weight) * first + weight * rerank``;
-    the result is a permutation of their indices by fused score, a tie going to the one the
+    *first_scores* are the candidates' first-stage scores, best first (only their order
+    counts here); *rerank_scores* has one score per candidate. The result is a permutation
+    of their indices sorted by weighted reciprocal-rank fusion; a tie goes to the one the
     reranker prefers (a reranker was asked for a second opinion), then to first-stage order.
     """
-    n = len(first_scores)
-    if len(rerank_scores) != n:
-        raise ValueError(f"the reranker returned {len(rerank_scores)} scores for {n} passages")
-    first = _scaled([float(x) for x in first_scores])
-    second = _scaled([float(x) for x in rerank_scores])
-    fused = [(1.0 - weight) * a + weight * b for a, b in zip(first, second, strict=True)]
-    return sorted(range(n), key=lambda i: (-fused[i], -second[i], i))
-
-
-def _scaled(scores: list[float]) -> list[float]:
-    """*scores* min-max scaled to ``[0, 1]``; all 0 when they are all equal."""
-    low, high = min(scores, default=0.0), max(scores, default=0.0)
-    span = high - low
-    return [(s - low) / span if span > 0 else 0.0 for s in scores]
+    first = len(first_scores)
+    if len(rerank_scores) != first:
+        raise ValueError(f"the reranker returned {len(rerank_scores)} scores for {first} passages")
+    by_rerank = sorted(range(first), key=lambda i: -float(rerank_scores[i]))
+    rerank_rank = {i: r for r, i in enumerate(by_rerank, start=1)}
+    fused = [1.0 / (k + i + 1) + weight / (k + rerank_rank[i]) for i in range(first)]
+    return sorted(range(first), key=lambda i: (-fused[i], rerank_rank[i], i))
