@@ -41,33 +41,41 @@ passage text the method returns.
 
 Each table cell is recall with its 95% Wilson interval. ``labels`` is the label share at 1000
 tokens: of the model-facing tokens a method spends, the share that are labels and structure
-rather than passage text (header, delimiters, labels, heading lines, notes, other results). The
-tables are printed for the ``tune`` part, the ``check`` part and both. ``--compare A B`` prints
-the paired difference A - B with a paired-bootstrap 95% interval (fixed seed); a change is kept
-only when the interval excludes 0. The line "room to lose" reports plain BM25 at 1000 tokens:
-the set can tell methods apart only while that is below 0.80.
+rather than passage text (for the in-process rows by
+``insomnia_web.rank.budget.selection_cost``, what ``select_excerpts`` pays; for the ``text:``
+rows in the whole rendered text: header, delimiters, labels, heading lines, notes, other
+results). The tables are printed for the ``tune`` part, the ``check`` part and both.
+``--compare A B`` prints the paired difference A - B with a paired-bootstrap 95% interval
+(fixed seed); a change is kept only when the interval excludes 0. The line "room to lose"
+reports plain BM25 at 1000 tokens: the set can tell methods apart only while that is below
+0.80.
 
 Methods (``METHODS``, a table of named runners; add a row to measure a new method):
 
 - ``bm25-plain``: BM25 over fixed 100-word passages of all ten pages, best first until the
   budget, no labels at all (the baseline a method must beat);
+- ``bm25``: ``select_excerpts(method="bm25")``, in process (labels priced in);
+- ``ours``: ``select_excerpts(method="ours")``, the default ranking, in process;
 - ``lead``: the first tokens of the rank-1 page, as much as the budget allows.
-- ``text:bm25``, ``text:before``, ``text:default``, ``text:default+static``: the whole text
-  WebSearch renders (``bench/recall_layout.py``) for plain BM25 passages, the previous
-  release's ranking and layout, the current default, and the default with the ``static``
-  reranker (when the ``rerank`` extra is installed); answers are looked for in all of that
-  text, and every token of it counts.
+- ``text:bm25``, ``text:before``, ``text:default``, ``text:default-all-pages``,
+  ``text:default+static``: the whole text WebSearch renders (``bench/recall_layout.py``)
+  for plain BM25 passages, the previous release's ranking and layout, the current default,
+  the default without its per-host page limit, and the default with the ``static`` reranker
+  (when the ``rerank`` extra is installed); answers are looked for in all of that text, and
+  every token of it counts.
 
 ``--ablate`` adds whole-text rows (``ablation_variants``): the default without each of its
 features, with each feature that is off by default added, the default + ``static`` with a score
 mix instead of reciprocal-rank fusion, and with only one of its two similarities; compare one
 with ``--compare text:default "text:default without page_bm25"``. ``--detail`` prints the rank
-of the first answer-bearing passage per question. ``--speed`` times one ranking call on 5 pages
-of at least 10k words each (pages repeated), and the ``static`` reranker on 40 and on 200 dev-
-set passages (beside wordllama's own embedding of them). A run takes about two minutes
+of the first answer-bearing passage per question, ``--layout`` where the default's tokens go at
+1000 (labels, delimiters, heading lines...). ``--speed`` times one ranking call on 5 pages of
+at least 10k words each (pages repeated), and the ``static`` reranker on 40 and on 200 dev- set
+passages (beside wordllama's own embedding of them). A run takes about two minutes
 (``--ablate`` about ten).
 
-    python bench/recall.py [--text truth|extract] [--ablate] [--detail] [--speed] [--compare A B]
+    python bench/recall.py [--text truth|extract] [--ablate] [--detail] [--speed] [--layout]
+        [--compare A B]
 
 Data: ``../shared/data`` next to the repository, or ``$INSOMNIA_WEB_DATA``. WCXB pages are
 CC-BY-4.0, "WCXB, Murrough Foley".
@@ -101,13 +109,14 @@ from devset_build import (
 from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.analysis import analyze
 from insomnia_web.rank.bm25 import BM25
-from insomnia_web.rank.budget import label_cost
+from insomnia_web.rank.budget import selection_cost, source_label_cost
 from insomnia_web.rank.candidates import build_candidates
 from insomnia_web.rank.features import BM25_ONLY, DEFAULT_WEIGHTS, Weights
+from insomnia_web.rank.models import Excerpt
 from insomnia_web.rank.ranker import rank_candidates
 from insomnia_web.rank.rerank import RerankPassage
 from insomnia_web.rank.static_rerank import StaticReranker
-from recall_layout import as_runner, current, layout_methods, static_reranker
+from recall_layout import as_runner, current, layout_methods, print_breakdown, static_reranker
 
 BUDGETS = (500, 1000, 2000)
 LABEL_BUDGET = 1000  # the budget the label share is reported at
@@ -160,6 +169,23 @@ def answered(q: Question, texts: Sequence[str]) -> bool:
 # -- methods ------------------------------------------------------------------------------
 
 
+def excerpts_run(found: Sequence[Excerpt]) -> Run:
+    """Price what select_excerpts returned as it prices it (``selection_cost``: one label per
+    source, heading lines, separators); labels are what is not passage text."""
+    total = selection_cost((e.title, e.url, e.heading, e.text) for e in found)
+    text = sum(estimate_tokens(e.text) for e in found)
+    return Run([e.text for e in found], total, total - text)
+
+
+def method_runner(method: Method) -> Runner:
+    """Return a runner for ``select_excerpts`` with *method* (the public entry point)."""
+
+    def run(query: str, docs: list[SourceDoc], budget: int) -> Run:
+        return excerpts_run(select_excerpts(query, docs, max_tokens=budget, method=method))
+
+    return run
+
+
 def plain_passages(text: str) -> list[str]:
     """Split *text* into consecutive passages of :data:`PASSAGE_WORDS` words."""
     words = text.split()
@@ -195,7 +221,7 @@ def lead_run(query: str, docs: list[SourceDoc], budget: int) -> Run:
     """Return the longest prefix of the rank-1 page that fits *budget* with its label."""
     del query
     top = docs[0]
-    label = label_cost(top.title, top.url, None)
+    label = source_label_cost(top.title, top.url)
     text = top.text
     lo, hi = 0, len(text)
     while lo < hi:
@@ -209,6 +235,8 @@ def lead_run(query: str, docs: list[SourceDoc], budget: int) -> Run:
 
 METHODS: dict[str, Runner] = {
     "bm25-plain": bm25_plain,
+    "bm25": method_runner("bm25"),
+    "ours": method_runner("ours"),
     "lead": lead_run,
 }
 """The methods every run reports, by name (``--compare`` takes these names too)."""
@@ -501,6 +529,22 @@ def print_costs(cases: Sequence[Case], results: dict[str, Result]) -> None:
         print(f"| {name} | {r.ms:.1f} |")
 
 
+def print_extras(
+    args: argparse.Namespace, cases: Sequence[Case], results: dict[str, Result]
+) -> None:
+    """Print what the options asked for beyond the tables."""
+    if args.compare:
+        print_compare(cases, results, *args.compare)
+    if args.ablate:
+        print_ablation(cases, results)
+    if args.detail:
+        print_detail(cases)
+    if args.layout:
+        print_breakdown(cases)
+    if args.speed:
+        print_speed(cases)
+
+
 def main() -> None:
     """Run the benchmark and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -509,6 +553,9 @@ def main() -> None:
     parser.add_argument("--detail", action="store_true", help="print the answer rank per question")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="paired difference A - B")
     parser.add_argument("--speed", action="store_true", help="also time calls on long pages")
+    parser.add_argument(
+        "--layout", action="store_true", help="where the default's tokens go, by line kind"
+    )
     args = parser.parse_args()
     start = time.perf_counter()
     questions = load_devset()
@@ -534,14 +581,7 @@ def main() -> None:
     print_compare(cases, results, "text:default", "bm25-plain")
     if "text:default+static" in results:
         print_compare(cases, results, "text:default+static", "text:default")
-    if args.compare:
-        print_compare(cases, results, *args.compare)
-    if args.ablate:
-        print_ablation(cases, results)
-    if args.detail:
-        print_detail(cases)
-    if args.speed:
-        print_speed(cases)
+    print_extras(args, cases, results)
     print(f"# wall {time.perf_counter() - start:.0f}s")
 
 
