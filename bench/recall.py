@@ -42,32 +42,38 @@ passage text the method returns.
 Each table cell is recall with its 95% Wilson interval. ``labels`` is the label share at 1000
 tokens: of the model-facing tokens a method spends, the share that are labels and structure
 rather than passage text (for the in-process rows by
-``insomnia_web.rank.budget.selection_cost``, what ``select_excerpts`` pays; for the
-``text:`` rows in the whole rendered text). The tables are printed for the ``tune`` part,
-the ``check`` part and both. ``--compare A B`` prints the paired
-difference A - B with a paired-bootstrap 95% interval (fixed seed); a change is kept only when
-the interval excludes 0. The line "room to lose" reports plain BM25 at 1000 tokens: the set
-can tell methods apart only while that is below 0.80.
+``insomnia_web.rank.budget.selection_cost``, what ``select_excerpts`` pays; for the ``text:``
+rows in the whole rendered text: header, delimiters, labels, heading lines, notes, other
+results). The tables are printed for the ``tune`` part, the ``check`` part and both.
+``--compare A B`` prints the paired difference A - B with a paired-bootstrap 95% interval
+(fixed seed); a change is kept only when the interval excludes 0. The line "room to lose"
+reports plain BM25 at 1000 tokens: the set can tell methods apart only while that is below
+0.80.
 
 Methods (``METHODS``, a table of named runners; add a row to measure a new method):
 
 - ``bm25-plain``: BM25 over fixed 100-word passages of all ten pages, best first until the
   budget, no labels at all (the baseline a method must beat);
-- ``bm25``: ``select_excerpts(method="bm25")`` (labels priced in);
-- ``ours``: ``select_excerpts(method="ours")``, today's default;
+- ``bm25``: ``select_excerpts(method="bm25")``, in process (labels priced in);
+- ``ours``: ``select_excerpts(method="ours")``, the default ranking, in process;
 - ``lead``: the first tokens of the rank-1 page, as much as the budget allows.
 - ``text:bm25``, ``text:before``, ``text:default``, ``text:default-all-pages``,
   ``text:default-link-urls``, ``text:default+static``: the whole text WebSearch renders
-  (``bench/recall_layout.py``) for plain BM25 passages, the previous release's layout, the
-  current default, the default without its per-host page limit, the default with link
-  targets kept in the passages, and the default with the ``static`` reranker (when the
-  ``rerank`` extra is installed); answers are looked for in all of that text.
+  (``bench/recall_layout.py``) for plain BM25 passages, the previous release's ranking and
+  layout, the current default, the default without its per-host page limit, the default with
+  link targets kept in the passages, and the default with the ``static`` reranker (when the
+  ``rerank`` extra is installed); answers are looked for in all of that text, and every token
+  of it counts.
 
-``--ablate`` adds one row per variant of the default weights (each default feature dropped,
-each other feature added, other cut-offs; ``ablation_variants``), ``--detail`` prints the rank
-of the first answer-bearing passage per question, ``--layout`` where the default's tokens go
-at 1000 (labels, delimiters, heading lines...). ``--speed`` times one call on 5 pages of
-at least 10k words each (pages repeated). A run takes about a minute (``--ablate`` a few).
+``--ablate`` adds whole-text rows (``ablation_variants``): the default without each of its
+features, with each feature that is off by default added, the default + ``static`` with a score
+mix instead of reciprocal-rank fusion, and with only one of its two similarities; compare one
+with ``--compare text:default "text:default without page_bm25"``. ``--detail`` prints the rank
+of the first answer-bearing passage per question, ``--layout`` where the default's tokens go at
+1000 (labels, delimiters, heading lines...). ``--speed`` times one ranking call on 5 pages of
+at least 10k words each (pages repeated), and the ``static`` reranker on 40 and on 200 dev-set
+passages (beside wordllama's own embedding of them). A run takes about two minutes
+(``--ablate`` about ten).
 
     python bench/recall.py [--text truth|extract] [--ablate] [--detail] [--speed] [--layout]
         [--compare A B]
@@ -105,17 +111,20 @@ from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpt
 from insomnia_web.rank.analysis import analyze
 from insomnia_web.rank.bm25 import BM25
 from insomnia_web.rank.budget import selection_cost, source_label_cost
+from insomnia_web.rank.candidates import build_candidates
 from insomnia_web.rank.features import BM25_ONLY, DEFAULT_WEIGHTS, Weights
 from insomnia_web.rank.models import Excerpt
-from insomnia_web.rank.ranker import rank_candidates, select_weighted
-from recall_layout import layout_methods, print_breakdown
+from insomnia_web.rank.ranker import rank_candidates
+from insomnia_web.rank.rerank import RerankPassage
+from insomnia_web.rank.static_rerank import StaticReranker
+from recall_layout import as_runner, current, layout_methods, print_breakdown, static_reranker
 
 BUDGETS = (500, 1000, 2000)
 LABEL_BUDGET = 1000  # the budget the label share is reported at
 ROOM = 0.80  # plain BM25 at 1000 tokens must stay below this for the set to be useful
 PASSAGE_WORDS = 100  # passage size of the plain BM25 baseline
 ADDED_WEIGHT = 0.2  # weight tried for a feature that is off by default
-CUTOFFS = (0.0, 0.2, 0.3, 0.4)  # score cut-offs (share of the best score) tried
+MIX_WEIGHT = 0.8  # the reranker's share in the score-mix fusion row
 RESAMPLES = 2000  # paired bootstrap resamples
 SEED = 15  # bootstrap seed
 PARTS = ("tune", "check", "all")
@@ -174,15 +183,6 @@ def method_runner(method: Method) -> Runner:
 
     def run(query: str, docs: list[SourceDoc], budget: int) -> Run:
         return excerpts_run(select_excerpts(query, docs, max_tokens=budget, method=method))
-
-    return run
-
-
-def weights_runner(weights: Weights) -> Runner:
-    """Return a runner for ``select_weighted`` with *weights* (ablation rows)."""
-
-    def run(query: str, docs: list[SourceDoc], budget: int) -> Run:
-        return excerpts_run(select_weighted(query, docs, max_tokens=budget, weights=weights))
 
     return run
 
@@ -247,24 +247,54 @@ METHODS: dict[str, Runner] = {
 METHODS.update(layout_methods(Run))
 
 RANKED: dict[Method, Weights] = {"ours": DEFAULT_WEIGHTS, "bm25": BM25_ONLY}
-"""Methods with a passage ranking, for MRR and ``--detail``."""
+"""Methods with a passage ranking, for MRR, ``--detail`` and ``--speed``."""
+
+
+def score_mix(first: Sequence[float], second: Sequence[float]) -> list[int]:
+    """A fusion tried instead of reciprocal ranks: ``(1 - w) * first + w * rerank``, each
+    min-max scaled over the candidates (w = :data:`MIX_WEIGHT`)."""
+
+    def scaled(scores: Sequence[float]) -> list[float]:
+        low, high = min(scores), max(scores)
+        return [(x - low) / (high - low) if high > low else 0.0 for x in scores]
+
+    a, b = scaled(first), scaled(second)
+    fused = [(1 - MIX_WEIGHT) * x + MIX_WEIGHT * y for x, y in zip(a, b, strict=True)]
+    return sorted(range(len(first)), key=lambda i: (-fused[i], -b[i], i))
 
 
 def ablation_variants() -> dict[str, Runner]:
-    """Return the ablation rows: each default feature dropped, each other feature added."""
+    """Return the whole-text ablation rows: each default feature dropped, each other
+    feature added, and the ``static`` rerank with another fusion or one similarity."""
     out: dict[str, Runner] = {}
     for field in DEFAULT_WEIGHTS.__struct_fields__:
         if field in ("bm25", "cutoff"):
             continue
         on = getattr(DEFAULT_WEIGHTS, field)
-        label = f"ours without {field}" if on else f"ours with {field}={ADDED_WEIGHT}"
+        label = f"without {field}" if on else f"with {field}={ADDED_WEIGHT}"
         weights = msgspec.structs.replace(DEFAULT_WEIGHTS, **{field: 0.0 if on else ADDED_WEIGHT})
-        out[label] = weights_runner(weights)
-    for cutoff in CUTOFFS:
-        if cutoff != DEFAULT_WEIGHTS.cutoff:
-            weights = msgspec.structs.replace(DEFAULT_WEIGHTS, cutoff=cutoff)
-            out[f"ours cutoff={cutoff}"] = weights_runner(weights)
+        out[f"text:default {label}"] = as_runner(current("ours", weights=weights), Run)
+    static = static_reranker()
+    if isinstance(static, StaticReranker):
+        render = current("ours", static, weights=DEFAULT_WEIGHTS, fusion=score_mix)
+        out["text:default+static score mix"] = as_runner(render, Run)
+        for signal in (0, 1):
+            one = OneSimilarity(static.model, signal)
+            out[f"text:default+static {one.label} only"] = as_runner(current("ours", one), Run)
     return out
+
+
+class OneSimilarity(StaticReranker):
+    """The ``static`` reranker scoring by one of its two similarities (an ablation row)."""
+
+    def __init__(self, model: object, signal: int) -> None:
+        super().__init__(model)
+        self.signal = signal
+        self.label = ("pooled", "max-sim")[signal]
+
+    def score(self, query: str, passages: Sequence[RerankPassage]) -> Sequence[float]:
+        """The pooled (signal 0) or max-sim (signal 1) similarity alone."""
+        return self.similarities(query, passages)[self.signal] if passages else []
 
 
 # -- statistics ---------------------------------------------------------------------------
@@ -391,6 +421,30 @@ def print_compare(cases: Sequence[Case], results: dict[str, Result], a: str, b: 
     print("# * : the interval excludes 0")
 
 
+def print_ablation(cases: Sequence[Case], results: dict[str, Result]) -> None:
+    """Print each ablation row minus its reference (the default, or the default + static)
+    per part and budget, with paired-bootstrap intervals."""
+    print(f"\nablation: row - reference [95% paired-bootstrap interval, seed {SEED}]")
+    print("\n| row | part | " + " | ".join(f"@{x}" for x in BUDGETS) + " |")
+    print("|---|---|" + "---|" * len(BUDGETS))
+    for name in ablation_names(results):
+        reference = "text:default+static" if "+static" in name else "text:default"
+        for part in PARTS:
+            where = part_indices(cases, part)
+            cells = []
+            for ha, hb in zip(results[name].hits, results[reference].hits, strict=True):
+                mean, lo, hi = paired_diff(pick(ha, where), pick(hb, where))
+                mark = " *" if lo > 0 or hi < 0 else ""
+                cells.append(f"{mean:+.3f} [{lo:+.3f}, {hi:+.3f}]{mark}")
+            print(f"| {name} | {part} | " + " | ".join(cells) + " |")
+    print("# * : the interval excludes 0")
+
+
+def ablation_names(results: dict[str, Result]) -> list[str]:
+    """The ablation rows among *results* (named after the row they vary)."""
+    return [n for n in results if n.startswith("text:default") and n.count(" ")]
+
+
 def speed_inputs(cases: Sequence[Case]) -> dict[str, list[SourceDoc]]:
     """Return two speed inputs of 5 pages, each page repeated to at least 10k words:
     the 5 longest page texts (link-heavy lists and tables) and the 5 longest news articles."""
@@ -424,12 +478,39 @@ def speed_ms(cases: Sequence[Case], docs: list[SourceDoc], method: Method) -> fl
 
 
 def print_speed(cases: Sequence[Case]) -> None:
-    """Print the CPU time of one call per ranked method on long inputs."""
+    """Print the CPU time of one call per ranked method on long inputs, and of the
+    ``static`` reranker on 40 and 200 passages."""
     for label, big in speed_inputs(cases).items():
         words = sum(len(d.text.split()) for d in big)
         for method in RANKED:
             ms = speed_ms(cases, big, method)
             print(f"# speed, {method}: {ms:.1f} CPU ms per call (median), 5 {label}: {words} words")
+    static = static_reranker()
+    if static is None:
+        print("# speed, static rerank: the rerank extra is not installed")
+        return
+    pool = [c for _, docs in cases[:20] for c in build_candidates(docs)]
+    passages = [
+        RerankPassage(text=c.text, title=c.source.title, heading=c.heading,
+                      source_rank=c.source.rank)
+        for c in pool
+    ]  # fmt: skip
+    for depth in (40, 200):
+        some = passages[:depth]
+        texts = [f"{p.title}\n{p.heading or ''}\n{p.text}" for p in some]
+        ours, embed = [], []
+        for q, _ in cases[:7]:
+            start = time.perf_counter()
+            static.score(q.question, some)
+            ours.append(1000 * (time.perf_counter() - start))
+            start = time.perf_counter()
+            static.model.embed([q.question, *texts], norm=True)
+            embed.append(1000 * (time.perf_counter() - start))
+        print(
+            f"# speed, static rerank: {statistics.median(ours):.1f} ms per call (median, wall) "
+            f"for {len(some)} dev-set passages; wordllama's embed alone: "
+            f"{statistics.median(embed):.1f} ms"
+        )
 
 
 def print_detail(cases: Sequence[Case]) -> None:
@@ -437,6 +518,32 @@ def print_detail(cases: Sequence[Case]) -> None:
     for q, docs in cases:
         ours, base = answer_rank(q, docs, DEFAULT_WEIGHTS), answer_rank(q, docs, BM25_ONLY)
         print(f"# {q.id} {q.split} ours={ours} bm25={base} {q.question}")
+
+
+def print_costs(cases: Sequence[Case], results: dict[str, Result]) -> None:
+    """Print the MRR of each ranking and the CPU time per call of each method."""
+    print("\n| ranking | MRR of the first answer-bearing passage |\n|---|---|")
+    for name, weights in RANKED.items():
+        print(f"| {name} | {mrr(cases, weights):.3f} |")
+    print("\n| method | CPU ms per call (ranking and layout) |\n|---|---|")
+    for name, r in results.items():
+        print(f"| {name} | {r.ms:.1f} |")
+
+
+def print_extras(
+    args: argparse.Namespace, cases: Sequence[Case], results: dict[str, Result]
+) -> None:
+    """Print what the options asked for beyond the tables."""
+    if args.compare:
+        print_compare(cases, results, *args.compare)
+    if args.ablate:
+        print_ablation(cases, results)
+    if args.detail:
+        print_detail(cases)
+    if args.layout:
+        print_breakdown(cases)
+    if args.speed:
+        print_speed(cases)
 
 
 def main() -> None:
@@ -471,19 +578,11 @@ def main() -> None:
     results = {name: evaluate(cases, run) for name, run in runners.items()}
     print_room(cases, results)
     print_tables(cases, results)
-    print("\n| method | MRR | CPU ms/call |\n|---|---|---|")
-    for name, weights in RANKED.items():
-        print(f"| {name} | {mrr(cases, weights):.3f} | {results[name].ms:.1f} |")
-    print(f"| bm25-plain | - | {results['bm25-plain'].ms:.1f} |")
-    print_compare(cases, results, "ours", "bm25-plain")
-    if args.compare:
-        print_compare(cases, results, *args.compare)
-    if args.detail:
-        print_detail(cases)
-    if args.speed:
-        print_speed(cases)
-    if args.layout:
-        print_breakdown(cases)
+    print_costs(cases, results)
+    print_compare(cases, results, "text:default", "bm25-plain")
+    if "text:default+static" in results:
+        print_compare(cases, results, "text:default+static", "text:default")
+    print_extras(args, cases, results)
     print(f"# wall {time.perf_counter() - start:.0f}s")
 
 

@@ -4,9 +4,10 @@ Rows of ``bench/recall.py`` (named ``text:bm25``, ``text:before``, ``text:defaul
 ``text:default+static``):
 
 - ``bm25``: plain BM25 passages, laid out as WebSearch lays them out now;
-- ``before``: the ranking and layout of the previous release: a label per passage, the
-  "Other results (not used)" list always, and a budget that did not count the provenance
-  line, the untrusted-content delimiters or the notes (its text may exceed the budget);
+- ``before``: the ranking and layout of the previous release: its feature weights
+  (:data:`PREVIOUS_WEIGHTS`), a label per passage, the "Other results (not used)" list
+  always, and a budget that did not count the provenance line, the untrusted-content
+  delimiters or the notes (its text may exceed the budget);
 - ``default``: the current default (``method="ours"``, grouped layout, whole-text budget,
   at most ``max_pages_per_host`` pages of one host read: the others count by their
   snippets, which the dev set does not have);
@@ -15,6 +16,9 @@ Rows of ``bench/recall.py`` (named ``text:bm25``, ``text:before``, ``text:defaul
   included (as before excerpts showed a link as its text);
 - ``default + static``: the same with the built-in ``static`` reranker (needs the
   ``rerank`` extra; the row says when it is missing).
+
+:func:`current` also takes explicit weights and a rerank fusion, for ``bench/recall.py``'s
+ablation rows.
 
 A question is answered at a budget when an answer string occurs anywhere in the text the
 model reads. Cells: recall with its 95% Wilson interval. ``tokens`` is the mean estimate
@@ -42,9 +46,9 @@ from insomnia_web.pipeline.excerpts import one_round
 from insomnia_web.pipeline.links import links_as_text
 from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.budget import excerpt_cost
-from insomnia_web.rank.features import DEFAULT_WEIGHTS
-from insomnia_web.rank.ranker import rank_candidates
-from insomnia_web.rank.rerank import Reranker
+from insomnia_web.rank.features import Weights
+from insomnia_web.rank.ranker import Fusion, rank_candidates, select_weighted
+from insomnia_web.rank.rerank import Reranker, fuse
 from insomnia_web.schemas import ExcerptItem, ResultItem, SearchCacheInfo, WebSearchOutput
 
 BUDGETS = (500, 1000, 2000)
@@ -52,6 +56,8 @@ HEADER = "[cache: miss · searxng · 2026-12-02T10:00Z]"
 Z95 = 1.96
 PER_HOST = parse_manifest({}).web.pipeline.max_pages_per_host
 """Pages of one host an excerpt search reads, by default."""
+PREVIOUS_WEIGHTS = Weights(bm25=1.0, heading=0.5, coverage=0.2, title=0.2, page=0.2, cutoff=0.2)
+"""The previous release's feature weights (no page BM25)."""
 
 
 class Case(Protocol):
@@ -89,16 +95,24 @@ def current(
     *,
     max_per_host: int | None = PER_HOST,
     links: bool = True,
+    weights: Weights | None = None,
+    fusion: Fusion = fuse,
 ) -> Render:
-    """WebSearch's selection and layout today, under the whole-text budget (with
-    ``links=False``, Markdown links keep their targets, as before they were shown as text)."""
+    """WebSearch's selection and layout today, under the whole-text budget (with *weights*
+    and *fusion* instead of *method*'s and the default's, when given; with ``links=False``,
+    Markdown links keep their targets, as before they were shown as text)."""
 
     def render(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, int, int]:
         docs = one_host_round(docs, max_per_host)
         if links:
             docs = [msgspec.structs.replace(d, text=links_as_text(d.text)) for d in docs]
         room = budget - frame_cost([], [], header=HEADER)
-        found = select_excerpts(query, docs, max_tokens=room, method=method, reranker=reranker)
+        if weights is None:
+            found = select_excerpts(query, docs, max_tokens=room, method=method, reranker=reranker)
+        else:
+            found = select_weighted(
+                query, docs, max_tokens=room, weights=weights, reranker=reranker, fusion=fusion
+            )
         items = [
             ExcerptItem(
                 id=e.id, url=e.url, title=e.title, text=e.text, score=e.score, start=e.start,
@@ -118,7 +132,7 @@ def before(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, in
     """The previous release: per-passage labels, full passage text, budget on excerpts only."""
     chosen = []
     remaining = budget
-    for c in rank_candidates(query, docs, DEFAULT_WEIGHTS):
+    for c in rank_candidates(query, docs, PREVIOUS_WEIGHTS):
         cost = excerpt_cost(c.source.title, c.source.url, c.heading, c.raw_text)
         if cost <= remaining:
             chosen.append(c)
@@ -282,16 +296,19 @@ def print_breakdown(cases: Sequence[tuple[Any, list[SourceDoc]]], budget: int = 
         print(f"| {kind} | {n / len(cases):.1f} | {n / max(1, total):.1%} |")
 
 
+def as_runner(render: Render, run_type: Any) -> Callable[[str, list[SourceDoc], int], Any]:
+    """A ``bench/recall.py`` runner (returning its *run_type*) for *render*."""
+
+    def run(query: str, docs: list[SourceDoc], budget: int) -> Any:
+        text, total, passages, _ = render(query, docs, budget)
+        return run_type([text], total, total - passages)
+
+    return run
+
+
 def layout_methods(run_type: Any) -> dict[str, Callable[[str, list[SourceDoc], int], Any]]:
     """``bench/recall.py`` runners (returning its *run_type*) for :func:`rows`, named
     ``text:...``."""
-
-    def runner(render: Render) -> Callable[[str, list[SourceDoc], int], Any]:
-        def run(query: str, docs: list[SourceDoc], budget: int) -> Any:
-            text, total, passages, _ = render(query, docs, budget)
-            return run_type([text], total, total - passages)
-
-        return run
 
     names = {
         "bm25": "text:bm25",
@@ -301,4 +318,6 @@ def layout_methods(run_type: Any) -> dict[str, Callable[[str, list[SourceDoc], i
         "default, link targets kept": "text:default-link-urls",
         "default + static rerank": "text:default+static",
     }
-    return {names[name]: runner(render) for name, render in rows() if render is not None}
+    return {
+        names[name]: as_runner(render, run_type) for name, render in rows() if render is not None
+    }

@@ -96,11 +96,11 @@ def test_hook_register_rerankers_refuses_a_non_reranker_and_a_duplicate() -> Non
 def test_fusion_promotes_what_the_reranker_prefers_without_ignoring_the_first_stage() -> None:
     """Reciprocal-rank fusion moves the reranker's favourite up, not always to the top; a tie
     in fused score goes to the reranker's choice, equal scores keep first-stage order."""
-    assert fuse(5, [0.0, 0.0, 0.0, 0.0, 1.0]) == [0, 1, 4, 2, 3]
-    assert fuse(3, [0.0, 0.0, 0.0]) == [0, 1, 2]
-    assert fuse(2, [0.0, 1.0]) == [1, 0]
+    assert fuse([5.0, 4.0, 3.0, 2.0, 1.0], [0.0, 0.0, 0.0, 0.0, 1.0]) == [0, 1, 4, 2, 3]
+    assert fuse([3.0, 2.0, 1.0], [0.0, 0.0, 0.0]) == [0, 1, 2]
+    assert fuse([2.0, 1.0], [0.0, 1.0]) == [1, 0]
     with pytest.raises(ValueError, match="2 scores for 3"):
-        fuse(3, [1.0, 2.0])
+        fuse([3.0, 2.0, 1.0], [1.0, 2.0])
 
 
 def test_a_reranker_changes_what_a_tight_budget_takes() -> None:
@@ -144,7 +144,8 @@ def test_static_without_the_extra_is_not_configured(monkeypatch: pytest.MonkeyPa
 
 
 def test_static_reranker_prefers_the_passage_on_the_question() -> None:
-    """With the extra installed, the bundled model scores the on-topic passage higher."""
+    """With the extra installed, the bundled model ranks the passage answering the question
+    first, one on its topic next and an unrelated one last, scaled from 0 to 1."""
     pytest.importorskip("wordllama")
     reranker = StaticReranker()
     passages = [
@@ -152,6 +153,9 @@ def test_static_reranker_prefers_the_passage_on_the_question() -> None:
                       source_rank=1),
         RerankPassage(text="The tortoise can live for more than a century.", title="Animals",
                       heading="Lifespan", source_rank=2),
+        RerankPassage(text="Tortoises are reptiles with shells; many people keep one as a pet.",
+                      title="Animals", heading=None, source_rank=3),
     ]  # fmt: skip
-    low, high = reranker.score("how long do tortoises live", passages)
-    assert high > low
+    unrelated, answer, topic = reranker.score("how long do tortoises live", passages)
+    assert unrelated == 0.0 < topic < answer == 1.0
+    assert reranker.score("anything", []) == []

@@ -197,6 +197,26 @@ def test_weak_matches_far_below_the_best_are_dropped() -> None:
     assert any("passing mention" in e.text for e in plain)
 
 
+def test_a_passage_on_a_page_about_the_query_beats_a_lone_mention() -> None:
+    """Under 'ours', page evidence (the page's BM25 as a whole) lifts a passage of a page about
+    the query above a slightly stronger passage of a page that mentions it once."""
+    other = (
+        "Ferries leave the quay each morning and the market stalls open once the nets are in "
+        "and the gulls settle on the roofs of the sheds along the old stone pier."
+    )
+    lone = [f"{other} Tortoise lifespan, a lifespan record. {other}"]
+    lone += [para(f"harbour boat {i}") for i in range(3)]
+    about = [para(f"tortoise lifespan note {i}") for i in range(4)]
+    docs = [
+        doc(1, "\n\n".join(f"# Part {i}\n\n{text}" for i, text in enumerate(lone))),
+        doc(2, "\n\n".join(f"# Part {i}\n\n{text}" for i, text in enumerate(about))),
+    ]
+    ours = select_excerpts("tortoise lifespan", docs, max_tokens=120)
+    plain = select_excerpts("tortoise lifespan", docs, max_tokens=120, method="bm25")
+    assert [e.source_rank for e in plain] == [1]
+    assert [e.source_rank for e in ours] == [2]
+
+
 def test_unknown_method_is_rejected() -> None:
     """A method other than 'ours' or 'bm25' raises ValueError naming it."""
     with pytest.raises(ValueError, match="'tfidf'"):

@@ -7,11 +7,12 @@
    contributes.
 2. Scores: ``method="bm25"`` is plain BM25 over the passage text (IDF over this call's
    candidates). ``method="ours"`` adds the weighted features of :mod:`.features`; by default
-   heading and title matches, query-term coverage of the passage and of its page (bigram,
-   proximity, lead and provider-rank features exist but are off: they did not help on the dev
-   set). Ties go to the better provider rank. A candidate is eligible only if it contains a
-   query term (in its text, or for "ours" in its heading); a query with no terms at all
-   falls back to each page's lead and the snippets, in provider order.
+   heading and title matches, query-term coverage of the passage and of its page, and the
+   BM25 score of its whole page (bigram, proximity, lead and provider-rank features exist
+   but are off: they did not help on the dev set). Ties go to the better provider rank. A
+   candidate is eligible only if it contains a query term (in its text, or for "ours" in
+   its heading); a query with no terms at all falls back to each page's lead and the
+   snippets, in provider order.
 3. Rerank (optional): a :class:`~.rerank.Reranker` re-scores the best candidates and its
    order is fused with the first stage's (:mod:`.rerank`).
 4. Selection: best first; a candidate that is a near-duplicate of one already taken
@@ -25,7 +26,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from .analysis import analyze
@@ -37,9 +39,19 @@ from .features import BM25_ONLY, DEFAULT_WEIGHTS, Weights, bigrams, coverage, pr
 from .models import Excerpt, SourceDoc
 from .rerank import RERANK_DEPTH, Reranker, RerankPassage, fuse
 
-__all__ = ["Method", "rank_candidates", "rerank", "select_excerpts", "select_weighted"]
+__all__ = [
+    "Fusion",
+    "Method",
+    "page_scores",
+    "rank_candidates",
+    "rerank",
+    "select_excerpts",
+    "select_weighted",
+]
 
 Method = Literal["ours", "bm25"]
+Fusion = Callable[[Sequence[float], Sequence[float]], list[int]]
+"""(first-stage scores, reranker scores) -> the new order (:func:`.rerank.fuse`)."""
 _METHODS: dict[str, Weights] = {"ours": DEFAULT_WEIGHTS, "bm25": BM25_ONLY}
 
 
@@ -71,6 +83,7 @@ def rank_candidates(  # noqa: C901
         for c in candidates:
             page_terms[c.doc].update(c.tf)
         page_cover = [coverage(found, idf) for found in page_terms]
+    page_bm25 = page_scores(candidates, len(docs), terms) if weights.page_bm25 else []
     eligible: list[Candidate] = []
     for c, bm in zip(candidates, raw, strict=True):
         if c.heading not in heading_terms:
@@ -90,6 +103,8 @@ def rank_candidates(  # noqa: C901
             score += weights.title * title_cover[c.doc]
         if page_cover:
             score += weights.page * page_cover[c.doc]
+        if page_bm25:
+            score += weights.page_bm25 * page_bm25[c.doc]
         score += weights.lead / (1 + c.index) + weights.rank / max(c.source.rank, 1)
         c.score = score
         eligible.append(c)
@@ -100,8 +115,26 @@ def rank_candidates(  # noqa: C901
     return eligible
 
 
+def page_scores(candidates: Sequence[Candidate], pages: int, terms: Sequence[str]) -> list[float]:
+    """BM25 of each of *pages* pages as one document (the query-term counts and lengths of
+    its candidates summed; IDF over the pages), divided by the best page's score."""
+    term_freqs: list[Counter[str]] = [Counter() for _ in range(pages)]
+    lengths = [0] * pages
+    for c in candidates:
+        term_freqs[c.doc].update(c.tf)
+        lengths[c.doc] += c.words.total()
+    scores = BM25(term_freqs, lengths).scores(terms)
+    best = max(scores, default=0.0) or 1.0
+    return [s / best for s in scores]
+
+
 def rerank(
-    query: str, ranked: list[Candidate], reranker: Reranker, *, depth: int = RERANK_DEPTH
+    query: str,
+    ranked: list[Candidate],
+    reranker: Reranker,
+    *,
+    depth: int = RERANK_DEPTH,
+    fusion: Fusion = fuse,
 ) -> list[Candidate]:
     """*ranked* with its top *depth* reordered by fusing in *reranker*'s scores."""
     top = ranked[:depth]
@@ -112,7 +145,7 @@ def rerank(
                       source_rank=c.source.rank)
         for c in top
     ]  # fmt: skip
-    order = fuse(len(top), list(reranker.score(query, passages)))
+    order = fusion([c.score for c in top], list(reranker.score(query, passages)))
     return [top[i] for i in order] + ranked[depth:]
 
 
@@ -144,13 +177,15 @@ def select_weighted(
     max_tokens: int,
     weights: Weights,
     reranker: Reranker | None = None,
+    fusion: Fusion = fuse,
 ) -> list[Excerpt]:
-    """Like :func:`select_excerpts` with explicit feature *weights* (for tuning and ablation)."""
+    """Like :func:`select_excerpts` with explicit feature *weights* and rerank *fusion* (for
+    tuning and ablation)."""
     if max_tokens <= 0 or not docs:
         return []
     ranked = rank_candidates(query, docs, weights)
     if reranker is not None and query_terms(query):
-        ranked = rerank(query, ranked, reranker)
+        ranked = rerank(query, ranked, reranker, fusion=fusion)
     chosen = _select(ranked, max_tokens)
     chosen.sort(key=lambda c: (c.source.rank, c.doc, c.kind != "snippet", c.start))
     ids: dict[int, int] = {}

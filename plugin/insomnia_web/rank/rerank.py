@@ -7,7 +7,9 @@ first-stage order and the reranker's order are fused by weighted reciprocal rank
 (:func:`fuse`): a candidate's fused score is ``1 / (k + bm25_rank) + weight / (k +
 rerank_rank)``, so a reranker can promote a passage but never lift one BM25 ranked poorly
 above all the ones it ranked well; a tie goes to the reranker's choice. Candidates below
-the depth keep their order, after the reranked ones.
+the depth keep their order, after the reranked ones. (A mix of the min-max scaled scores
+found no more answers on ``bench/qa-dev.json`` with the built-in ``"static"`` reranker:
+``bench/recall.py --ablate``, row ``text:default+static score mix``.)
 
 Rerankers are registered by plugins (the ``register_rerankers`` hook) and chosen by name in
 ``web.pipeline.rerank``; :class:`StaticReranker` (``"static"``) is built in.
@@ -69,18 +71,20 @@ class Reranker(ABC):
 
 
 def fuse(
-    first: int,
+    first_scores: Sequence[float],
     rerank_scores: Sequence[float],
     *,
     k: float = FUSION_K,
     weight: float = FUSION_WEIGHT,
 ) -> list[int]:
-    """The new order of the *first* candidates (already in first-stage order), best first.
+    """The new order of candidates given in first-stage order, best first.
 
-    *rerank_scores* has one score per candidate; the result is a permutation of
-    ``range(first)`` sorted by weighted reciprocal-rank fusion; a tie goes to the one the
+    *first_scores* are the candidates' first-stage scores, best first (only their order
+    counts here); *rerank_scores* has one score per candidate. The result is a permutation
+    of their indices sorted by weighted reciprocal-rank fusion; a tie goes to the one the
     reranker prefers (a reranker was asked for a second opinion), then to first-stage order.
     """
+    first = len(first_scores)
     if len(rerank_scores) != first:
         raise ValueError(f"the reranker returned {len(rerank_scores)} scores for {first} passages")
     by_rerank = sorted(range(first), key=lambda i: -float(rerank_scores[i]))
