@@ -31,6 +31,7 @@ from .counts import BlockCounts
 from .listing import drop_card_labels
 from .patterns import LINKED_WEIGHT, MIN_MAIN_SHARE, NARROW_SHARE
 from .prune import drop_article_extras, drop_boilerplate, drop_link_lists, drop_titled_sections
+from .teasers import drop_linked_teasers
 
 __all__ = ["prune_article", "prune_boilerplate"]
 
@@ -57,6 +58,7 @@ def prune_boilerplate(root: HtmlElement, language: str | None = None) -> HtmlEle
     body = root.find("body")
     drop_boilerplate(root, body if body is not None else root, inside_main=False)
     drop_titled_sections(body if body is not None else root, language)
+    drop_linked_teasers(body if body is not None else root)
     # Shops often put the card grid in <main> and the category guide below it, outside
     # <main>: the grid must go before <main> is picked as the region, or the guide is lost.
     top = body if body is not None else root
@@ -97,5 +99,6 @@ def prune_article(article: HtmlElement, language: str | None = None) -> None:
     drop_boilerplate(article, article, inside_main=True)
     drop_hidden_price_variants(article)
     drop_article_extras(article)
+    drop_linked_teasers(article)
     drop_titled_sections(article, language)
     drop_link_lists(article, BlockCounts(article))
