@@ -41,8 +41,10 @@ passage text the method returns.
 
 Each table cell is recall with its 95% Wilson interval. ``labels`` is the label share at 1000
 tokens: of the model-facing tokens a method spends, the share that are labels and structure
-rather than passage text (``insomnia_web.rank.budget`` pricing). The tables are printed for
-the ``tune`` part, the ``check`` part and both. ``--compare A B`` prints the paired
+rather than passage text (for the in-process rows by
+``insomnia_web.rank.budget.selection_cost``, what ``select_excerpts`` pays; for the
+``text:`` rows in the whole rendered text). The tables are printed for the ``tune`` part,
+the ``check`` part and both. ``--compare A B`` prints the paired
 difference A - B with a paired-bootstrap 95% interval (fixed seed); a change is kept only when
 the interval excludes 0. The line "room to lose" reports plain BM25 at 1000 tokens: the set
 can tell methods apart only while that is below 0.80.
@@ -54,17 +56,20 @@ Methods (``METHODS``, a table of named runners; add a row to measure a new metho
 - ``bm25``: ``select_excerpts(method="bm25")`` (labels priced in);
 - ``ours``: ``select_excerpts(method="ours")``, today's default;
 - ``lead``: the first tokens of the rank-1 page, as much as the budget allows.
-- ``text:bm25``, ``text:before``, ``text:default``, ``text:default+static``: the whole text
-  WebSearch renders (``bench/recall_layout.py``) for plain BM25 passages, the previous
-  release's layout, the current default, and the default with the ``static`` reranker
-  (when the ``rerank`` extra is installed); answers are looked for in all of that text.
+- ``text:bm25``, ``text:before``, ``text:default``, ``text:default-all-pages``,
+  ``text:default+static``: the whole text WebSearch renders (``bench/recall_layout.py``)
+  for plain BM25 passages, the previous release's layout, the current default, the default
+  without its per-host page limit, and the default with the ``static`` reranker (when the
+  ``rerank`` extra is installed); answers are looked for in all of that text.
 
 ``--ablate`` adds one row per variant of the default weights (each default feature dropped,
 each other feature added, other cut-offs; ``ablation_variants``), ``--detail`` prints the rank
-of the first answer-bearing passage per question. ``--speed`` times one call on 5 pages of
+of the first answer-bearing passage per question, ``--layout`` where the default's tokens go
+at 1000 (labels, delimiters, heading lines...). ``--speed`` times one call on 5 pages of
 at least 10k words each (pages repeated). A run takes about a minute (``--ablate`` a few).
 
-    python bench/recall.py [--text truth|extract] [--ablate] [--detail] [--speed] [--compare A B]
+    python bench/recall.py [--text truth|extract] [--ablate] [--detail] [--speed] [--layout]
+        [--compare A B]
 
 Data: ``../shared/data`` next to the repository, or ``$INSOMNIA_WEB_DATA``. WCXB pages are
 CC-BY-4.0, "WCXB, Murrough Foley".
@@ -98,11 +103,11 @@ from devset_build import (
 from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.analysis import analyze
 from insomnia_web.rank.bm25 import BM25
-from insomnia_web.rank.budget import label_cost
+from insomnia_web.rank.budget import selection_cost, source_label_cost
 from insomnia_web.rank.features import BM25_ONLY, DEFAULT_WEIGHTS, Weights
 from insomnia_web.rank.models import Excerpt
 from insomnia_web.rank.ranker import rank_candidates, select_weighted
-from recall_layout import layout_methods
+from recall_layout import layout_methods, print_breakdown
 
 BUDGETS = (500, 1000, 2000)
 LABEL_BUDGET = 1000  # the budget the label share is reported at
@@ -156,10 +161,11 @@ def answered(q: Question, texts: Sequence[str]) -> bool:
 
 
 def excerpts_run(found: Sequence[Excerpt]) -> Run:
-    """Price what select_excerpts returned: labels by ``label_cost``, text by the estimator."""
-    labels = sum(label_cost(e.title, e.url, e.heading) for e in found)
+    """Price what select_excerpts returned as it prices it (``selection_cost``: one label per
+    source, heading lines, separators); labels are what is not passage text."""
+    total = selection_cost((e.title, e.url, e.heading, e.text) for e in found)
     text = sum(estimate_tokens(e.text) for e in found)
-    return Run([e.text for e in found], labels + text, labels)
+    return Run([e.text for e in found], total, total - text)
 
 
 def method_runner(method: Method) -> Runner:
@@ -215,7 +221,7 @@ def lead_run(query: str, docs: list[SourceDoc], budget: int) -> Run:
     """Return the longest prefix of the rank-1 page that fits *budget* with its label."""
     del query
     top = docs[0]
-    label = label_cost(top.title, top.url, None)
+    label = source_label_cost(top.title, top.url)
     text = top.text
     lo, hi = 0, len(text)
     while lo < hi:
@@ -440,6 +446,9 @@ def main() -> None:
     parser.add_argument("--detail", action="store_true", help="print the answer rank per question")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="paired difference A - B")
     parser.add_argument("--speed", action="store_true", help="also time calls on long pages")
+    parser.add_argument(
+        "--layout", action="store_true", help="where the default's tokens go, by line kind"
+    )
     args = parser.parse_args()
     start = time.perf_counter()
     questions = load_devset()
@@ -472,6 +481,8 @@ def main() -> None:
         print_detail(cases)
     if args.speed:
         print_speed(cases)
+    if args.layout:
+        print_breakdown(cases)
     print(f"# wall {time.perf_counter() - start:.0f}s")
 
 

@@ -7,7 +7,10 @@ Rows of ``bench/recall.py`` (named ``text:bm25``, ``text:before``, ``text:defaul
 - ``before``: the ranking and layout of the previous release: a label per passage, the
   "Other results (not used)" list always, and a budget that did not count the provenance
   line, the untrusted-content delimiters or the notes (its text may exceed the budget);
-- ``default``: the current default (``method="ours"``, grouped layout, whole-text budget);
+- ``default``: the current default (``method="ours"``, grouped layout, whole-text budget,
+  at most ``max_pages_per_host`` pages of one host read: the others count by their
+  snippets, which the dev set does not have);
+- ``default, every page read``: the same without the per-host page limit;
 - ``default + static``: the same with the built-in ``static`` reranker (needs the
   ``rerank`` extra; the row says when it is missing).
 
@@ -23,12 +26,17 @@ The paired column is the difference to ``bm25`` at 1000 tokens with its 95% inte
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from insomnia_web.modeltext import wrap_untrusted
+import msgspec
+
+from insomnia_web import parse_manifest
+from insomnia_web.modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END, wrap_untrusted
 from insomnia_web.pipeline import fit_excerpt_search, frame_cost
+from insomnia_web.pipeline.excerpts import one_round
 from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.budget import excerpt_cost
 from insomnia_web.rank.features import DEFAULT_WEIGHTS
@@ -39,6 +47,8 @@ from insomnia_web.schemas import ExcerptItem, ResultItem, SearchCacheInfo, WebSe
 BUDGETS = (500, 1000, 2000)
 HEADER = "[cache: miss · searxng · 2026-12-02T10:00Z]"
 Z95 = 1.96
+PER_HOST = parse_manifest({}).web.pipeline.max_pages_per_host
+"""Pages of one host an excerpt search reads, by default."""
 
 
 class Case(Protocol):
@@ -60,10 +70,23 @@ def _output(query: str, docs: Sequence[SourceDoc], excerpts: list[ExcerptItem]) 
     )  # fmt: skip
 
 
-def current(method: Method, reranker: Reranker | None = None) -> Render:
+def one_host_round(docs: list[SourceDoc], max_per_host: int | None) -> list[SourceDoc]:
+    """*docs* with the pages beyond the first *max_per_host* of their host left unread."""
+    results = [ResultItem(rank=d.rank, title=d.title, url=d.url) for d in docs]
+    read = {id(r) for r in one_round(results, max_per_host)}
+    return [
+        d if id(r) in read else msgspec.structs.replace(d, text="")
+        for d, r in zip(docs, results, strict=True)
+    ]
+
+
+def current(
+    method: Method, reranker: Reranker | None = None, *, max_per_host: int | None = PER_HOST
+) -> Render:
     """WebSearch's selection and layout today, under the whole-text budget."""
 
     def render(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, int, int]:
+        docs = one_host_round(docs, max_per_host)
         room = budget - frame_cost([], [], header=HEADER)
         found = select_excerpts(query, docs, max_tokens=room, method=method, reranker=reranker)
         items = [
@@ -179,6 +202,7 @@ def rows() -> list[tuple[str, Render | None]]:
         ("bm25", current("bm25")),
         ("before (previous release)", before),
         ("default", current("ours")),
+        ("default, every page read", current("ours", max_per_host=None)),
         ("default + static rerank", current("ours", static) if static else None),
     ]
 
@@ -211,6 +235,42 @@ def report(cases: Sequence[tuple[Any, list[SourceDoc]]], title: str = "") -> Non
         print(f"| {name} | {' | '.join(cells)} | {m.tokens[at]:.0f} | {labels} | {versus} |")
 
 
+def line_kind(index: int, line: str) -> str:
+    """What one line of the rendered text is: header, delimiter, label, heading, gap,
+    other results, blank or passage."""
+    if index == 0:
+        return "provenance line"
+    if line in (UNTRUSTED_BEGIN, UNTRUSTED_END):
+        return "delimiters"
+    if re.match(r"\[\d+\] ", line):
+        return "labels"
+    if line.startswith("§ "):
+        return "heading lines"
+    if line == "…":
+        return "gap marks"
+    if line.startswith("Other results"):
+        return "other results"
+    return "blank lines" if not line else "passages"
+
+
+def print_breakdown(cases: Sequence[tuple[Any, list[SourceDoc]]], budget: int = 1000) -> None:
+    """Print where the tokens of the default's text go at *budget*, line kind by line kind
+    (each line estimated on its own, so the shares add up to a little over 100%)."""
+    render = current("ours")
+    spent: dict[str, int] = {}
+    total = 0
+    for case, docs in cases:
+        text, tokens, _, _ = render(case.question, docs, budget)
+        total += tokens
+        for i, line in enumerate(text.split("\n")):
+            kind = line_kind(i, line)
+            spent[kind] = spent.get(kind, 0) + estimate_tokens(line)
+    print(f"\nwhere the default's tokens go at {budget} ({len(cases)} questions)\n")
+    print("| lines | tokens per question | share |\n|---|---|---|")
+    for kind, n in sorted(spent.items(), key=lambda item: -item[1]):
+        print(f"| {kind} | {n / len(cases):.1f} | {n / max(1, total):.1%} |")
+
+
 def layout_methods(run_type: Any) -> dict[str, Callable[[str, list[SourceDoc], int], Any]]:
     """``bench/recall.py`` runners (returning its *run_type*) for :func:`rows`, named
     ``text:...``."""
@@ -226,6 +286,7 @@ def layout_methods(run_type: Any) -> dict[str, Callable[[str, list[SourceDoc], i
         "bm25": "text:bm25",
         "before (previous release)": "text:before",
         "default": "text:default",
+        "default, every page read": "text:default-all-pages",
         "default + static rerank": "text:default+static",
     }
     return {names[name]: runner(render) for name, render in rows() if render is not None}

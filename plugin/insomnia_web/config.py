@@ -222,6 +222,15 @@ class PipelineConfig(_Config, frozen=True):
     per_host_concurrency: Annotated[
         int, Meta(ge=1, le=10, description="Concurrent page fetches per host.")
     ] = 6
+    max_pages_per_host: Annotated[
+        int,
+        Meta(
+            ge=1,
+            le=10,
+            description="Most pages of one host an excerpt search reads (the others count by "
+            "their snippets); beyond per_host_concurrency or web.fetch.host_burst they queue.",
+        ),
+    ] = 5
     rerank: Annotated[
         str,
         Meta(

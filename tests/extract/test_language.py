@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import lxml.html
+import pytest
 
+from insomnia_web.extract.document import read_document
 from insomnia_web.extract.language import guess_language, page_language
+from insomnia_web.net.result import FetchResult
 
 
 def _root(html: str) -> lxml.html.HtmlElement:
@@ -42,3 +45,34 @@ def test_common_words_tell_latin_languages_apart() -> None:
     )
     assert guess_language(german) == "de"
     assert guess_language("Hello world") is None
+
+
+def _fetched(html: str, headers: dict[str, str]) -> FetchResult:
+    return FetchResult(
+        url="https://a.example/",
+        final_url="https://a.example/",
+        status=200,
+        headers=headers,
+        content_type="text/html",
+        charset="utf-8",
+        body=html.encode(),
+        truncated=False,
+        bytes_read=len(html),
+        redirects=[],
+        elapsed_s=0.0,
+    )
+
+
+@pytest.mark.asyncio
+async def test_the_content_language_header_selects_the_phrases_of_a_fetched_page() -> None:
+    """A page whose markup and words tell nothing gets the rules of its header's language."""
+    story = "<p>" + "Hamburg, Bremen, Kiel: Windparks, Häfen, Werften, Schleusen. " * 8 + "</p>"
+    related = "<section><h2>Ähnliche Artikel</h2><p>Sturmflut an der Elbe</p></section>"
+    html = f"<html><body><main><article>{story}{related}</article></main></body></html>"
+    plain = await read_document(_fetched(html, {}), "readable", timeout_s=5, max_chars=10**6)
+    german = await read_document(
+        _fetched(html, {"content-language": "de-DE"}), "readable", timeout_s=5, max_chars=10**6
+    )
+    assert "Sturmflut" in plain.extracted.text
+    assert "Sturmflut" not in german.extracted.text
+    assert "Windparks" in german.extracted.text

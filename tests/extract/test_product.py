@@ -128,8 +128,8 @@ def test_product_is_recognised_from_json_ld_microdata_or_open_graph() -> None:
 
 
 def test_cross_sell_sections_are_dropped() -> None:
-    """Sections under "Choose your add-ons" or "Complete the look" sell other products."""
-    for heading in ("Choose your add-ons", "Complete the look", "Pairs well with:"):
+    """Sections under "Complete the look" or "Pairs well with" sell other products."""
+    for heading in ("Complete the look", "Pairs well with:"):
         cross_sell = (
             f"<section><h2>{heading}</h2><h3>Trail Socks</h3>"
             "<p>Cushioned merino socks that keep feet dry on long runs.</p></section>"

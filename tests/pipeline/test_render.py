@@ -68,6 +68,19 @@ def test_header_first_then_one_label_per_source_inside_delimiters() -> None:
     assert UNTRUSTED_END in lines
 
 
+def test_a_source_whose_url_says_its_title_is_labelled_by_its_url_alone() -> None:
+    """The label drops a title the URL slug already says; the URL stays whole, once."""
+    url = "https://www.news.test/2026/tortoise-lifespan-record"
+    first, second = (
+        msgspec.structs.replace(e, url=url, title="Tortoise lifespan record")
+        for e in sample().excerpts
+    )
+    text = render_excerpt_search(sample(excerpts=[first, second]), HEADER)
+    assert f"[1] {url}\n" in text
+    assert "Tortoise lifespan record" not in text
+    assert text.count(url) == 1
+
+
 def test_adjacent_passages_are_separated_by_a_blank_line_only() -> None:
     """Passages that follow each other on the page need no gap mark."""
     first, second = sample().excerpts

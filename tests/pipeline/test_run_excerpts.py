@@ -6,6 +6,7 @@ import pytest
 
 from insomnia_web.net import SafeClient
 from insomnia_web.pipeline import PipelineResult, frame_cost, run_excerpts
+from insomnia_web.pipeline.excerpts import one_round
 from insomnia_web.rank.budget import selection_cost
 from insomnia_web.schemas import ResultItem
 from tests.pdfs import make_pdf
@@ -252,3 +253,60 @@ async def test_only_the_top_pages_are_fetched(
     out = await run([result(i + 1, u) for i, u in enumerate(urls)], client, ctx, pages=2)
     assert [p.url for p in out.pages] == urls[:2]
     assert ("c.test", "/p") not in sim.seen
+
+
+@pytest.mark.asyncio
+async def test_one_host_gets_one_round_of_fetches(
+    sim: SimWeb, client: SafeClient, ctx: RecordingContext
+) -> None:
+    """Beyond ``max_pages_per_host`` pages of one host, a result is not fetched and has no
+    page status; its snippet still competes, and other hosts are still read."""
+    urls = [sim.add("a.test", f"/{i}", tortoise_page(f"A{i}")) for i in range(3)]
+    other = sim.add("b.test", "/b", tortoise_page("B"))
+    results = [result(i + 1, u) for i, u in enumerate(urls)]
+    results[2] = result(3, urls[2], "Third tortoise lifespan snippet: 150 years.")
+    results.append(result(4, other))
+    out = await run_excerpts(
+        QUERY, results, client=client, ctx=ctx, pages=5, deadline_s=5.0, max_tokens=1500,
+        per_host_concurrency=2, max_pages_per_host=2,
+    )  # fmt: skip
+    assert [p.url for p in out.pages] == [urls[0], urls[1], other]
+    assert ("a.test", "/2") not in sim.seen
+    assert [e.start for e in out.excerpts if e.url == urls[2]] == [-1]
+
+
+def test_one_round_keeps_rank_order_and_the_first_pages_of_each_host() -> None:
+    """Only the first pages of a host are kept, in rank order; no cap keeps them all."""
+    results = [
+        result(1, "https://a.test/1"),
+        result(2, "https://A.test/2"),
+        result(3, "https://b.test/1"),
+        result(4, "https://a.test/3"),
+    ]
+    assert [r.rank for r in one_round(results, 2)] == [1, 2, 3]
+    assert [r.rank for r in one_round(results, 1)] == [1, 3]
+    assert one_round(results, None) == results
+
+
+@pytest.mark.asyncio
+async def test_the_provenance_line_given_is_what_the_excerpts_leave_room_for(
+    sim: SimWeb, client: SafeClient, ctx: RecordingContext
+) -> None:
+    """With the header known, the excerpts may spend what a blind reserve would keep (at
+    some budgets that is one more passage), and never more than the header leaves."""
+    paragraphs = [f"Tortoise {i} lived for {100 + i} years, a long lifespan." for i in range(40)]
+    url = sim.add("a.test", "/a", Page(body=article("Tortoises", *paragraphs)))
+    header = "[cache: miss · mock · 2026-12-02T10:00Z]"
+    gained = []
+    for budget in range(200, 500, 15):
+        blind, known = [
+            await run_excerpts(
+                QUERY, [result(1, url)], client=client, ctx=ctx, pages=1, deadline_s=5.0,
+                max_tokens=budget, header=given,
+            )
+            for given in ("", header)
+        ]  # fmt: skip
+        assert known.tokens <= budget - frame_cost(known.pages, known.warnings, header=header)
+        gained.append(known.tokens - blind.tokens)
+    assert min(gained) >= 0
+    assert max(gained) > 0

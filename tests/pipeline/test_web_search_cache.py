@@ -331,3 +331,16 @@ async def test_max_tokens_bounds_the_whole_text_and_tokens_reports_it(
     assert estimate_tokens(text) <= budget
     assert out["tokens"] == estimate_tokens(text)
     assert text.startswith("[cache: miss")
+
+
+@pytest.mark.asyncio
+async def test_max_pages_per_host_limits_the_pages_read_of_one_host(env: Web) -> None:
+    """With web.pipeline.max_pages_per_host = 1, a second result on the same host is not
+    read (no page status) but stays among the results."""
+    second = env.sim.add("a.test", "/q", Page(body=article("More", "Tortoise lifespan: 150.")))
+    env.hits.insert(1, SearchHit(title="More tortoises", url=second, snippet="tortoise facts"))
+    rt = env.runtime(pipeline={"max_pages_per_host": 1})
+    _, out = await search(rt, "giant tortoise lifespan")
+    assert [p["url"] for p in out["pages"]] == [env.hits[0].url, env.hits[2].url]
+    assert second in [r["url"] for r in out["results"]]
+    assert ("a.test", "/q") not in env.sim.seen

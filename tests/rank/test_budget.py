@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from insomnia_web.rank import SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.budget import (
+    MAX_HEADING_WORDS,
+    MAX_LINE_CHARS,
+    MAX_TITLE_WORDS,
     excerpt_cost,
     label_cost,
     passage_cost,
     selection_cost,
     shown_heading,
+    shown_title,
+    source_label,
     source_label_cost,
 )
 
@@ -74,3 +79,66 @@ def test_a_heading_the_title_already_says_is_not_shown_or_paid_for() -> None:
         "Iceland facts", None, TEXT
     )
     assert passage_cost("T", "Geography", TEXT) > passage_cost("T", None, TEXT)
+
+
+def test_a_title_the_url_already_says_is_left_out_of_the_label() -> None:
+    """When the URL's slug holds the title's words, the label is the id and the URL only."""
+    url = "https://news.example/2019/11/three-cases-plague-diagnosed-china/"
+    assert shown_title("Three cases of plague diagnosed in China", url) == ""
+    assert source_label(1, "Three cases of plague diagnosed in China", url) == f"[1] {url}"
+    assert source_label(2, "", url) == f"[2] {url}"
+    assert source_label(3, url, url) == f"[3] {url}"
+
+
+def test_a_title_the_url_does_not_say_is_kept_and_the_url_stays_whole() -> None:
+    """A title that says something the URL does not stays, before the URL as given."""
+    url = "https://www.example.org/a?id=7"
+    assert source_label(1, "Iceland facts", url) == f"[1] Iceland facts - {url}"
+
+
+def test_a_long_title_is_cut_to_a_few_words() -> None:
+    """A title longer than the cap keeps its first words (no trailing stopword) and ``…``."""
+    title = "The best live streaming services for sports and news and more in this year"
+    shown = shown_title(title, "https://tv.example/p/582896")
+    assert shown == "The best live streaming services for sports…"
+    assert len(shown.split()) <= MAX_TITLE_WORDS
+
+
+def test_a_title_part_naming_the_site_is_dropped() -> None:
+    """``Title | Site`` on the site's own host shows the title part only."""
+    assert shown_title("Tortoise care | Reptile News", "https://www.reptilenews.example/a") == (
+        "Tortoise care"
+    )
+    assert shown_title("Tortoise care - DW", "https://dw.example/a/1") == "Tortoise care"
+
+
+def test_the_label_is_priced_as_it_is_shown() -> None:
+    """A shorter label costs less: a title the URL says is not paid for."""
+    url = "https://news.example/iceland-facts"
+    assert source_label_cost("Iceland facts", url) == source_label_cost("", url)
+    assert source_label_cost("Reykjavik guide", url) > source_label_cost("", url)
+
+
+def test_a_long_heading_is_cut_like_a_title() -> None:
+    """A heading line keeps at most its first words."""
+    heading = " ".join(f"word{i}" for i in range(30))
+    shown = shown_heading("T", heading)
+    assert shown is not None
+    assert shown.endswith("…")
+    assert len(shown.split()) == MAX_HEADING_WORDS
+
+
+def test_a_title_without_spaces_is_cut_by_characters() -> None:
+    """A title in a script written without spaces is cut to a line's worth of characters."""
+    title = "東京都庁" * 40
+    shown = shown_title(title, "https://news.example.jp/a/1")
+    assert shown.endswith("…")
+    assert len(shown) == MAX_LINE_CHARS + 1
+
+
+def test_only_an_outer_title_part_is_taken_for_the_site_name() -> None:
+    """A middle part that happens to occur in the host name stays; separators are kept."""
+    url = "https://www.mailnews.example/a/1"
+    assert shown_title("Tortoises | News | Reptiles", url) == "Tortoises | News | Reptiles"
+    dash = "Tortoises \u2013 Reptiles"
+    assert shown_title(dash, url) == dash

@@ -76,12 +76,12 @@ def prune_boilerplate(root: HtmlElement, language: str | None = None) -> HtmlEle
     counts = BlockCounts(root)
     region = _main_region(root, counts.words)
     drop_link_lists(region, counts)
-    drop_card_labels(region, counts)
-    drop_repeated_buttons(region)
+    drop_card_labels(region, counts, language)
+    drop_repeated_buttons(region, language)
     drop_card_field_names(region)
-    drop_listing_status(region)
+    drop_listing_status(region, language)
     drop_nearby_repeats(region, cards)
-    drop_card_badges(region, cards)
+    drop_card_badges(region, cards, language)
     return _narrow(region, BlockCounts(region))
 
 

@@ -33,10 +33,15 @@ hover; it says nothing about the card and goes.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, tag_name
+from .dedup import repeat_key
+from .patterns import HEADING_TAGS
+from .rules import matches
+from .serialize import INLINE_TAGS
 
 __all__ = [
     "CardCounts",
@@ -51,67 +56,99 @@ __all__ = [
 
 # A price: a currency sign before the amount, or a currency after it.
 _PRICE_RE = re.compile(r"[$€£¥₹]\s?\d|\d\s?(?:€|£|zł|kr|Kč|USD|EUR|GBP)(?!\w)")
-# A grid holds at least this many cards, and this share of its children carry a price.
-MIN_GRID_CARDS = 4
-MIN_PRICED_SHARE = 0.6
-# A card carries at most this many prices (a price, a struck-out price, a range, a saving).
-MAX_CARD_PRICES = 6
-# A card holds this many words on average at most (a name, a price, a line of features).
-MAX_CARD_WORDS = 60
-_TABLE_TAGS = frozenset(("table", "thead", "tbody", "tfoot", "tr"))
-# A label (link or leaf block) of at most this many words repeated this often is a button.
-MAX_ACTION_WORDS = 4
-MIN_ACTION_REPEATS = 5
-# Such a button starts with a verb or says "more"/"details" ("read only" is a field's mode).
-_ACTION_RE = re.compile(
-    r"(?:view|read(?! only)|compare|listen|add|shop|buy|learn|see|more|details|quick|get|"
-    r"order|book|apply|watch|explore|discover|find|show|download|select|choose)\b"
-)
-# The listing's status and controls (a result count, a sort or filter control, "Load more")
-# and a card's relative age or reading time, each alone in its block.
-_STATUS_RE = re.compile(
-    r"\W*(?:sort(?: by)?|filters?(?: (?:&|and) sort)?|view|load more|show more|"
-    r"showing \d[\d,]*(?:\s*[-–]\s*\d[\d,]*)?(?: of \d[\d,]*)?(?: \w+)?|"
-    r"\d[\d,]*(?:\s*[-–]\s*\d[\d,]*)? (?:items?|products?|results?)(?: of \d[\d,]*)?|"
-    r"page \d+ of \d+|"
-    r"\d+\s?(?:mins?|minutes?|hours?|hrs?|days?|weeks?|months?|years?) (?:ago|read))\W*"
-)
-# A link to a place on the same page saying "Skip ..." in at most this many words lets a
-# keyboard user jump past a part of the page.
-MAX_SKIP_WORDS = 6
-# A status line is one line of text, or a few inline parts of one ("1-24 <span>items of</span>
-# 33").
-MAX_STATUS_PARTS = 4
-_INLINE_TAGS = frozenset(("span", "b", "strong", "em", "i", "small"))
-# A status line stands alone in a block or in an inline element ("<em>2 min read</em>").
-_STATUS_TAGS = (*sorted(_INLINE_TAGS), "div", "p", "li", "time", "h1", "h2", "h3", "h4", "h5", "h6")
-# A card's field names sit at most this many levels below the link that is the card.
-MAX_LINK_LEVELS = 3
-# Price blocks shown by the stylesheet of Shopify's default themes: the container is marked
-# ``price--on-sale`` when the sale block shows, and the regular block shows otherwise. The
-# container sits at most this many levels above the blocks.
-_PRICE_VARIANT_XPATH = './/*[contains(@class, "price__sale") or contains(@class, "price__regular")]'
-MAX_PRICE_LEVELS = 3
-# A short text (at most this many words, with a letter: "7.9" is a rating repeated on
-# purpose) that repeats one of the last few texts before it is a card's repeated name ...
-MAX_REPEAT_WORDS = 12
-# ... inside the same product card. The last few texts are this many.
-REPEAT_WINDOW = 3
-# A product card shows at most this many pictures (a photo, one shown on hover, swatches).
-MAX_CARD_IMAGES = 12
 _LETTER_RE = re.compile(r"[^\W\d_]")
-# A card's merchandising badge or ad label, alone in its element.
-_BADGE_RE = re.compile(
-    r"\W*(?:new|new!|brand new|new arrivals?|new releases?|new colou?rs?|just in|best ?sellers?|"
-    r"top rated|award winner|staff pick|editor'?s pick|trending|hot|exclusive|online only|"
-    r"limited edition|sale|on sale|in stock|low stock|back-?order(?:ed)?|sponsored|ad|"
-    r"only \d+ left(?: in stock)?|free(?: [\w-]+){0,2} (?:delivery|shipping)|"
-    r"bundle (?:and|&) save|clearance)\W*"
-)
-# Data tables and code repeat values on purpose.
-_VERBATIM_TAGS = frozenset(("table", "pre", "code", "textarea"))
-# The guide: at least this many words of paragraphs outside the grids and outside links.
-MIN_GUIDE_WORDS = 400
+
+
+@dataclass(frozen=True)
+class Card:
+    """What a product card is (:meth:`CardCounts.is_card`)."""
+
+    max_prices: int = 6
+    """A card carries at most this many prices (a price, a struck-out one, a range, a saving)."""
+    max_images: int = 12
+    """One card shows at most this many pictures (a photo, one shown on hover, swatches)."""
+
+
+@dataclass(frozen=True)
+class PricedGrid:
+    """A grid of priced product cards beside a guide (:func:`drop_priced_grids`)."""
+
+    min_cards: int = 4
+    """A grid holds at least this many cards ..."""
+    min_priced_share: float = 0.6
+    """... and this share of its children carry a price."""
+    max_card_words: int = 60
+    """A card holds this many words on average at most (a name, a price, a line of features)."""
+    min_guide_words: int = 400
+    """The guide: at least this many words of paragraphs outside the grids and outside links."""
+    not_grids: frozenset[str] = frozenset(("table", "thead", "tbody", "tfoot", "tr"))
+    """Table rows are data (a price list), never a grid of cards."""
+
+
+@dataclass(frozen=True)
+class RepeatedButtons:
+    """A call to action repeated on many cards (:func:`drop_repeated_buttons`), and the field
+    names repeated on every card (:func:`drop_card_field_names`)."""
+
+    max_words: int = 4
+    """A button's label (a link, or a leaf block) has at most this many words ..."""
+    min_repeats: int = 5
+    """... and is repeated at least this often (so is a field name)."""
+    max_link_levels: int = 3
+    """A card's field names sit at most this many levels below the link that is the card."""
+    tags: tuple[str, ...] = ("a", "span", "div", "p", "li", *sorted(HEADING_TAGS - {"h1"}))
+    """Elements that may be a button."""
+
+
+@dataclass(frozen=True)
+class ListingStatus:
+    """A listing's status line, its controls and its skip links (:func:`drop_listing_status`)."""
+
+    max_parts: int = 4
+    """A status line is one line of text, or a few inline parts of one ("1-24 <span>items
+    of</span> 33")."""
+    max_skip_words: int = 6
+    """A link to a place on the same page saying "Skip ..." has at most this many words."""
+    tags: tuple[str, ...] = (*sorted(INLINE_TAGS), *sorted(HEADING_TAGS), "div", "p", "li")
+    """A status line stands alone in a block, a heading or an inline element."""
+
+
+@dataclass(frozen=True)
+class PriceVariants:
+    """The price block a shop theme's stylesheet hides (:func:`drop_hidden_price_variants`).
+
+    Shopify's default themes mark the container ``price--on-sale`` when the sale block shows;
+    the regular block shows otherwise. The markup names the theme's blocks.
+    """
+
+    xpath: str = './/*[contains(@class, "price__sale") or contains(@class, "price__regular")]'
+    prefix: str = "price__"
+    container: str = "price"
+    on_sale: str = "price--on-sale"
+    regular: str = "price__regular"
+    sale: str = "price__sale"
+    max_levels: int = 3
+    """The container sits at most this many levels above the blocks."""
+
+
+@dataclass(frozen=True)
+class NearbyRepeats:
+    """A card's name printed again within the card (:func:`drop_nearby_repeats`)."""
+
+    max_words: int = 12
+    """A short text (with a letter: "7.9" is a rating repeated on purpose) ..."""
+    window: int = 3
+    """... repeating one of this many texts before it in the same card is a copy."""
+    verbatim: frozenset[str] = frozenset(("table", "pre", "code", "textarea"))
+    """Data tables and code repeat values on purpose."""
+
+
+CARD = Card()
+PRICED_GRID = PricedGrid()
+REPEATED_BUTTONS = RepeatedButtons()
+LISTING_STATUS = ListingStatus()
+PRICE_VARIANTS = PriceVariants()
+NEARBY_REPEATS = NearbyRepeats()
 
 
 def _own_prices(el: HtmlElement) -> int:
@@ -155,12 +192,12 @@ class CardCounts:
                 if parent is not None:
                     images[parent] = images.get(parent, 0) + image
             classes = el.get("class")
-            if classes and "price__" in classes:
+            if classes and PRICE_VARIANTS.prefix in classes:
                 self.price_variants.append(el)
 
     def is_card(self, el: HtmlElement) -> bool:
         """True when *el* shows a price or two and a picture: a product card."""
-        return 0 < self.prices.get(el, 0) <= MAX_CARD_PRICES and self.images.get(el, 0) > 0
+        return 0 < self.prices.get(el, 0) <= CARD.max_prices and self.images.get(el, 0) > 0
 
 
 def _is_grid(el: HtmlElement, cards: CardCounts, counts: BlockCounts) -> bool:
@@ -170,13 +207,15 @@ def _is_grid(el: HtmlElement, cards: CardCounts, counts: BlockCounts) -> bool:
     price list); long entries are reviews in a ranking: none of them is a grid of cards.
     """
     children = [child for child in el if tag_name(child)]
-    if len(children) < MIN_GRID_CARDS or tag_name(el) in _TABLE_TAGS:
+    if len(children) < PRICED_GRID.min_cards or tag_name(el) in PRICED_GRID.not_grids:
         return False
     found = [child for child in children if cards.is_card(child)]
-    if len(found) < MIN_GRID_CARDS or len(found) < MIN_PRICED_SHARE * len(children):
+    if len(found) < PRICED_GRID.min_cards or len(found) < PRICED_GRID.min_priced_share * len(
+        children
+    ):
         return False
     words = sum(counts.words.get(card, 0) for card in found)
-    return words <= MAX_CARD_WORDS * len(found)
+    return words <= PRICED_GRID.max_card_words * len(found)
 
 
 def _find_grids(region: HtmlElement, cards: CardCounts) -> tuple[list[HtmlElement], int]:
@@ -207,10 +246,10 @@ def drop_priced_grids(region: HtmlElement, cards: CardCounts | None = None) -> N
     """
     if cards is None:
         cards = CardCounts(region)
-    if cards.prices.get(region, 0) < MIN_GRID_CARDS:
+    if cards.prices.get(region, 0) < PRICED_GRID.min_cards:
         return
     grids, guide_words = _find_grids(region, cards)
-    if not grids or guide_words < MIN_GUIDE_WORDS:
+    if not grids or guide_words < PRICED_GRID.min_guide_words:
         return
     for grid in grids:
         grid.drop_tree()
@@ -219,10 +258,10 @@ def drop_priced_grids(region: HtmlElement, cards: CardCounts | None = None) -> N
 def _price_container(el: HtmlElement) -> HtmlElement | None:
     """The block classed ``price`` that holds the price variant *el*, a few levels up."""
     parent = el.getparent()
-    for _ in range(MAX_PRICE_LEVELS):
+    for _ in range(PRICE_VARIANTS.max_levels):
         if parent is None:
             return None
-        if "price" in (parent.get("class") or "").split():
+        if PRICE_VARIANTS.container in (parent.get("class") or "").split():
             return parent
         parent = parent.getparent()
     return None
@@ -235,14 +274,15 @@ def drop_hidden_price_variants(region: HtmlElement, cards: CardCounts | None = N
     *cards* are *region*'s counts when the caller has them already (they list the blocks).
     """
     doomed = []
-    found = region.xpath(_PRICE_VARIANT_XPATH) if cards is None else cards.price_variants
+    found = region.xpath(PRICE_VARIANTS.xpath) if cards is None else cards.price_variants
     for el in found:
         classes = (el.get("class") or "").split()
         container = _price_container(el)
         if container is None:
             continue
-        on_sale = "price--on-sale" in (container.get("class") or "").split()
-        if ("price__regular" in classes and on_sale) or ("price__sale" in classes and not on_sale):
+        on_sale = PRICE_VARIANTS.on_sale in (container.get("class") or "").split()
+        hidden = PRICE_VARIANTS.regular if on_sale else PRICE_VARIANTS.sale
+        if hidden in classes:
             doomed.append(el)
     for el in doomed:
         if el.getparent() is not None:
@@ -252,7 +292,7 @@ def drop_hidden_price_variants(region: HtmlElement, cards: CardCounts | None = N
 def _is_small_card(el: HtmlElement, cards: CardCounts) -> bool:
     """True when *el* is one product card: a price or two and a few pictures, not a page
     section that happens to show one price among its many pictures."""
-    return cards.is_card(el) and cards.images.get(el, 0) <= MAX_CARD_IMAGES
+    return cards.is_card(el) and cards.images.get(el, 0) <= CARD.max_images
 
 
 def _innermost_cards(region: HtmlElement, cards: CardCounts) -> list[HtmlElement]:
@@ -280,19 +320,19 @@ def _repeats_in(card: HtmlElement) -> list[HtmlElement]:
     while stack:
         el = stack.pop()
         tag = tag_name(el)
-        if not tag or tag in _VERBATIM_TAGS:
+        if not tag or tag in NEARBY_REPEATS.verbatim:
             continue
         if len(el):
             stack.extend(reversed(el))
             continue
-        words = " ".join(el.text.lower().split()) if el.text else ""
+        words = repeat_key(el.text) if el.text else ""
         if not words:
             continue
-        short = words.count(" ") < MAX_REPEAT_WORDS and _LETTER_RE.search(words)
+        short = words.count(" ") < NEARBY_REPEATS.max_words and _LETTER_RE.search(words)
         if short and words in recent:
             found.append(el)
             continue
-        recent = [*recent[1 - REPEAT_WINDOW :], words]
+        recent = [*recent[1 - NEARBY_REPEATS.window :], words]
     return found
 
 
@@ -309,8 +349,13 @@ def drop_nearby_repeats(region: HtmlElement, cards: CardCounts | None = None) ->
         el.drop_tree()
 
 
-def drop_card_badges(region: HtmlElement, cards: CardCounts | None = None) -> None:
-    """Drop the merchandising badges of product cards ("Top Rated", "New arrival")."""
+def drop_card_badges(
+    region: HtmlElement, cards: CardCounts | None = None, language: str | None = "en"
+) -> None:
+    """Drop the merchandising badges of product cards ("Top Rated", "New arrival").
+
+    *language* selects the badge phrases (:data:`~.rules.PHRASES` ``card_badge``).
+    """
     if cards is None:
         cards = CardCounts(region)
     doomed = [
@@ -320,39 +365,44 @@ def drop_card_badges(region: HtmlElement, cards: CardCounts | None = None) -> No
         if tag_name(el)
         and not len(el)
         and el.text
-        and _BADGE_RE.fullmatch(" ".join(el.text.lower().split()))
+        and matches("card_badge", language, " ".join(el.text.split()))
     ]
     for el in doomed:
         el.drop_tree()
 
 
-def _button_label(el: HtmlElement) -> str:
+def _button_label(el: HtmlElement, language: str | None) -> str:
     """The words of *el* when it looks like a button: a link, or a leaf block or span."""
     if el.tag != "a" and (len(el) or not el.text):
         return ""
-    words = " ".join(el.text_content().lower().split())
-    if words.count(" ") < MAX_ACTION_WORDS and _ACTION_RE.match(words):
-        return words
+    words = " ".join(el.text_content().split())
+    if words.count(" ") < REPEATED_BUTTONS.max_words and matches("card_action", language, words):
+        return repeat_key(words)
     return ""
 
 
-def drop_listing_status(region: HtmlElement) -> None:
+def drop_listing_status(region: HtmlElement, language: str | None = "en") -> None:
     """Drop the listing's result count, its sort, filter and "Load more" controls, its
-    "Skip listing" links, and the cards' "2 days ago" and "5 min read" lines."""
+    "Skip listing" links, and the cards' "2 days ago" and "5 min read" lines.
+
+    *language* selects the phrases (``listing_status`` and ``skip_link``).
+    """
     doomed = [
-        el for el in region.iter(*_STATUS_TAGS) if _STATUS_RE.fullmatch(_status_text(el).lower())
+        el
+        for el in region.iter(*LISTING_STATUS.tags)
+        if matches("listing_status", language, _status_text(el))
     ]
-    doomed.extend(el for el in region.iter("a") if _is_skip_link(el))
+    doomed.extend(el for el in region.iter("a") if _is_skip_link(el, language))
     for el in doomed:
         if el.getparent() is not None:
             el.drop_tree()
 
 
-def _is_skip_link(el: HtmlElement) -> bool:
+def _is_skip_link(el: HtmlElement, language: str | None) -> bool:
     """True for a link to a place on the same page that skips a part ("Skip listing")."""
     href = el.get("href") or ""
-    text = " ".join(el.text_content().lower().split()) if href.startswith("#") else ""
-    return text.startswith("skip ") and text.count(" ") < MAX_SKIP_WORDS
+    text = " ".join(el.text_content().split()) if href.startswith("#") else ""
+    return text.count(" ") < LISTING_STATUS.max_skip_words and matches("skip_link", language, text)
 
 
 def _status_text(el: HtmlElement) -> str:
@@ -360,10 +410,10 @@ def _status_text(el: HtmlElement) -> str:
     children of their own ("1-24 <span>items of</span> 33"); otherwise ``""``."""
     if not len(el):
         return " ".join(el.text.split()) if el.text else ""
-    if len(el) > MAX_STATUS_PARTS:
+    if len(el) > LISTING_STATUS.max_parts:
         return ""
     for child in el:
-        if len(child) or (tag_name(child) and tag_name(child) not in _INLINE_TAGS):
+        if len(child) or (tag_name(child) and tag_name(child) not in INLINE_TAGS):
             return ""
     return " ".join(el.text_content().split())
 
@@ -371,7 +421,7 @@ def _status_text(el: HtmlElement) -> str:
 def _near_link(el: HtmlElement) -> bool:
     """True when a link holds *el* within a few levels (a card that is one link)."""
     parent = el.getparent()
-    for _ in range(MAX_LINK_LEVELS):
+    for _ in range(REPEATED_BUTTONS.max_link_levels):
         if parent is None:
             return False
         if parent.tag == "a":
@@ -386,22 +436,25 @@ def drop_card_field_names(region: HtmlElement) -> None:
     by_name: dict[str, list[HtmlElement]] = {}
     for term in region.iter("dt"):
         if not len(term) and term.text and _near_link(term):
-            by_name.setdefault(" ".join(term.text.lower().split()), []).append(term)
+            by_name.setdefault(repeat_key(term.text), []).append(term)
     for terms in by_name.values():
-        if len(terms) >= MIN_ACTION_REPEATS:
+        if len(terms) >= REPEATED_BUTTONS.min_repeats:
             for term in terms:
                 term.drop_tree()
 
 
-def drop_repeated_buttons(region: HtmlElement) -> None:
-    """Drop short calls to action repeated on many cards ("View profile", "Quick view")."""
+def drop_repeated_buttons(region: HtmlElement, language: str | None = "en") -> None:
+    """Drop short calls to action repeated on many cards ("View profile", "Quick view").
+
+    *language* selects the phrases (``card_action``).
+    """
     by_label: dict[str, list[HtmlElement]] = {}
-    for el in region.iter("a", "span", "div", "p", "li", "h2", "h3", "h4", "h5", "h6"):
-        label = _button_label(el)
+    for el in region.iter(*REPEATED_BUTTONS.tags):
+        label = _button_label(el, language)
         if label:
             by_label.setdefault(label, []).append(el)
     for buttons in by_label.values():
-        if len(buttons) >= MIN_ACTION_REPEATS:
+        if len(buttons) >= REPEATED_BUTTONS.min_repeats:
             for button in buttons:
                 if button.getparent() is not None:
                     button.drop_tree()

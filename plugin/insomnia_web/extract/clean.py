@@ -9,6 +9,7 @@ split the sentence around text the reader only sees when pointing at the term.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -106,6 +107,9 @@ _STATE_CLASSES = _HIDDEN_CLASSES | frozenset(
 _CHROME_ROLES = frozenset(("menu", "menubar", "dialog", "alertdialog", "navigation", "listbox"))
 # Attributes by which a tab or toggle button names the panel it shows (``#id`` for the last two).
 _TARGET_ATTRS = ("aria-controls", "data-target", "data-bs-target")
+_NAMING_TARGETS = XPath("descendant-or-self::*[@aria-controls or @data-target or @data-bs-target]")
+# Elements with an attribute that :func:`_hidden_by_markup` reads.
+_MARKUP_HIDING = XPath("descendant-or-self::*[@hidden or @aria-hidden or @popover or @style]")
 # Class words of a tooltip's bubble ("tooltiptext", "tooltip-content", CSS modules'
 # "Term_tooltipBubble__x1"); its trigger ("tooltip-trigger", "has-tooltip") stays.
 _TOOLTIP_TEXT_RE = re.compile(
@@ -143,8 +147,12 @@ def _hidden_by_markup(el: HtmlElement) -> bool:
 def _hidden_by_class(el: HtmlElement) -> bool:
     """True when *el* has a utility class that hides it and none that shows it again."""
     classes = el.get("class")
-    if not classes:
-        return False
+    return bool(classes) and _classes_hide(classes)
+
+
+@functools.lru_cache(maxsize=4096)
+def _classes_hide(classes: str) -> bool:
+    """True when a ``class`` value hides its element (a page repeats a few class values)."""
     tokens = classes.lower().split()
     if _HIDDEN_CLASSES.isdisjoint(tokens):
         return False
@@ -164,16 +172,20 @@ def strip_invisible(root: HtmlElement) -> None:
     hidden: list[HtmlElement] = []
     noscripts: list[HtmlElement] = []
     toggles: list[HtmlElement] = []
-    targets: set[str] = set()
+    # The few elements that name a panel, or carry an attribute that may hide them, are
+    # found in C; the walk below looks at every element's tag and class only.
+    targets = _panel_targets(root)
+    marked = set(_MARKUP_HIDING(root))
     for el in root.iter():
         tag = tag_name(el)
         if not tag or tag in _INVISIBLE_TAGS:
             doomed.append(el)
             continue
-        _collect_targets(el, targets)
         if tag == "noscript":
             noscripts.append(el)
-        elif tag not in {"html", "body"} and is_hidden(el):
+        elif tag not in {"html", "body"} and (
+            (el in marked and _hidden_by_markup(el)) or _hidden_by_class(el)
+        ):
             hidden.append(el)
         elif tag == "button" and "aria-expanded" in el.attrib:
             toggles.append(el)
@@ -213,6 +225,16 @@ def _keep_fold_titles(toggles: list[HtmlElement]) -> None:
             continue
         if len(" ".join(button.itertext()).split()) >= FOLD_TITLE_MIN_WORDS:
             button.tag = "span"
+
+
+def _panel_targets(root: HtmlElement) -> set[str]:
+    """The ids that visible elements under *root* name as the panel they show."""
+    targets: set[str] = set()
+    for el in _NAMING_TARGETS(root):
+        tag = tag_name(el)
+        if tag and tag not in _INVISIBLE_TAGS:
+            _collect_targets(el, targets)
+    return targets
 
 
 def _collect_targets(el: HtmlElement, targets: set[str]) -> None:

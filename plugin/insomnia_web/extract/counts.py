@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from lxml import etree
 from lxml.html import HtmlElement
 
 from .words import count_words
 
-__all__ = ["BlockCounts", "class_and_id", "is_data_table", "tag_name", "word_count"]
+__all__ = [
+    "BlockCounts",
+    "class_and_id",
+    "is_data_table",
+    "link_word_count",
+    "parent_link_words",
+    "parent_words",
+    "tag_name",
+    "word_count",
+]
 
 MAX_TABLE_LINK_SHARE = 0.5
 """Most of a data table's words that may sit inside links (a layout table of menu links has
@@ -49,6 +60,52 @@ def word_count(el: HtmlElement) -> int:
     return count_words(" ".join(el.itertext()))
 
 
+def link_word_count(el: HtmlElement) -> int:
+    """Words under *el* inside links (a link inside a link counts once), as in :class:`BlockCounts`.
+
+    For the few elements a step looks at, this reads less than counting the whole tree.
+    """
+    total = 0
+    nested: set[HtmlElement] = set()
+    for link in el.iter("a"):
+        if link not in nested:
+            total += word_count(link)
+            nested.update(link.iterdescendants("a"))
+    return total
+
+
+def parent_words(
+    parent: HtmlElement,
+    child: HtmlElement,
+    child_words: int,
+    stop: Callable[[int], bool] | None = None,
+) -> int:
+    """:func:`word_count` of *parent*, given the *child_words* of its child *child*.
+
+    Walking up from an element, each step reads only the text beside the path. With *stop*,
+    counting ends as soon as ``stop(words so far)`` is true (a test that stays true as the
+    count grows), and the count returned is partial.
+    """
+    text = parent.text
+    total = child_words + (count_words(text) if text else 0)
+    for node in parent:
+        if node is not child:
+            total += word_count(node)
+        tail = node.tail
+        if tail:
+            total += count_words(tail)
+        if stop is not None and stop(total):
+            return total
+    return total
+
+
+def parent_link_words(parent: HtmlElement, child: HtmlElement, child_links: int, words: int) -> int:
+    """:func:`link_word_count` of *parent* (holding *words* words), given its child's."""
+    if parent.tag == "a":
+        return words
+    return child_links + sum(link_word_count(node) for node in parent if node is not child)
+
+
 def is_data_table(table: HtmlElement) -> bool:
     """True when *table* holds data: two rows or more, cells side by side, few links.
 
@@ -85,9 +142,12 @@ class BlockCounts:
         links: dict[HtmlElement, int] = {}
         # Children come before parents: each element's counts are final when it is reached,
         # and are added to its parent's running totals (its tail's words belong to the parent).
+        # (ASCII text is counted inline: the call costs more than the split on most nodes.)
         for el in reversed(list(root.iter(_ELEMENTS))):
             text = el.text
-            total = words.get(el, 0) + (count_words(text) if text else 0)
+            total = words.get(el, 0)
+            if text:
+                total += len(text.split()) if text.isascii() else count_words(text)
             words[el] = total
             if el.tag == "a":
                 link_words[el] = total
@@ -96,7 +156,9 @@ class BlockCounts:
                 break
             parent = el.getparent()
             tail = el.tail
-            words[parent] = words.get(parent, 0) + total + (count_words(tail) if tail else 0)
+            if tail:
+                total += len(tail.split()) if tail.isascii() else count_words(tail)
+            words[parent] = words.get(parent, 0) + total
             found = links.get(el)
             if found:
                 links[parent] = links.get(parent, 0) + found

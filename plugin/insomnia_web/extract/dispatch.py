@@ -92,8 +92,12 @@ def convert(
     *,
     url: str | None = None,
     mode: Mode = "readable",
+    content_language: str | None = None,
 ) -> Extracted:
     """Turn a decoded document into readable text according to its media type and *mode*.
+
+    *content_language* is the response's ``Content-Language`` header: the language of an
+    HTML page whose markup declares none.
 
     Raises ``ToolError("unsupported_content")`` for a type that has no text handler.
     """
@@ -109,7 +113,7 @@ def convert(
     if mode == "raw":
         return Extracted(title=None, text=text, method="raw")
     if kind in _HTML_TYPES:
-        return extract_html(text, mode=mode)
+        return extract_html(text, mode=mode, content_language=content_language)
     if _is_json(kind):
         return _pretty_json(text)
     return Extracted(title=None, text=text, method="passthrough")

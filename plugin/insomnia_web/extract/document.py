@@ -62,6 +62,11 @@ async def read_document(
         return Document(PDF_TYPE, None, extracted, warnings)
     body = read_body(result, mode)
     extracted = await convert_async(
-        body.text, body.content_type, url=result.final_url, mode=mode, timeout_s=timeout_s
+        body.text,
+        body.content_type,
+        url=result.final_url,
+        mode=mode,
+        timeout_s=timeout_s,
+        content_language=result.headers.get("content-language"),
     )
     return Document(body.content_type, body.charset, extracted, body.warnings)

@@ -26,30 +26,46 @@ the page extraction wins.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from lxml.etree import Element, XPath, iterwalk
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, class_and_id, tag_name, word_count
+from .dedup import word_runs
+from .rules import matches
 from .words import word_list
 
 __all__ = ["drop_forum_chrome", "drop_lone_post", "drop_repeated_quotes", "is_forum_thread"]
 
-# Class names forum software gives its quote boxes (exact tokens, lowercased): "quote"
-# alone, and the BBCode quote blocks of phpBB, vBulletin, XenForo, SMF and Invision.
-_QUOTE_CLASS_RE = re.compile(
-    r"^(?:quote|quotecontent|quotebox|quote_?container|inthreadquotebox|ipsquote|"
-    r"bbcode_?quote|bbcodeblock--quote|bbc_standard_quote|ip-ubbcode-quote|post-?quote)$"
-)
-# A quote shorter than this stays: a line or two tells what the reply answers.
-QUOTE_MIN_WORDS = 25
-# Quotes are matched against the page in runs of this many words ...
-SHINGLE_WORDS = 8
-# ... and dropped when at least this share of their runs also stands elsewhere on the page.
-QUOTE_REPEAT_SHARE = 0.5
+
+@dataclass(frozen=True)
+class RepeatedQuotes:
+    """Quotes repeating another post, and their attribution lines (:func:`drop_repeated_quotes`)."""
+
+    quote_class: re.Pattern[str] = re.compile(
+        r"^(?:quote|quotecontent|quotebox|quote_?container|inthreadquotebox|ipsquote|"
+        r"bbcode_?quote|bbcodeblock--quote|bbc_standard_quote|ip-ubbcode-quote|post-?quote)$"
+    )
+    """Class names forum software gives its quote boxes (exact tokens, lowercased): "quote"
+    alone, and the BBCode quote blocks of phpBB, vBulletin, XenForo, SMF and Invision."""
+    min_words: int = 25
+    """A quote shorter than this stays: a line or two tells what the reply answers."""
+    run_words: int = 8
+    """Quotes are matched against the page in runs of this many words ..."""
+    repeat_share: float = 0.5
+    """... and dropped when at least this share of their runs stands elsewhere on the page."""
+    max_attribution_words: int = 12
+    """An attribution ("Sam said:") is short ..."""
+    attribution_search_elements: int = 6
+    """... and sits among the first few elements of its quote."""
+
+
+REPEATED_QUOTES = RepeatedQuotes()
 
 
 # Quick scans in C before a walk in Python: most pages have no quote and no microdata item.
@@ -66,7 +82,7 @@ def _is_quote(el: HtmlElement) -> bool:
     classes = el.get("class")
     if not classes or "quote" not in classes.lower():
         return False
-    return any(_QUOTE_CLASS_RE.match(token) for token in classes.lower().split())
+    return any(REPEATED_QUOTES.quote_class.match(token) for token in classes.lower().split())
 
 
 def _outer_quotes(root: HtmlElement) -> list[HtmlElement]:
@@ -87,35 +103,32 @@ def _words(texts: Iterable[str]) -> list[str]:
 
 
 def _shingles(words: list[str]) -> list[tuple[str, ...]]:
-    return [tuple(words[i : i + SHINGLE_WORDS]) for i in range(len(words) - SHINGLE_WORDS + 1)]
+    return word_runs(words, REPEATED_QUOTES.run_words)
 
 
-# A quote's attribution line: "Sam said:", "Sam wrote:", "On 8/26/2024 at 5:29 PM, Sam said:".
-_ATTRIBUTION_RE = re.compile(r"\b(?:said|wrote|posted)\s*:?\s*(?:\u2191|\^)?\s*$", re.I)
-# An attribution is short and sits among the first few elements of its quote.
-MAX_ATTRIBUTION_WORDS = 12
-ATTRIBUTION_SEARCH_ELEMENTS = 6
-
-
-def _attribution(quote: HtmlElement) -> HtmlElement | None:
+def _attribution(quote: HtmlElement, language: str | None) -> HtmlElement | None:
     """The element naming who is quoted ("Sam said:"), among the quote's first elements."""
     for seen, el in enumerate(quote.iterdescendants()):
-        if seen >= ATTRIBUTION_SEARCH_ELEMENTS:
+        if seen >= REPEATED_QUOTES.attribution_search_elements:
             return None
         if not tag_name(el) or tag_name(el) == "a":
             continue
         text = " ".join(" ".join(el.itertext()).split())
-        if text and len(text.split()) <= MAX_ATTRIBUTION_WORDS and _ATTRIBUTION_RE.search(text):
+        if (
+            text
+            and len(text.split()) <= REPEATED_QUOTES.max_attribution_words
+            and matches("quote_attribution", language, text)
+        ):
             return el
     return None
 
 
-def _keep_attribution(quote: HtmlElement, dropping: bool) -> None:
+def _keep_attribution(quote: HtmlElement, dropping: bool, language: str | None) -> None:
     """Make a quote's attribution plain text, and move it before the quote if that goes.
 
     A lone linked name reads as a menu and would be pruned with the link lists.
     """
-    line = _attribution(quote)
+    line = _attribution(quote, language)
     if line is None:
         return
     for link in list(line.iter("a")):
@@ -125,8 +138,11 @@ def _keep_attribution(quote: HtmlElement, dropping: bool) -> None:
         quote.addprevious(line)
 
 
-def drop_repeated_quotes(root: HtmlElement) -> None:
-    """Drop long quotes under *root* whose words the page (its whole tree) also holds elsewhere."""
+def drop_repeated_quotes(root: HtmlElement, language: str | None = "en") -> None:
+    """Drop long quotes under *root* whose words the page (its whole tree) also holds elsewhere.
+
+    *language* selects the phrases of attribution lines (``quote_attribution``).
+    """
     if not _HAS_QUOTE(root):
         return
     quotes = _outer_quotes(root)
@@ -134,7 +150,7 @@ def drop_repeated_quotes(root: HtmlElement) -> None:
         return
     doomed = _repeated(root, quotes)
     for quote in quotes:
-        _keep_attribution(quote, quote in doomed)
+        _keep_attribution(quote, quote in doomed, language)
     for quote in doomed:
         quote.drop_tree()
 
@@ -142,7 +158,7 @@ def drop_repeated_quotes(root: HtmlElement) -> None:
 def _repeated(root: HtmlElement, quotes: list[HtmlElement]) -> list[HtmlElement]:
     """The long quotes whose words the page (its whole tree) also holds elsewhere."""
     quoted = [(quote, _words(quote.itertext())) for quote in quotes]
-    quoted = [(quote, words) for quote, words in quoted if len(words) >= QUOTE_MIN_WORDS]
+    quoted = [(quote, words) for quote, words in quoted if len(words) >= REPEATED_QUOTES.min_words]
     if not quoted:
         return []
     page = root.getroottree().getroot()
@@ -151,7 +167,7 @@ def _repeated(root: HtmlElement, quotes: list[HtmlElement]) -> list[HtmlElement]
     for quote, words in quoted:
         runs = _shingles(words)
         repeated = sum(1 for run in runs if counts[run] >= 2)
-        if runs and repeated >= QUOTE_REPEAT_SHARE * len(runs):
+        if runs and repeated >= REPEATED_QUOTES.repeat_share * len(runs):
             doomed.append(quote)
     return doomed
 
@@ -159,11 +175,19 @@ def _repeated(root: HtmlElement, quotes: list[HtmlElement]) -> list[HtmlElement]
 # schema.org types of one post in a thread (microdata ``itemtype``, last path segment).
 _POST_TYPES = frozenset(("comment", "discussionforumposting"))
 _TEXT_PROPS = frozenset(("text", "articlebody"))
-# A poster's name or a date longer than this is not one (a whole profile card marked as
-# author) ...
-MAX_NAME_WORDS = 6
-# ... nor is an element with more descendants than this.
-MAX_BYLINE_ELEMENTS = 16
+
+
+@dataclass(frozen=True)
+class Bylines:
+    """Each post's author and date, moved before its text (:func:`keep_post_bylines`)."""
+
+    max_name_words: int = 6
+    """A poster's name or a date longer than this is not one (a profile card marked author)."""
+    max_elements: int = 16
+    """... nor is an element with more descendants than this."""
+
+
+BYLINES = Bylines()
 
 
 def _props(el: HtmlElement) -> set[str]:
@@ -181,7 +205,7 @@ def _is_post_item(el: HtmlElement) -> bool:
     return _item_kind(el) in _POST_TYPES
 
 
-def _short_text(el: HtmlElement, max_words: int = MAX_NAME_WORDS) -> str | None:
+def _short_text(el: HtmlElement, max_words: int = BYLINES.max_name_words) -> str | None:
     """The words of a small element (a name, a date), or ``None`` when it is not small.
 
     The walk stops after a few elements, so a deep tree marked as author stays linear.
@@ -193,7 +217,7 @@ def _short_text(el: HtmlElement, max_words: int = MAX_NAME_WORDS) -> str | None:
         return words if words.count(" ") < max_words else None
     parts: list[str] = []
     for seen, (event, node) in enumerate(iterwalk(el, events=("start", "end"))):
-        if seen >= 2 * MAX_BYLINE_ELEMENTS:
+        if seen >= 2 * BYLINES.max_elements:
             return None
         if event == "start" and node.text and isinstance(node.tag, str):
             parts.append(node.text)
@@ -272,73 +296,58 @@ def keep_post_bylines(root: HtmlElement) -> None:
         post.text.addprevious(line)
 
 
-# Class names (exact tokens, lowercased) of what forum software prints around each post:
-# reaction and like counters, "last edited" notes, signatures, the board's notices, and a
-# machine-written summary of the thread (not what its posters wrote).
-_CHROME_CLASS_RE = re.compile(
-    r"(?<!\S)(?:reactionsbar|reactionsummary|[\w-]*reaction-bar|ipsreact|post-?likes|"
-    r"likessummary|like_?count|like-count|reaction-count|message-lastedit|"
-    r"post-?signature|message-signature|signaturecontainer|"
-    r"notices|js-notices|alert-dismissible|ai-?summary(?:-[\w-]+)?)(?!\S)"
-)
-# A block holding more than this share of the page is never chrome, whatever its class says.
-MAX_CHROME_SHARE = 0.5
+@dataclass(frozen=True)
+class PostChrome:
+    """What forum software prints around each post (:func:`drop_post_chrome`)."""
+
+    chrome_class: re.Pattern[str] = re.compile(
+        r"(?<!\S)(?:reactionsbar|reactionsummary|[\w-]*reaction-bar|ipsreact|post-?likes|"
+        r"likessummary|like_?count|like-count|reaction-count|message-lastedit|"
+        r"post-?signature|message-signature|signaturecontainer|"
+        r"notices|js-notices|alert-dismissible|ai-?summary(?:-[\w-]+)?)(?!\S)"
+    )
+    """Class names (exact tokens, lowercased): reaction and like counters, "last edited"
+    notes, signatures, the board's notices, a machine-written summary of the thread."""
+    max_share: float = 0.5
+    """A block holding more than this share of the page is never chrome."""
+    max_control_words: int = 12
+    """A control ("Reply") or a poster's statistic ("Posts: 710") is a few words at most."""
+    control_tags: frozenset[str] = frozenset(("a", "span", "li", "p", "div", "dd", "dl"))
+    post_number: re.Pattern[str] = re.compile(r"^#\d{1,6}$")
+    """A post's number linking to the post itself ("#12"); a rank in a list is no link."""
+
+
+POST_CHROME = PostChrome()
 
 
 def _is_chrome(el: HtmlElement) -> bool:
     if el.get("aria-busy") == "true":
         return True  # a placeholder that scripts fill later (related threads): not yet content
     names = class_and_id(el)
-    return bool(names) and _CHROME_CLASS_RE.search(names.lower()) is not None
+    return bool(names) and _names_chrome(names)
 
 
-# The whole text of a post's action link or label: reply, quote, report, share controls,
-# the "Code: Select all" bar above a code box, a thread's starter and start date, and the
-# invitation to register below it; the label of an ad slot that boards place between
-# posts ("Advertisement - Members don't see this ad"); and the board's footer below a
-# thread: what a visitor may do ("You may not post replies", "BB code is On"), links to the
-# previous and next thread, and the clock ("All times are GMT +1. The time now is 14:01.").
-_CONTROL_RE = re.compile(
-    r"^(?:reply(?: with quote)?|quote|multi-?quote|report(?: post| inappropriate content)?|"
-    r"share(?: post)?|permalink|(?:code: )?select all|(?:thread starter|start date)(?: .{1,40})?|"
-    r"you must (?:log in|sign in|be logged in) or register to reply here\.?|"
-    r"advertisement(?: - .{1,40}| gone after registration)?|"
-    r"you may(?: not)? (?:post (?:new threads|replies|attachments|polls)|edit your posts)|"
-    r"(?:bb ?code|smilies|\[img\] code|\[video\] code|html code) (?:is|are) (?:on|off)|"
-    r"(?:posting|forum) rules|forum jump|(?:« ?)?previous thread \| next thread(?: ?»)?|"
-    r"all times are (?:gmt|utc)[^.]{0,12}\.(?: the time now is [\d:]{3,8}(?: ?[ap]m)? ?\.?)?)$",
-    re.I,
-)
-# A control or statistic is a few words at most.
-MAX_CONTROL_WORDS = 12
-_CONTROL_TAGS = frozenset(("a", "span", "li", "p", "div", "dd", "dl"))
-# A poster's statistics beside each post: "Posts: 710", "Join Date: Mar 2016",
-# "Registered: 2016-07-02", "29,553 posts", "518 helpful votes", and XenForo's label and
-# value pairs (a <dl> each: "Likes Received: 103", "Trophy Points: 113").
-_PROFILE_RE = re.compile(
-    r"^(?:(?:posts|messages|join(?:ed| date)|registered|reputation|reaction score|points|"
-    r"likes received|best answers|trophy points)"
-    r"\s*:\s*[\w ,./-]{1,20}|[\d,.]+k? (?:posts|messages|helpful votes))$",
-    re.I,
-)
+@functools.lru_cache(maxsize=4096)
+def _names_chrome(names: str) -> bool:
+    """True when a class and id string names post chrome (a page repeats a few names)."""
+    return POST_CHROME.chrome_class.search(names.lower()) is not None
 
 
-# A post's number linking to the post itself ("#12"); a rank in a list ("#1") is no link.
-_POST_NUMBER_RE = re.compile(r"^#\d{1,6}$")
-
-
-def _is_control(el: HtmlElement, words: int) -> bool:
+def _is_control(el: HtmlElement, words: int, language: str | None) -> bool:
     """True when *el* (holding *words* words) is a post control or a poster statistic."""
-    if not 0 < words <= MAX_CONTROL_WORDS or tag_name(el) not in _CONTROL_TAGS:
+    if (
+        not 0 < words <= POST_CHROME.max_control_words
+        or tag_name(el) not in POST_CHROME.control_tags
+    ):
         return False
     if el.tail and el.tail.strip():
         return False  # words right after it: a phrase inside a sentence
-    text = _short_text(el, MAX_CONTROL_WORDS)
+    text = _short_text(el, POST_CHROME.max_control_words)
     if not text:
         return False
-    if tag_name(el) == "a" and _POST_NUMBER_RE.match(text):
+    if tag_name(el) == "a" and POST_CHROME.post_number.match(text):
         return True
-    return bool(_CONTROL_RE.match(text) or _PROFILE_RE.match(text))
+    return matches("post_control", language, text) or matches("poster_stat", language, text)
 
 
 def _is_short_variant(el: HtmlElement) -> bool:
@@ -354,17 +363,24 @@ def _is_short_variant(el: HtmlElement) -> bool:
     return any("long" in sibling.get("class", "") for sibling in el.itersiblings(preceding=True))
 
 
-def drop_post_chrome(root: HtmlElement) -> None:
+def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> None:
     """Drop reaction bars, like counts, edit notes, signatures and notices around posts,
-    post controls (reply, quote, report) and the short form of a date."""
+    post controls (reply, quote, report) and the short form of a date.
+
+    *language* selects the phrases of controls and statistics (``post_control``,
+    ``poster_stat``); the class names and the post number apply to every page.
+    """
     words = BlockCounts(root).words
-    total = words.get(root, 0)
-    doomed = [
-        el
-        for el in root.iterdescendants(Element)  # lxml's own loop: most elements match nothing
-        if (_is_chrome(el) or _is_control(el, words.get(el, 0)) or _is_short_variant(el))
-        and words.get(el, 0) <= MAX_CHROME_SHARE * total
-    ]
+    limit = POST_CHROME.max_share * words.get(root, 0)
+    doomed = []
+    for el in root.iterdescendants(Element):  # lxml's own loop: most elements match nothing
+        n = words.get(el, 0)
+        if n > limit:
+            continue
+        # The word count first: most elements are more than a few words, or none.
+        control = 0 < n <= POST_CHROME.max_control_words and _is_control(el, n, language)
+        if control or _is_chrome(el) or _is_short_variant(el):
+            doomed.append(el)
     for el in _outermost(doomed, root):
         el.drop_tree()
 
@@ -393,10 +409,17 @@ def _outermost(elements: list[HtmlElement], root: HtmlElement) -> list[HtmlEleme
     return result
 
 
-# A page is a thread when at least this many posts are marked ...
-MIN_THREAD_POSTS = 3
-# ... and hold at least this share of its words (comments under a story hold less).
-MIN_THREAD_SHARE = 0.5
+@dataclass(frozen=True)
+class Thread:
+    """A page that is a forum thread (:func:`is_forum_thread`)."""
+
+    min_posts: int = 3
+    """At least this many posts are marked ..."""
+    min_share: float = 0.5
+    """... and hold at least this share of its words (comments under a story hold less)."""
+
+
+THREAD = Thread()
 
 
 def is_forum_thread(root: HtmlElement) -> bool:
@@ -422,15 +445,18 @@ def is_forum_thread(root: HtmlElement) -> bool:
                     outer.append(el)
                 inside = True
         stack.extend((child, inside) for child in el if tag_name(child))
-    if count < MIN_THREAD_POSTS:
+    if count < THREAD.min_posts:
         return False
-    return sum(word_count(post) for post in outer) >= MIN_THREAD_SHARE * word_count(root)
+    return sum(word_count(post) for post in outer) >= THREAD.min_share * word_count(root)
 
 
-def drop_forum_chrome(root: HtmlElement) -> None:
-    """Drop what a forum thread repeats or wraps around its posts, in place."""
-    drop_post_chrome(root)
-    drop_repeated_quotes(root)
+def drop_forum_chrome(root: HtmlElement, language: str | None = "en") -> None:
+    """Drop what a forum thread repeats or wraps around its posts, in place.
+
+    *language* (a primary subtag) selects the visible-text rules; ``None`` applies none.
+    """
+    drop_post_chrome(root, language)
+    drop_repeated_quotes(root, language)
     keep_post_bylines(root)
 
 
@@ -441,13 +467,22 @@ _HAS_POST_CLASS = XPath(
     "descendant::*[@class][contains(@class, 'post') or contains(@class, 'message')"
     " or contains(@class, 'reply')]"
 )
-# A thread shows at least this many posts ...
-MIN_LOST_THREAD_POSTS = 3
-# ... a post counts as kept when this share of its words stands in the article ...
-POST_KEPT_SHARE = 0.8
-# ... and readability lost the thread when it kept exactly one post (an article with replies
-# below it keeps none), while the posts hold at least this many times the article's words.
-LOST_THREAD_RATIO = 2.0
+
+
+@dataclass(frozen=True)
+class LostThread:
+    """Readability kept one post of a thread of post boxes (:func:`drop_lone_post`)."""
+
+    min_posts: int = 3
+    """A thread shows at least this many posts ..."""
+    kept_share: float = 0.8
+    """... a post counts as kept when this share of its words stands in the article ..."""
+    ratio: float = 2.0
+    """... and readability lost the thread when it kept exactly one post (an article with
+    replies below it keeps none), while the posts hold this many times the article's words."""
+
+
+LOST_THREAD = LostThread()
 
 
 def _post_token(el: HtmlElement) -> str:
@@ -473,7 +508,7 @@ def _thread_posts(root: HtmlElement) -> list[HtmlElement]:
     best_words = 0
     for members in groups.values():
         posts = _outermost(members, root)
-        if len(posts) < MIN_LOST_THREAD_POSTS:
+        if len(posts) < LOST_THREAD.min_posts:
             continue
         words = sum(word_count(post) for post in posts)
         if words > best_words:
@@ -501,8 +536,8 @@ def drop_lone_post(root: HtmlElement, article_text: str) -> str:
         words = _words(post.itertext())
         total += len(words)
         present = Counter(words) & article
-        if words and sum(present.values()) >= POST_KEPT_SHARE * len(words):
+        if words and sum(present.values()) >= LOST_THREAD.kept_share * len(words):
             kept += 1
-    if kept == 1 and total >= LOST_THREAD_RATIO * sum(article.values()):
+    if kept == 1 and total >= LOST_THREAD.ratio * sum(article.values()):
         return ""
     return article_text

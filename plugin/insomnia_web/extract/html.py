@@ -25,9 +25,9 @@ from lxml.html import HtmlElement
 from .article_meta import article_meta
 from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
+from .dedup import finish_lines
 from .forum import drop_forum_chrome, drop_lone_post, is_forum_thread
 from .language import page_language
-from .lines import finish_lines
 from .model import Extracted
 from .parse import parse_html
 from .product import finish_product_text, read_product
@@ -128,19 +128,28 @@ def _readability_fits(html: str, root: HtmlElement, spent: float) -> bool:
     return next(itertools.islice(root.iter(), limit, None), None) is None
 
 
-def _tidy(content: HtmlElement) -> HtmlElement:
+def _tidy(content: HtmlElement, language: str | None) -> HtmlElement:
     # The page extraction and a product page's article only: inside one story, repeats (an
     # interview's questions, a meal plan's items) and a wire service's copyright line belong
     # to the text.
-    tidy_blocks(content)
+    tidy_blocks(content, language)
     return content
 
 
-def extract_html(html: str, *, mode: Literal["readable", "full"] = "readable") -> Extracted:
+def extract_html(
+    html: str,
+    *,
+    mode: Literal["readable", "full"] = "readable",
+    content_language: str | None = None,
+) -> Extracted:
     """Extract the title and Markdown-like text of an HTML page.
 
     ``mode="readable"`` keeps the main content; ``mode="full"`` keeps all visible text (only
     scripts, styles and hidden elements are removed).
+
+    The page's language selects the visible-text rules (:mod:`.rules`): ``<html lang>``,
+    else a ``Content-Language`` meta tag, else *content_language* (the HTTP header's value),
+    else a guess from the text (:mod:`.language`).
 
     Extraction keeps to a time budget (:data:`BUDGET`): readability is skipped on a page too
     large for it or when the budget is half spent before it starts, and when the budget runs
@@ -161,23 +170,23 @@ def extract_html(html: str, *, mode: Literal["readable", "full"] = "readable") -
     strip_invisible(root)
     if mode == "full":
         return Extracted(title, serialize(_body(root)), "full", None, *about)
-    language = page_language(root)
+    language = page_language(root, content_language)
     if product.is_product or may_list_reviews(html):
-        drop_shop_chrome(root, is_product=product.is_product)
+        drop_shop_chrome(root, is_product=product.is_product, language=language)
     thread = is_forum_thread(root)  # every post of a thread is content: page extraction only
-    drop_forum_chrome(root)
+    drop_forum_chrome(root, language)
     article_text = ""
     if _readability_fits(html, root, spent()) and not thread:
         article = readable_article(root)  # works on a copy: root stays whole
         if article is not None:
             prune_article(article, language)
             if product.is_product:  # shops print a description twice (mobile, desktop)
-                _tidy(article)
+                _tidy(article, language)
             article_text = serialize(article)
     article_text = drop_lone_post(root, article_text)  # one post of a thread is not the page
     if article_text and spent() > BUDGET.seconds:  # out of time: the article is the best so far
         return Extracted(title, finish_lines(article_text), "readability", None, *about)
-    page_text = serialize(_tidy(prune_boilerplate(root, language)))
+    page_text = serialize(_tidy(prune_boilerplate(root, language), language))
     text, method = _choose(article_text, page_text, claim)
     text = finish_product_text(finish_lines(text), product)
     return Extracted(title, text, method, None, *about)

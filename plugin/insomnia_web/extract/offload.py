@@ -430,8 +430,10 @@ class _Conversion:
         )
 
 
-def _convert(text: str, content_type: str, url: str | None, mode: Mode) -> Extracted:
-    return convert(text, content_type, url=url, mode=mode)
+def _convert(
+    text: str, content_type: str, url: str | None, mode: Mode, content_language: str | None
+) -> Extracted:
+    return convert(text, content_type, url=url, mode=mode, content_language=content_language)
 
 
 def _pdf(data: bytes, max_chars: int, truncated: bool) -> Extracted:
@@ -456,6 +458,7 @@ async def convert_async(
     url: str | None = None,
     mode: Mode = "readable",
     timeout_s: float | None = None,
+    content_language: str | None = None,
 ) -> Extracted:
     """Like :func:`convert`, without blocking the event loop.
 
@@ -468,8 +471,8 @@ async def convert_async(
         return convert(text, content_type, url=url, mode=mode)  # raises unsupported_content
     cost = expected_cost_s(text, content_type, mode)
     if cost < INLINE_S and cost < _threshold_s:
-        return convert(text, content_type, url=url, mode=mode)
-    job: _Job = (_convert, (text, content_type, url, mode))
+        return convert(text, content_type, url=url, mode=mode, content_language=content_language)
+    job: _Job = (_convert, (text, content_type, url, mode, content_language))
     return await _run(
         job,
         in_process=cost >= _threshold_s,

@@ -9,7 +9,8 @@ after the page's title.
 
 Shops also fill one field with the same text several times over (a marketplace listing whose
 "Reviews" field holds the publisher's blurbs three times, joined by commas): a sentence that
-repeats, nearly word for word, an earlier sentence of the same paragraph is a copy and goes.
+repeats, nearly word for word, an earlier sentence of the same paragraph is a copy and goes
+(:func:`~.dedup.drop_repeated_sentences`).
 
 Shop widgets keep their settings in an element's text (a buy box's prices, a consent
 banner's options) and some of it reaches the text: a line that is a JSON object is data for
@@ -28,15 +29,14 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
+from .dedup import drop_repeated_sentences
 from .signals import ld_json_texts, og_type
 from .words import count_words, word_list
-from .words import sentences as split_sentences
 
 __all__ = [
     "ProductInfo",
     "add_missing_description",
     "drop_json_lines",
-    "drop_repeated_sentences",
     "finish_product_text",
     "read_product",
 ]
@@ -44,15 +44,20 @@ __all__ = [
 _PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "IndividualProduct", "ProductModel"))
 _TAG_RE = re.compile(r"<[^>]*>")
 _BREAK_RE = re.compile(r"<\s*(?:br|/p|/li|/div|/h[1-6])\b[^>]*>", re.I)
-# A declared description shorter than this is a tagline ("Classic fit, organic cotton"), not
-# a description worth adding.
-MIN_DESCRIPTION_WORDS = 15
-# The description is added when the extracted text holds less than this share of its words.
-MAX_COVERED_SHARE = 0.5
-# A sentence of at least this many words repeats an earlier one of its paragraph when this
-# share of its word triples appeared before (copies differ in dashes, quotes and mojibake).
-MIN_SENTENCE_WORDS = 8
-MIN_REPEATED_SHARE = 0.8
+
+
+@dataclass(frozen=True)
+class MissingDescription:
+    """A declared description put back in the text (:func:`add_missing_description`)."""
+
+    min_words: int = 15
+    """A declared description shorter than this is a tagline ("Classic fit, organic cotton"),
+    not a description worth adding."""
+    max_covered_share: float = 0.5
+    """It is added when the extracted text holds less than this share of its words."""
+
+
+MISSING_DESCRIPTION = MissingDescription()
 
 
 def _json_objects(data: Any) -> Iterator[dict[str, Any]]:
@@ -117,7 +122,7 @@ def read_product(root: HtmlElement) -> ProductInfo:
             if isinstance(description, str) and len(description) > len(best):
                 best = description
     text = _plain(best)
-    description = text if count_words(text) >= MIN_DESCRIPTION_WORDS else None
+    description = text if count_words(text) >= MISSING_DESCRIPTION.min_words else None
     return ProductInfo(found or _declares_product_in_markup(root), description)
 
 
@@ -129,40 +134,14 @@ def _covered_share(description: str, text: str) -> float:
 
 def add_missing_description(text: str, description: str | None) -> str:
     """Add *description* to the extracted *text* (after its title) unless *text* holds it."""
-    if not description or _covered_share(description, text) >= MAX_COVERED_SHARE:
+    if not description:
+        return text
+    if _covered_share(description, text) >= MISSING_DESCRIPTION.max_covered_share:
         return text
     title, rest = "", text
     if text.startswith("# "):
         title, _, rest = text.partition("\n")
     return "\n\n".join(part for part in (title, description, rest.strip()) if part)
-
-
-def _repeats(words: list[str], seen: set[tuple[str, str, str]]) -> bool:
-    """True when most of *words*' triples are in *seen*; else they are added to it."""
-    triples = set(zip(words, words[1:], words[2:], strict=False))
-    if len(triples & seen) >= MIN_REPEATED_SHARE * len(triples):
-        return True
-    seen |= triples
-    return False
-
-
-def _drop_repeats_in_line(line: str) -> str:
-    """*line* without the sentences that repeat an earlier sentence of it."""
-    sentences = split_sentences(line)
-    if len(sentences) < 2:
-        return line
-    seen: set[tuple[str, str, str]] = set()
-    kept = [
-        sentence
-        for sentence in sentences
-        if len(words := word_list(sentence)) < MIN_SENTENCE_WORDS or not _repeats(words, seen)
-    ]
-    return line if len(kept) == len(sentences) else " ".join(kept)
-
-
-def drop_repeated_sentences(text: str) -> str:
-    """*text* without sentences that repeat, nearly word for word, one of their paragraph."""
-    return "\n".join(_drop_repeats_in_line(line) for line in text.split("\n"))
 
 
 def _is_json_object(line: str) -> bool:

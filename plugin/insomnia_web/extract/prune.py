@@ -155,7 +155,7 @@ def drop_titled_sections(root: HtmlElement, language: str | None = "en") -> None
     """
     headings = [
         h
-        for h in root.iter("h1", "h2", "h3", "h4", "h5", "h6")
+        for h in root.iter(*HEADING_TAGS)
         if matches("closing_heading", language, " ".join(h.text_content().split())[:80])
     ]
     if not headings:
@@ -166,7 +166,7 @@ def drop_titled_sections(root: HtmlElement, language: str | None = "en") -> None
         section = heading
         parent = heading.getparent()
         while parent is not None and parent is not root:
-            first = next(parent.iter("h1", "h2", "h3", "h4", "h5", "h6"), None)
+            first = next(parent.iter(*HEADING_TAGS), None)
             if first is not heading or word_count(parent) > 0.25 * total:
                 break
             section = parent

@@ -31,26 +31,33 @@ legal prose can outscore a listing's short blurbs).
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import logging
 import re
 from typing import Any
 
 from lxml.etree import tounicode
-from lxml.html import HtmlElement, fragment_fromstring
+from lxml.html import HtmlElement
 from readability import Document
 from readability.readability import REGEXES as READABILITY_RES
 
-from .counts import BlockCounts, class_and_id, is_data_table, word_count
+from .counts import (
+    class_and_id,
+    is_data_table,
+    link_word_count,
+    parent_link_words,
+    parent_words,
+    word_count,
+)
+from .patterns import HEADING_TAGS
+from .serialize import INLINE_TAGS
 
 __all__ = ["readable_article"]
 
 logging.getLogger("readability.readability").setLevel(logging.CRITICAL)
 
-_INLINE_TAGS = frozenset(
-    ["a", "b", "cite", "code", "em", "font", "i", "small", "span", "strong", "sub", "sup", "u"]
-)
-_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+_HEADINGS = HEADING_TAGS
 _BLOCK_PREFIXES = ("blockquote", "dl", "div", "img", "ol", "p", "table", "ul")
 # A wrapper around a data table ("table-responsive") is protected along with it when the
 # table holds at least this share of its words.
@@ -115,6 +122,7 @@ class _TreeDocument(Document):  # type: ignore[misc]
         self._tree = tree
         self.article: HtmlElement | None = None
         self._sanitizing = False
+        self._lengths: dict[HtmlElement, int] | None = None
         self.fragment = False  # set by get_article: the article misses similar blocks
         self.consent = False  # set by get_article: the article is a consent banner's text
 
@@ -149,6 +157,45 @@ class _TreeDocument(Document):  # type: ignore[misc]
             ):
                 el.drop_tree()
 
+    def score_paragraphs(self) -> Candidates:
+        # readability's scoring, to the same numbers: each paragraph of at least
+        # ``min_text_length`` characters gives its parent 1 point, 1 per comma-separated part
+        # and 1 per 100 characters (3 at most), and half that to its grandparent; then each
+        # candidate's score shrinks by its link density. The tree holds still meanwhile, so
+        # each element's text length is measured once, and no cleaned copy of a paragraph's
+        # text is made (cleaning only rewrites whitespace: it keeps every comma).
+        self._lengths = lengths = {}
+        try:
+            candidates: Candidates = {}
+            ordered: list[HtmlElement] = []
+            for elem in self.tags(self.html, "p", "pre", "td", "blockquote"):
+                parent = elem.getparent()
+                if parent is None:
+                    continue
+                grand_parent = parent.getparent()
+                text = elem.text_content() or ""
+                length = clean_length(text)
+                if length < self.min_text_length:
+                    continue
+                lengths[elem] = length
+                if parent not in candidates:
+                    candidates[parent] = self.score_node(parent)
+                    ordered.append(parent)
+                if grand_parent is not None and grand_parent not in candidates:
+                    candidates[grand_parent] = self.score_node(grand_parent)
+                    ordered.append(grand_parent)
+                content_score: float = 1
+                content_score += text.count(",") + 1
+                content_score += min((length / 100), 3)
+                candidates[parent]["content_score"] += content_score
+                if grand_parent is not None:
+                    candidates[grand_parent]["content_score"] += content_score / 2.0
+            for elem in ordered:
+                candidates[elem]["content_score"] *= 1 - self.get_link_density(elem)
+            return candidates
+        finally:
+            self._lengths = None
+
     def sanitize(self, node: HtmlElement, candidates: Any, keep_all_images: bool = False) -> str:
         self._sanitizing = True
         try:
@@ -158,9 +205,8 @@ class _TreeDocument(Document):  # type: ignore[misc]
 
     def get_preserved_elements(self, node: HtmlElement) -> dict[HtmlElement, bool]:
         allowed: dict[HtmlElement, bool] = dict(super().get_preserved_elements(node))
-        counts = BlockCounts(node)
         for lst in node.iter("ul", "ol"):
-            if _is_statement_list(lst, counts):
+            if _is_statement_list(lst):
                 allowed[lst] = True
         allowed.update(dict.fromkeys(_data_tables_and_wrappers(node), True))
         return allowed
@@ -174,7 +220,12 @@ class _TreeDocument(Document):  # type: ignore[misc]
         siblings = list(parent) if parent is not None else []
         peers = _peers(candidates, best)
         self.consent = _in_consent_banner(best)
-        output: HtmlElement = super().get_article(candidates, best_candidate, html_partial)
+        found: HtmlElement = super().get_article(candidates, best_candidate, html_partial)
+        # readability builds the article in a document of lxml.html's own parser, whose
+        # element lookup calls back into Python for every element touched afterwards; the
+        # article moves back into this tree's document (the lookup chosen in C).
+        output = self.html.makeelement("div", {})
+        output.extend(list(found))
         self.fragment = _missed_peers(peers, output) >= MIN_MISSED_PEERS
         if parent is not None:
             _restore_tables(siblings, parent)
@@ -185,7 +236,10 @@ class _TreeDocument(Document):  # type: ignore[misc]
         # <header> of an <article> is its title too.
         if self._sanitizing and (elem.tag in _HEADINGS or _is_entry_header(elem)):
             return 0.0
-        return float(super().get_link_density(elem))
+        # readability's measure: the text length of the links over the element's.
+        lengths = self._lengths
+        linked = sum(_text_length(link, lengths) for link in elem.findall(".//a"))
+        return float(linked) / max(_text_length(elem, lengths), 1)
 
     def class_weight(self, elem: HtmlElement) -> float:
         # A heading's class names its style ("scroll-mt-8", "header-anchor"), not chrome:
@@ -233,6 +287,46 @@ class _TreeDocument(Document):  # type: ignore[misc]
             _wrap_inline_runs(el, has_block)
 
 
+def _text_length(el: HtmlElement, lengths: dict[HtmlElement, int] | None) -> int:
+    """readability's ``text_length`` of *el*, remembered in *lengths* when it is given."""
+    if lengths is None:
+        return clean_length(el.text_content())
+    found = lengths.get(el)
+    if found is None:
+        found = lengths[el] = clean_length(el.text_content())
+    return found
+
+
+# readability's ``clean`` collapses whitespace in three regex passes over the whole text; only
+# its length is needed here, and only runs of two or more whitespace characters change it.
+_SPACE_RUN_RE = re.compile(r"\s{2,}")
+_LONG_SPACE_RE = re.compile(r"\s{255,}")
+_NEWLINE_RUN_RE = re.compile(r"\s*\n\s*")
+_TAB_RUN_RE = re.compile(r"\t|[ \t]{2,}")
+
+
+def clean_length(text: str) -> int:
+    """``len(readability.clean(text))``, without building the cleaned text.
+
+    ``clean`` strips the text and rewrites each whitespace run on its own (a run of 255 or
+    more becomes 255 spaces, a run holding a newline becomes one, a tab or a run of spaces
+    and tabs becomes one space): the length changes by what each inner run loses.
+    """
+    core = text.strip()
+    length = len(core)
+    for match in _SPACE_RUN_RE.finditer(core):
+        run = match.group()
+        length -= len(run) - _cleaned_run_length(run)
+    return length
+
+
+@functools.lru_cache(maxsize=1024)
+def _cleaned_run_length(run: str) -> int:
+    """The length of one whitespace run once readability's ``clean`` has rewritten it."""
+    run = _NEWLINE_RUN_RE.sub("\n", _LONG_SPACE_RE.sub(" " * 255, run))
+    return len(_TAB_RUN_RE.sub(" ", run))
+
+
 def _lift(candidates: Candidates, best_candidate: Any, root: HtmlElement) -> Any:
     """Lift the best candidate to the ancestor section that also holds its sibling sections.
 
@@ -245,19 +339,25 @@ def _lift(candidates: Candidates, best_candidate: Any, root: HtmlElement) -> Any
     best = best_candidate["elem"]
     if _peers(candidates, best):
         return best_candidate
-    counts = BlockCounts(root)
-    words = counts.words.get(best, 0)
-    chosen = best
+    # Counted on the candidate and its nearest ancestors only, each from the one below it.
+    words = word_count(best)
+    best_links = link_word_count(best)
+    chosen, chosen_words = best, words
+    below, below_words, below_links = best, words, best_links
     for up in best.iterancestors():
-        up_words = counts.words.get(up, 0)
-        if up.tag in ("body", "html") or words < LIFT_MIN_SHARE * up_words:
+        if up.tag in ("body", "html"):
             break
-        extra_links = counts.link_words.get(up, 0) - counts.link_words.get(best, 0)
+        up_words = parent_words(up, below, below_words)
+        if words < LIFT_MIN_SHARE * up_words:
+            break
+        up_links = parent_link_words(up, below, below_links, up_words)
+        extra_links = up_links - best_links
         if extra_links > LIFT_MAX_LINK_SHARE * (up_words - words):
             break
-        if up_words > counts.words.get(chosen, 0):  # a wrapper adding no text is no lift
-            chosen = up
-    gained = counts.words.get(chosen, 0) - words
+        if up_words > chosen_words:  # a wrapper adding no text is no lift
+            chosen, chosen_words = up, up_words
+        below, below_words, below_links = up, up_words, up_links
+    gained = chosen_words - words
     if gained < LIFT_MIN_EXTRA_WORDS or gained + words < LIFT_MIN_GAIN * words:
         return best_candidate
     lifted = candidates.get(chosen) or {"elem": chosen, "content_score": 0.0}
@@ -277,14 +377,18 @@ def _named_unlikely(el: HtmlElement) -> bool:
 
     An id that only spells the element's heading ("respond-to-review-comments") is not a name.
     """
-    features = class_and_id(el)
-    if not _UNLIKELY_RE.search(features) or _MAYBE_RE.search(features):
+    if not _unlikely_name(class_and_id(el)):
         return False
     element_id = el.get("id", "")
     if element_id and _is_heading_slug(el, element_id):
-        features = el.get("class", "")
-        return bool(_UNLIKELY_RE.search(features)) and not _MAYBE_RE.search(features)
+        return _unlikely_name(el.get("class", ""))
     return True
+
+
+@functools.lru_cache(maxsize=4096)
+def _unlikely_name(features: str) -> bool:
+    """readability's test of a class and id string (a page repeats a few names many times)."""
+    return bool(_UNLIKELY_RE.search(features)) and not _MAYBE_RE.search(features)
 
 
 def _is_heading_slug(el: HtmlElement, element_id: str) -> bool:
@@ -306,24 +410,32 @@ def _data_tables_and_wrappers(root: HtmlElement) -> set[HtmlElement]:
             continue
         kept.add(table)
         words = word_count(table)
+
+        def too_many(total: int, words: int = words) -> bool:
+            return words < _TABLE_WRAPPER_SHARE * total
+
+        inner, inner_words = table, words
         wrapper = table.getparent()
-        while (
-            wrapper is not None
-            and wrapper is not root
-            and words >= _TABLE_WRAPPER_SHARE * word_count(wrapper)
-        ):
+        while wrapper is not None and wrapper is not root:
+            # Each wrapper's count starts from the one inside it and stops once it is too big.
+            wrapper_words = parent_words(wrapper, inner, inner_words, too_many)
+            if too_many(wrapper_words):
+                break
             kept.add(wrapper)
+            inner, inner_words = wrapper, wrapper_words
             wrapper = wrapper.getparent()
     return kept
 
 
-def _is_statement_list(lst: HtmlElement, counts: BlockCounts) -> bool:
+def _is_statement_list(lst: HtmlElement) -> bool:
     """True for a list whose items are sentences (steps, tips, key points), not links."""
     items = sum(1 for child in lst if child.tag == "li")
-    words = counts.words.get(lst, 0)
-    if not items or words < STATEMENT_MIN_WORDS * items:
+    if not items:
         return False
-    return counts.link_words.get(lst, 0) <= STATEMENT_MAX_LINK_SHARE * words
+    words = word_count(lst)
+    if words < STATEMENT_MIN_WORDS * items:
+        return False
+    return link_word_count(lst) <= STATEMENT_MAX_LINK_SHARE * words
 
 
 def _peers(candidates: Candidates, best: HtmlElement) -> list[HtmlElement]:
@@ -390,8 +502,9 @@ def _holds_data_table(el: HtmlElement) -> bool:
     return word_count(tables[0]) >= _TABLE_WRAPPER_SHARE * word_count(el)
 
 
-def _new_p() -> HtmlElement:
-    return fragment_fromstring("<p/>")
+def _new_p(beside: HtmlElement) -> HtmlElement:
+    """An empty ``<p>`` in *beside*'s document (parsing ``"<p/>"`` would make another one)."""
+    return beside.makeelement("p", {})
 
 
 def _wrap_inline_runs(div: HtmlElement, has_block: dict[HtmlElement, bool]) -> None:
@@ -399,7 +512,7 @@ def _wrap_inline_runs(div: HtmlElement, has_block: dict[HtmlElement, bool]) -> N
     children = list(div)
     paragraph = None
     if div.text and div.text.strip():
-        p = _new_p()
+        p = _new_p(div)
         p.text = div.text
         div.text = None
         div.insert(0, p)
@@ -408,16 +521,16 @@ def _wrap_inline_runs(div: HtmlElement, has_block: dict[HtmlElement, bool]) -> N
         if child.tag == "br":
             paragraph = None
             continue
-        if child.tag not in _INLINE_TAGS or has_block.get(child, True):
+        if child.tag not in INLINE_TAGS or has_block.get(child, True):
             paragraph = None
             continue
         if paragraph is None:
-            paragraph = _new_p()
+            paragraph = _new_p(div)
             child.addprevious(paragraph)
         paragraph.append(child)
     for pos, child in reversed(list(enumerate(div))):
         if child.tail and child.tail.strip():
-            p = _new_p()
+            p = _new_p(div)
             p.text = child.tail
             child.tail = None
             div.insert(pos + 1, p)

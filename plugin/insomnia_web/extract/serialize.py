@@ -16,6 +16,7 @@ from __future__ import annotations
 from lxml.html import HtmlElement
 
 from .counts import is_data_table, tag_name
+from .patterns import HEADING_TAGS
 
 __all__ = ["BLOCK_TAGS", "SKIP_TAGS", "serialize"]
 
@@ -155,7 +156,7 @@ SKIP_TAGS = frozenset(
         "track",
     ]
 )
-_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_HEADINGS = {tag: int(tag[1]) for tag in HEADING_TAGS}  # "h2" -> "## "
 _LIST_TAGS = frozenset(("ul", "ol", "dir", "menu"))
 _PARA_TAGS = frozenset(
     [

@@ -22,56 +22,67 @@ many pages without such an attribute.
 A store also prints which languages the product supports as a matrix: a row per language,
 a column per kind of support (interface, audio, subtitles), a check mark or nothing in each
 cell. It says nothing about the product itself a reader looks for in its text; it goes, with
-the small block around it (its "Languages:" title, a "See all 29 languages" link).
+the small block around it (its "Languages:" title, a "See all" link).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
 from .counts import class_and_id, tag_name, word_count
+from .rules import matches
 
 __all__ = ["drop_language_matrices", "drop_review_lists", "drop_shop_chrome", "may_list_reviews"]
 
-# Candidates for review items, found without visiting every element in Python.
-_REVIEW_XPATH = ".//*[contains(@class, 'review') or @itemprop = 'review' or @data-hook = 'review']"
-# On a page that declares no product, only items with a per-review attribute count ...
-_MARKED_REVIEW_XPATH = ".//*[@itemprop = 'review' or @data-hook = 'review']"
-# ... and only when they hold their own rating (stars, schema.org reviewRating).
-_RATING_XPATH = (
-    "boolean(.//*[@itemprop = 'reviewRating' or contains(@class, 'star')"
-    " or contains(@class, 'rating') or contains(@data-hook, 'rating')])"
-)
-# Those attributes as they appear in the page source (a cheap test before any tree walk).
-_REVIEW_MARKERS = ('itemprop="review"', 'data-hook="review"', "itemprop='review'")
-# A list holds at least this many reviews: one or two blocks named "review" are often an
-# editor's verdict or a rating summary.
-MIN_REVIEWS = 3
-# The widget around a review list is named after reviews ("woocommerce-Reviews",
-# "customer-reviews_feature_div", "reviews-section").
-_REVIEWS_NAME_RE = re.compile(r"reviews?(?![a-z])", re.I)
-# Names of languages (in English) that a support matrix lists, one a row.
-_LANGUAGE_RE = re.compile(
-    r"\b(?:english|french|german|spanish|italian|portuguese|russian|polish|dutch|czech|"
-    r"danish|finnish|swedish|norwegian|hungarian|romanian|bulgarian|greek|turkish|ukrainian|"
-    r"arabic|hebrew|hindi|thai|vietnamese|indonesian|malay|japanese|korean|chinese|catalan|"
-    r"slovak|slovenian|croatian|serbian|lithuanian|latvian|estonian|filipino|bengali)\b",
-    re.I,
-)
-# A matrix cell holds a check or cross mark, or nothing.
-_MARK_CELL_RE = re.compile(r"[\s✔✓✅✗✘×❌]*")
-_CHECK_MARKS = frozenset("✔✓✅")
-# A language matrix has at least this many language rows (one or two rows are a sentence's
-# worth of information, "English, French").
-MIN_LANGUAGE_ROWS = 3
-# The block around a matrix goes with it while it adds at most this many words (its title,
-# a "See all 29 supported languages" link) ...
-MAX_MATRIX_CAPTION_WORDS = 8
-# ... climbing at most this many levels.
-MAX_MATRIX_CLIMB = 3
-# Never climb into these: a page-level container is not the review widget.
+
+@dataclass(frozen=True)
+class ReviewLists:
+    """Lists of customer reviews and the widget around them (:func:`drop_review_lists`)."""
+
+    candidates: str = (
+        ".//*[contains(@class, 'review') or @itemprop = 'review' or @data-hook = 'review']"
+    )
+    """Candidates for review items, found without visiting every element in Python."""
+    marked: str = ".//*[@itemprop = 'review' or @data-hook = 'review']"
+    """On a page that declares no product, only items with a per-review attribute count ..."""
+    rating: str = (
+        "boolean(.//*[@itemprop = 'reviewRating' or contains(@class, 'star')"
+        " or contains(@class, 'rating') or contains(@data-hook, 'rating')])"
+    )
+    """... and only when they hold their own rating (stars, schema.org reviewRating)."""
+    markers: tuple[str, ...] = ('itemprop="review"', 'data-hook="review"', "itemprop='review'")
+    """Those attributes as they appear in the page source (a cheap test before a tree walk)."""
+    min_reviews: int = 3
+    """A list holds at least this many reviews: one or two blocks named "review" are often an
+    editor's verdict or a rating summary."""
+    widget_name: re.Pattern[str] = re.compile(r"reviews?(?![a-z])", re.I)
+    """The widget around a review list is named after reviews ("woocommerce-Reviews",
+    "customer-reviews_feature_div", "reviews-section")."""
+
+
+@dataclass(frozen=True)
+class LanguageMatrices:
+    """Tables of the languages a product supports (:func:`drop_language_matrices`)."""
+
+    mark_cell: re.Pattern[str] = re.compile(r"[\s✔✓✅✗✘×❌]*")
+    """A matrix cell holds a check or cross mark, or nothing."""
+    check_marks: frozenset[str] = frozenset("✔✓✅")
+    min_rows: int = 3
+    """A matrix has at least this many language rows (one or two rows are a sentence's worth
+    of information, "English, French")."""
+    max_caption_words: int = 8
+    """The block around a matrix goes with it while it adds at most this many words (its
+    title, a "See all" link) ..."""
+    max_climb: int = 3
+    """... climbing at most this many levels."""
+
+
+REVIEW_LISTS = ReviewLists()
+LANGUAGE_MATRICES = LanguageMatrices()
+# Never climb into these: a page-level container is not a shop widget.
 _STOP_TAGS = frozenset(("html", "body", "main", "article"))
 
 
@@ -84,19 +95,19 @@ def _is_review_item(el: HtmlElement) -> bool:
 
 def _is_rated_review(el: HtmlElement) -> bool:
     """True for an item with a per-review attribute that holds its own rating."""
-    return bool(el.xpath(_RATING_XPATH))
+    return bool(el.xpath(REVIEW_LISTS.rating))
 
 
 def _review_lists(root: HtmlElement, *, is_product: bool = True) -> list[HtmlElement]:
-    """Parents of at least MIN_REVIEWS review items (rated, marked ones off a product page)."""
+    """Parents of enough review items (rated, marked ones off a product page)."""
     items: dict[HtmlElement, int] = {}
-    candidates = root.xpath(_REVIEW_XPATH if is_product else _MARKED_REVIEW_XPATH)
+    candidates = root.xpath(REVIEW_LISTS.candidates if is_product else REVIEW_LISTS.marked)
     is_item = _is_review_item if is_product else _is_rated_review
     for el in candidates:
         parent = el.getparent()
         if parent is not None and is_item(el):
             items[parent] = items.get(parent, 0) + 1
-    return [parent for parent, count in items.items() if count >= MIN_REVIEWS]
+    return [parent for parent, count in items.items() if count >= REVIEW_LISTS.min_reviews]
 
 
 def _title_holders(root: HtmlElement) -> set[HtmlElement]:
@@ -115,14 +126,14 @@ def _review_widget(review_list: HtmlElement, title_holders: set[HtmlElement]) ->
     for ancestor in review_list.iterancestors():
         if tag_name(ancestor) in _STOP_TAGS or ancestor in title_holders:
             break
-        if _REVIEWS_NAME_RE.search(class_and_id(ancestor)):
+        if REVIEW_LISTS.widget_name.search(class_and_id(ancestor)):
             widget = ancestor
     return widget
 
 
 def may_list_reviews(html: str) -> bool:
     """True when the page source marks an element as one review (worth a tree walk)."""
-    return any(marker in html for marker in _REVIEW_MARKERS)
+    return any(marker in html for marker in REVIEW_LISTS.markers)
 
 
 def drop_review_lists(root: HtmlElement, *, is_product: bool = True) -> None:
@@ -136,24 +147,25 @@ def drop_review_lists(root: HtmlElement, *, is_product: bool = True) -> None:
             widget.drop_tree()
 
 
-def _is_language_row(cells: list[str]) -> bool:
+def _is_language_row(cells: list[str], language: str | None) -> bool:
     """True for a row naming a language, then marks or nothing in every other cell."""
     return (
         len(cells) >= 2
-        and _LANGUAGE_RE.search(cells[0]) is not None
-        and all(_MARK_CELL_RE.fullmatch(cell) for cell in cells[1:])
+        and matches("language_name", language, " ".join(cells[0].split()))
+        and all(LANGUAGE_MATRICES.mark_cell.fullmatch(cell) for cell in cells[1:])
     )
 
 
-def _is_language_matrix(table: HtmlElement) -> bool:
+def _is_language_matrix(table: HtmlElement, language: str | None) -> bool:
     """True for a table of language rows with check marks (a header row may lead)."""
     rows = [
         [cell.text_content() for cell in row.iterchildren("td", "th")] for row in table.iter("tr")
     ]
-    language_rows = sum(1 for cells in rows if _is_language_row(cells))
-    if language_rows < MIN_LANGUAGE_ROWS or language_rows < len(rows) - 1:
+    language_rows = sum(1 for cells in rows if _is_language_row(cells, language))
+    if language_rows < LANGUAGE_MATRICES.min_rows or language_rows < len(rows) - 1:
         return False
-    return any(mark in cell for cells in rows for cell in cells[1:] for mark in _CHECK_MARKS)
+    marks = LANGUAGE_MATRICES.check_marks
+    return any(mark in cell for cells in rows for cell in cells[1:] for mark in marks)
 
 
 def _matrix_block(table: HtmlElement) -> HtmlElement:
@@ -161,23 +173,28 @@ def _matrix_block(table: HtmlElement) -> HtmlElement:
     block = table
     table_words = word_count(table)
     for level, ancestor in enumerate(table.iterancestors()):
-        if level >= MAX_MATRIX_CLIMB or tag_name(ancestor) in _STOP_TAGS:
+        if level >= LANGUAGE_MATRICES.max_climb or tag_name(ancestor) in _STOP_TAGS:
             break
-        if word_count(ancestor) - table_words > MAX_MATRIX_CAPTION_WORDS:
+        if word_count(ancestor) - table_words > LANGUAGE_MATRICES.max_caption_words:
             break
         block = ancestor
     return block
 
 
-def drop_language_matrices(root: HtmlElement) -> None:
-    """Drop tables of supported languages (check marks per language), with their caption."""
-    for table in [table for table in root.iter("table") if _is_language_matrix(table)]:
+def drop_language_matrices(root: HtmlElement, language: str | None = "en") -> None:
+    """Drop tables of supported languages (check marks per language), with their caption.
+
+    *language* selects the names of languages (``language_name``).
+    """
+    for table in [t for t in root.iter("table") if _is_language_matrix(t, language)]:
         block = _matrix_block(table)
         if block.getparent() is not None:
             block.drop_tree()
 
 
-def drop_shop_chrome(root: HtmlElement, *, is_product: bool = True) -> None:
+def drop_shop_chrome(
+    root: HtmlElement, *, is_product: bool = True, language: str | None = "en"
+) -> None:
     """Drop what a shop prints beside the product (customer reviews, language matrices).
 
     *is_product* says whether the page declares a product; without it, only plainly
@@ -185,4 +202,4 @@ def drop_shop_chrome(root: HtmlElement, *, is_product: bool = True) -> None:
     """
     drop_review_lists(root, is_product=is_product)
     if is_product:
-        drop_language_matrices(root)
+        drop_language_matrices(root, language)

@@ -2,7 +2,7 @@
 
 Responsive pages print the same description twice (a mobile and a desktop copy, a summary
 above and a tab below); a reader needs it once (a short block said twice in a row is left
-to :mod:`.lines`). Copyright and "all rights reserved" lines are legal chrome wherever they
+to :mod:`.dedup`). Copyright and "all rights reserved" lines are legal chrome wherever they
 sit. Both run on the element about to be serialized, after the article or page extraction
 has chosen it.
 """
@@ -10,10 +10,13 @@ has chosen it.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
 from .counts import tag_name
+from .dedup import repeat_key
+from .rules import matches
 
 __all__ = ["drop_legal_lines", "drop_repeated_blocks", "tidy_blocks"]
 
@@ -37,13 +40,30 @@ _BLOCK_TAGS = frozenset(
 )
 # Code and tables repeat lines on purpose (a row of the same values, a repeated statement).
 _VERBATIM_TAGS = frozenset(("pre", "code", "table", "textarea"))
-_WORD_RE = re.compile(r"\w+")
-# A repeated block is dropped only when it has at least this many words: short labels
-# ("Add to cart", "Read more", a date) repeat on every card and belong to each one.
-MIN_REPEAT_WORDS = 5
-# A copyright line longer than this is prose that mentions copyright, not a notice.
-MAX_LEGAL_WORDS = 25
-_LEGAL_RE = re.compile(r"^\W*(?:©|\(c\)|copyright\b)|\ball rights reserved\b", re.I)
+
+
+@dataclass(frozen=True)
+class RepeatedBlocks:
+    """A block said twice (:func:`drop_repeated_blocks`)."""
+
+    min_words: int = 5
+    """Only a block of at least this many words goes: short labels ("Add to cart", "Read
+    more", a date) repeat on every card and belong to each one."""
+
+
+@dataclass(frozen=True)
+class LegalLines:
+    """Copyright and "all rights reserved" lines (:func:`drop_legal_lines`)."""
+
+    max_words: int = 25
+    """A copyright line longer than this is prose that mentions copyright, not a notice."""
+    sign: re.Pattern[str] = re.compile(r"^\W*(?:©|\(c\))", re.I)
+    """A copyright sign opens a notice in every language; the words of one are phrases
+    (``legal_line``)."""
+
+
+REPEATED_BLOCKS = RepeatedBlocks()
+LEGAL_LINES = LegalLines()
 
 
 def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
@@ -65,21 +85,22 @@ def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
         if tag in _VERBATIM_TAGS:
             continue
         if tag in _BLOCK_TAGS and el is not root and not holds_block[el]:
-            words = " ".join(_WORD_RE.findall(el.text_content().lower()))
+            words = repeat_key(el.text_content())
             found.append((el, words))
             continue
         stack.extend(reversed([child for child in el if tag_name(child)]))
     return found
 
 
-def _is_legal(el: HtmlElement, words: str) -> bool:
-    if words.count(" ") + 1 > MAX_LEGAL_WORDS:
+def _is_legal(el: HtmlElement, words: str, language: str | None) -> bool:
+    if words.count(" ") + 1 > LEGAL_LINES.max_words:
         return False
-    return _LEGAL_RE.search(" ".join(el.text_content().split())) is not None
+    text = " ".join(el.text_content().split())
+    return LEGAL_LINES.sign.search(text) is not None or matches("legal_line", language, text)
 
 
 def _is_repeat(words: str, seen: set[str]) -> bool:
-    if words.count(" ") + 1 < MIN_REPEAT_WORDS:
+    if words.count(" ") + 1 < REPEATED_BLOCKS.min_words:
         return False
     if words in seen:
         return True
@@ -87,11 +108,14 @@ def _is_repeat(words: str, seen: set[str]) -> bool:
     return False
 
 
-def tidy_blocks(root: HtmlElement) -> None:
-    """Drop short copyright lines and repeated blocks in one walk (both rules below)."""
+def tidy_blocks(root: HtmlElement, language: str | None = "en") -> None:
+    """Drop short copyright lines and repeated blocks in one walk (both rules below).
+
+    *language* selects the phrases of copyright lines (``legal_line``).
+    """
     seen: set[str] = set()
     for el, words in _leaf_blocks(root):
-        if _is_legal(el, words) or _is_repeat(words, seen):
+        if _is_legal(el, words, language) or _is_repeat(words, seen):
             el.drop_tree()
 
 
@@ -103,8 +127,8 @@ def drop_repeated_blocks(root: HtmlElement) -> None:
             el.drop_tree()
 
 
-def drop_legal_lines(root: HtmlElement) -> None:
+def drop_legal_lines(root: HtmlElement, language: str | None = "en") -> None:
     """Drop short copyright and "all rights reserved" blocks."""
     for el, words in _leaf_blocks(root):
-        if _is_legal(el, words):
+        if _is_legal(el, words, language):
             el.drop_tree()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 import msgspec
+from yarl import URL
 
 from ..net.client import SafeClient
 from ..rank import Excerpt, Method, SourceDoc, select_excerpts
@@ -16,7 +18,7 @@ from ..schemas import ExcerptItem, PageStatus, ResultItem
 from .fetch import FetchContext, Gate, PageOutcome, PageRequest, fetch_pages
 from .search_layout import frame_cost
 
-__all__ = ["RANK_RESERVE", "PipelineResult", "run_excerpts"]
+__all__ = ["RANK_RESERVE", "PipelineResult", "one_round", "run_excerpts"]
 
 RANK_RESERVE = 0.05
 """Share of the deadline kept for ranking and rendering: fetching stops this much earlier."""
@@ -74,6 +76,30 @@ def _doc(result: ResultItem, outcome: PageOutcome | None) -> SourceDoc:
     )
 
 
+def one_round(results: Sequence[ResultItem], max_per_host: int | None) -> list[ResultItem]:
+    """*results* less those beyond the first *max_per_host* of their host (rank order kept);
+    all of them when *max_per_host* is ``None``."""
+    if max_per_host is None:
+        return list(results)
+    seen: Counter[str] = Counter()
+    kept = []
+    for r in results:
+        host = _host(r.url)
+        seen[host] += 1
+        if seen[host] <= max_per_host:
+            kept.append(r)
+    return kept
+
+
+def _host(url: str) -> str:
+    """The host of *url*, lower-cased (the URL itself when it has none)."""
+    try:
+        host = URL(url).host
+    except ValueError:
+        host = None
+    return (host or url).lower()
+
+
 def _warnings(outcomes: Sequence[PageOutcome], deadline_s: float) -> list[str]:
     out = [f"{o.url}: {w}" for o in outcomes for w in o.warnings]
     late = sum(1 for o in outcomes if o.error_code == "timeout" and o.status == "skipped")
@@ -94,13 +120,19 @@ async def run_excerpts(
     deadline_s: float,
     max_tokens: int,
     per_host_concurrency: int = 6,
+    max_pages_per_host: int | None = None,
     method: Method = "ours",
     reranker: Reranker | None = None,
     filtered: int = 0,
+    header: str = "",
     clock: Callable[[], float] = time.monotonic,
     gate: Gate | None = None,
 ) -> PipelineResult:
     """Fetch the top *pages* results, extract them, and select the passages that answer.
+
+    Of one host, at most *max_pages_per_host* of those pages are read (``None``: all), so
+    that they go out in one round instead of queueing behind each other; the others count
+    by their snippets, as do pages that could not be read.
 
     The fetches run concurrently under one deadline (:func:`.fetch.fetch_pages`) that ends
     :data:`RANK_RESERVE` of *deadline_s* early (at most half a second), so that ranking
@@ -109,10 +141,12 @@ async def run_excerpts(
     worker thread, with the optional *reranker*. The excerpts come back grouped by source in
     provider rank order; they and the text around them (provenance line, delimiters, the
     notes on unread pages, *filtered* results and warnings: :func:`.search_layout.frame_cost`)
-    fit *max_tokens*.
+    fit *max_tokens*. *header* is the provenance line the text will start with (``""``: a
+    reserve is kept for it).
     """
     top = list(results[:pages])
-    requests = [PageRequest(url=r.url) for r in top]
+    read = one_round(top, max_pages_per_host)
+    requests = [PageRequest(url=r.url) for r in read]
     outcomes = await fetch_pages(
         requests,
         client=client,
@@ -122,12 +156,13 @@ async def run_excerpts(
         clock=clock,
         gate=gate,
     )
-    docs = [_doc(r, o) for r, o in zip(top, outcomes, strict=True)]
+    by_url = {r.url: o for r, o in zip(read, outcomes, strict=True)}
+    docs = [_doc(r, by_url.get(r.url)) for r in top]
     pages_status = [
         PageStatus(url=o.url, status=o.status, error_code=o.error_code) for o in outcomes
     ]
     warnings = _warnings(outcomes, deadline_s)
-    budget = max_tokens - frame_cost(pages_status, warnings, filtered=filtered)
+    budget = max_tokens - frame_cost(pages_status, warnings, filtered=filtered, header=header)
     chosen = await asyncio.to_thread(
         select_excerpts, query, docs, max_tokens=budget, method=method, reranker=reranker
     )

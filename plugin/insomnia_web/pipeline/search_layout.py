@@ -4,9 +4,9 @@ Layout (the provenance line comes first; :mod:`insomnia_web.tools.search_cache` 
 
     [cache: miss · brave · 2026-12-02T10:00Z]
     <<<UNTRUSTED WEB CONTENT ...>>>
-    [1] Title - URL
+    [1] URL
     By Author · published 2026-03-01
-    § Heading > Path
+    § Heading
     passage
     …
     passage
@@ -22,8 +22,9 @@ Layout (the provenance line comes first; :mod:`insomnia_web.tools.search_cache` 
     UNVERIFIED model finding (saved 3d ago for "question"): the fact
     <<<END UNTRUSTED WEB CONTENT>>>
 
-One id per source: its label comes once (with the page's byline, when it states its author
-or dates), its passages below it in page order, ``…``
+One id per source: its label comes once (:func:`~insomnia_web.rank.budget.source_label`:
+the whole URL, after the title only when the URL does not already say it; with the page's
+byline, when it states its author or dates), its passages below it in page order, ``…``
 between passages that are not adjacent on the page. A heading line is shown only for the
 parts of the heading path the title does not already say, and not again for the next
 passage under the same heading. :func:`fit_excerpt_search` keeps the *whole* text within
@@ -41,7 +42,7 @@ import msgspec
 
 from ..modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END, format_age, one_line, wrap_untrusted
 from ..rank import estimate_tokens
-from ..rank.budget import shown_heading
+from ..rank.budget import shown_heading, source_label
 from ..schemas import (
     ExcerptItem,
     FindingItem,
@@ -63,11 +64,8 @@ __all__ = [
 HEADING_MARK = "§"
 GAP_MARK = "…"
 HEADER_RESERVE = 40
-"""Tokens kept for a provenance line not yet written (a similar match quotes a query)."""
-
-
-def _label(n: int, title: str, url: str) -> str:
-    return f"[{n}] {' '.join(title.split()) or url} - {url}"
+"""Tokens kept for a provenance line the caller did not give (a similar match quotes a
+query)."""
 
 
 def _adjacent(prev: ExcerptItem, e: ExcerptItem) -> bool:
@@ -77,7 +75,7 @@ def _adjacent(prev: ExcerptItem, e: ExcerptItem) -> bool:
 
 def _source_block(passages: Sequence[ExcerptItem]) -> str:
     first = passages[0]
-    lines = [_label(first.id, first.title, first.url)]
+    lines = [source_label(first.id, first.title, first.url)]
     if first.byline:
         lines.append(one_line(first.byline, 300))
     prev: ExcerptItem | None = None

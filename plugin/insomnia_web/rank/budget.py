@@ -2,15 +2,15 @@
 
 The model reads excerpts grouped by source (:mod:`insomnia_web.pipeline.search_layout`)::
 
-    [1] Title - URL
+    [1] Title - URL            (or "[1] URL" when the URL already says the title)
     By Author · published 2026-03-01
     § Heading the title does not already say
     passage
     …
     passage
 
-A source pays for its label line once (``[n] Title - URL``, the title with its whitespace
-collapsed, or the URL again when there is no title), its byline when the page states its
+A source pays for its label line once (:func:`source_label`: the title as
+:func:`shown_title` shows it, and the whole URL), its byline when the page states its
 author or dates (``By Author · published 2026-03-01``), and the blank line before it. Every
 passage pays for its text, its heading line when :func:`shown_heading` keeps one, and one
 separator line (a line break, or ``…`` between passages that are not adjacent on the page).
@@ -23,6 +23,8 @@ delimiters, notes) is priced by the pipeline, which keeps the whole text within
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterable
 
 from .analysis import analyze
@@ -31,11 +33,14 @@ from .tokens import estimate_tokens
 __all__ = [
     "PASSAGE_SEPARATOR_TOKENS",
     "SEPARATOR_TOKENS",
+    "capped",
     "excerpt_cost",
     "label_cost",
     "passage_cost",
     "selection_cost",
     "shown_heading",
+    "shown_title",
+    "source_label",
     "source_label_cost",
 ]
 
@@ -43,6 +48,68 @@ SEPARATOR_TOKENS = 2
 """The line breaks around a source's block."""
 PASSAGE_SEPARATOR_TOKENS = 1
 """The line between two passages of one source (a line break or ``…``)."""
+MAX_TITLE_WORDS = 8
+"""Longest title shown in a label, in words; a longer one is cut and ends in ``…``."""
+MAX_HEADING_WORDS = 10
+"""Longest heading line shown, in words (cut like a title)."""
+MAX_LINE_CHARS = 80
+"""Longest title or heading shown, in characters."""
+TITLE_IN_URL = 0.75
+"""Share of a title's index terms the URL must contain for the label to show the URL only."""
+
+_TITLE_PART_RE = re.compile(r"\s+[|\-\u2013\u2014\u00b7:]{1,2}\s+")
+_NON_ALNUM_RE = re.compile(r"[\W_]+")
+
+
+def _site_part(part: str, host: str) -> bool:
+    """True when a title part only names the site (``CBS News`` on ``www.cbsnews.com``)."""
+    squashed = _NON_ALNUM_RE.sub("", part.lower())
+    return len(squashed) >= 2 and squashed in host
+
+
+@functools.lru_cache(maxsize=4096)
+def shown_title(title: str, url: str) -> str:
+    """The title as a source's label shows it: ``""`` when the URL already says it.
+
+    A first or last part that only names the site (``... | DW`` on ``dw.com``) is left
+    out; what remains is not shown when the URL (its slug, usually) holds at least
+    :data:`TITLE_IN_URL` of its index terms, and is cut to :data:`MAX_TITLE_WORDS` words
+    otherwise. A title without index terms ("About us") is not shown either.
+    """
+    text = " ".join(title.split())
+    if not text or text == url:
+        return ""
+    host = _NON_ALNUM_RE.sub("", url.split("//", 1)[-1].split("/", 1)[0].lower())
+    parts = _TITLE_PART_RE.split(text)
+    if len(parts) > 1 and (_site_part(parts[-1], host) or _site_part(parts[0], host)):
+        site = -1 if _site_part(parts[-1], host) else 0
+        text = " - ".join(parts[:site] if site == -1 else parts[1:])
+    terms = set(analyze(text))
+    in_url = set(analyze(_NON_ALNUM_RE.sub(" ", url)))
+    if not terms or len(terms & in_url) >= TITLE_IN_URL * len(terms):
+        return ""
+    return capped(text, MAX_TITLE_WORDS)
+
+
+def capped(text: str, max_words: int) -> str:
+    """*text* cut to *max_words* words (and :data:`MAX_LINE_CHARS` characters, for scripts
+    written without spaces), less trailing stopwords, then ``…``; whole if shorter."""
+    words = text.split()
+    if len(words) <= max_words and len(text) <= MAX_LINE_CHARS:
+        return text
+    kept = words[:max_words]
+    while len(" ".join(kept)) > MAX_LINE_CHARS and len(kept) > 1:
+        kept.pop()
+    while len(kept) > 1 and not analyze(kept[-1]):
+        kept.pop()
+    return " ".join(kept)[:MAX_LINE_CHARS].rstrip(",;:-") + "…"
+
+
+def source_label(n: int | str, title: str, url: str) -> str:
+    """A source's label line: ``[n] Title - URL``, or ``[n] URL`` when :func:`shown_title`
+    shows no title. The URL is always whole: it is what WebFetch takes."""
+    shown = shown_title(title, url)
+    return f"[{n}] {shown} - {url}" if shown else f"[{n}] {url}"
 
 
 def shown_heading(title: str, heading: str | None) -> str | None:
@@ -60,15 +127,14 @@ def shown_heading(title: str, heading: str | None) -> str | None:
     for part in reversed(heading.split(" > ")):
         terms = set(analyze(part))
         if terms and not terms <= said:
-            return part
+            return capped(part, MAX_HEADING_WORDS)
     return None
 
 
 def source_label_cost(title: str, url: str, byline: str | None = None) -> int:
     """The tokens of a source's label line, its byline and the blank line before them (paid
     once per source)."""
-    shown = " ".join(title.split()) or url  # an empty title shows the URL
-    cost = estimate_tokens(f"[nnn] {shown} - {url}") + SEPARATOR_TOKENS
+    cost = estimate_tokens(source_label("nnn", title, url)) + SEPARATOR_TOKENS
     if byline:
         cost += estimate_tokens(byline) + 1
     return cost

@@ -1,9 +1,9 @@
-"""Last touches on the serialized text: lines said twice."""
+"""Repeats: one normaliser, and the lines said twice on the serialized text."""
 
 from __future__ import annotations
 
 from insomnia_web.extract import extract_html
-from insomnia_web.extract.lines import finish_lines
+from insomnia_web.extract.dedup import finish_lines, repeat_key
 from insomnia_web.extract.serialize import serialize
 from tests.extract.support import body_of
 
@@ -62,3 +62,9 @@ def test_a_short_block_repeated_right_after_itself_goes() -> None:
         "<div><span></span><h3>Jess Lee</h3></div></body></html>"
     )
     assert finish_lines(serialize(body)).count("Jess Lee") == 1
+
+
+def test_a_repeat_differing_in_case_and_punctuation_is_still_a_repeat() -> None:
+    """Every repeat rule compares lowercase words, so "Dimensions:" repeats "DIMENSIONS"."""
+    assert repeat_key("## Dimensions: 20 × 30 cm") == repeat_key("DIMENSIONS 20 × 30 CM.")
+    assert finish_lines("Dimensions:\n\nDIMENSIONS\n\n20 by 30 cm") == "Dimensions:\n\n20 by 30 cm"
