@@ -474,7 +474,8 @@ def report(results: dict[str, Scores], per_page: bool) -> None:  # noqa: C901
 _CLASS_RE = re.compile(r"\[(?:\\.|[^\]])*\]")
 _PHRASE_RE = re.compile(r"[^\W\d_]{2,}[^|]*?(?: |\\s)[^|]*?[^\W\d_]{2,}")
 MAX_PHRASE_WORDS = 8  # longer literals (and sentences ending in ".") are messages
-NOT_RULES = frozenset(("body.py", "offload.py"))  # body decoding and workers: no page rules
+# Body decoding, workers, media-type dispatch and PDF reading hold messages, no page rules.
+NOT_RULES = frozenset(("body.py", "dispatch.py", "document.py", "offload.py", "pdf.py"))
 
 
 def _alternatives(pattern: str) -> list[str]:

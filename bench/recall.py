@@ -57,9 +57,10 @@ Methods (``METHODS``, a table of named runners; add a row to measure a new metho
 - ``ours``: ``select_excerpts(method="ours")``, today's default;
 - ``lead``: the first tokens of the rank-1 page, as much as the budget allows.
 - ``text:bm25``, ``text:before``, ``text:default``, ``text:default-all-pages``,
-  ``text:default+static``: the whole text WebSearch renders (``bench/recall_layout.py``)
-  for plain BM25 passages, the previous release's layout, the current default, the default
-  without its per-host page limit, and the default with the ``static`` reranker (when the
+  ``text:default-link-urls``, ``text:default+static``: the whole text WebSearch renders
+  (``bench/recall_layout.py``) for plain BM25 passages, the previous release's layout, the
+  current default, the default without its per-host page limit, the default with link
+  targets kept in the passages, and the default with the ``static`` reranker (when the
   ``rerank`` extra is installed); answers are looked for in all of that text.
 
 ``--ablate`` adds one row per variant of the default weights (each default feature dropped,

@@ -11,6 +11,8 @@ Rows of ``bench/recall.py`` (named ``text:bm25``, ``text:before``, ``text:defaul
   at most ``max_pages_per_host`` pages of one host read: the others count by their
   snippets, which the dev set does not have);
 - ``default, every page read``: the same without the per-host page limit;
+- ``default, link targets kept``: the default with Markdown links shown whole, targets
+  included (as before excerpts showed a link as its text);
 - ``default + static``: the same with the built-in ``static`` reranker (needs the
   ``rerank`` extra; the row says when it is missing).
 
@@ -37,6 +39,7 @@ from insomnia_web import parse_manifest
 from insomnia_web.modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END, wrap_untrusted
 from insomnia_web.pipeline import fit_excerpt_search, frame_cost
 from insomnia_web.pipeline.excerpts import one_round
+from insomnia_web.pipeline.links import links_as_text
 from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.budget import excerpt_cost
 from insomnia_web.rank.features import DEFAULT_WEIGHTS
@@ -81,12 +84,19 @@ def one_host_round(docs: list[SourceDoc], max_per_host: int | None) -> list[Sour
 
 
 def current(
-    method: Method, reranker: Reranker | None = None, *, max_per_host: int | None = PER_HOST
+    method: Method,
+    reranker: Reranker | None = None,
+    *,
+    max_per_host: int | None = PER_HOST,
+    links: bool = True,
 ) -> Render:
-    """WebSearch's selection and layout today, under the whole-text budget."""
+    """WebSearch's selection and layout today, under the whole-text budget (with
+    ``links=False``, Markdown links keep their targets, as before they were shown as text)."""
 
     def render(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, int, int]:
         docs = one_host_round(docs, max_per_host)
+        if links:
+            docs = [msgspec.structs.replace(d, text=links_as_text(d.text)) for d in docs]
         room = budget - frame_cost([], [], header=HEADER)
         found = select_excerpts(query, docs, max_tokens=room, method=method, reranker=reranker)
         items = [
@@ -203,6 +213,7 @@ def rows() -> list[tuple[str, Render | None]]:
         ("before (previous release)", before),
         ("default", current("ours")),
         ("default, every page read", current("ours", max_per_host=None)),
+        ("default, link targets kept", current("ours", links=False)),
         ("default + static rerank", current("ours", static) if static else None),
     ]
 
@@ -287,6 +298,7 @@ def layout_methods(run_type: Any) -> dict[str, Callable[[str, list[SourceDoc], i
         "before (previous release)": "text:before",
         "default": "text:default",
         "default, every page read": "text:default-all-pages",
+        "default, link targets kept": "text:default-link-urls",
         "default + static rerank": "text:default+static",
     }
     return {names[name]: runner(render) for name, render in rows() if render is not None}

@@ -223,22 +223,22 @@ def test_poster_statistics_go_and_numbers_in_prose_stay() -> None:
     """Poster statistics ("Posts: 710", "29,553 posts") go; "50 posts" in a sentence stays."""
     body = _body(
         "<dl><dd>Registered: 2016-07-02</dd><dd>Posts: 710</dd></dl>"
-        "<div><span>29,553 posts</span><span>518 helpful votes</span></div>"
+        "<div><span>29,553 posts</span></div>"
         f"<p>{_POST} I read <span>50 posts</span> about it first.</p>"
     )
     drop_post_chrome(body)
     text = _text(body)
-    for chrome in ("Registered", "Posts: 710", "29,553", "helpful votes"):
+    for chrome in ("Registered", "Posts: 710", "29,553"):
         assert chrome not in text
     assert "50 posts about it" in text
 
 
-def test_label_and_value_statistics_in_their_own_list_are_dropped() -> None:
-    """XenForo's poster statistics, one ``<dl>`` per label and value, go."""
+def test_label_and_value_statistics_in_their_own_box_are_dropped() -> None:
+    """XenForo's box of poster statistics (``extraUserInfo``), a ``<dl>`` each, goes."""
     body = _body(
-        "<dl><dt>Likes Received:</dt><dd><a href='/m/4'>103</a></dd></dl>"
-        "<dl><dt>Trophy Points:</dt><dd>113</dd></dl>"
-        "<dl><dt>Best Answers:</dt><dd>1</dd></dl>"
+        "<div class='extraUserInfo'>"
+        "<dl class='pairsJustified'><dt>Likes Received:</dt><dd><a href='/m/4'>103</a></dd></dl>"
+        "<dl class='pairsJustified'><dt>Trophy Points:</dt><dd>113</dd></dl></div>"
         f"<p>{_POST}</p>"
     )
     drop_post_chrome(body)

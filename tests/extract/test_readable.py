@@ -5,6 +5,7 @@ from __future__ import annotations
 from lxml.html import HtmlElement, document_fromstring
 
 from insomnia_web.extract import extract_html
+from insomnia_web.extract.parse import parse_html
 from insomnia_web.extract.readable import _peers, readable_article
 
 SERVICES = ["Cloud hosting", "Data backup", "Security audits", "Network design"]
@@ -223,3 +224,48 @@ def test_every_overridden_readability_method_exists_upstream() -> None:
     assert len(overridden) >= 9
     missing = [name for name in overridden if not inspect.isfunction(getattr(Document, name, None))]
     assert missing == []
+
+
+WHITESPACE_TEXTS = [
+    "",
+    "   ",
+    "one",
+    "  two words  ",
+    "a\tb",
+    "a\t  b",
+    "a \t\tb",
+    "a  \n  b",
+    "a\n\n\nb",
+    "a\r\n\xa0 b",
+    "a\u3000\u3000b\u2028c",
+    "a" + " " * 300 + "b",
+    "a" + " " * 260 + "\n" + " " * 10 + "b",
+    "\n\tlead and trail\t\n",
+]
+
+
+def test_clean_length_is_the_length_of_readabilitys_cleaned_text() -> None:
+    """clean_length gives the length readability's ``clean`` would, without cleaning."""
+    from readability.readability import clean
+
+    from insomnia_web.extract.readable import clean_length
+
+    for text in WHITESPACE_TEXTS:
+        assert clean_length(text) == len(clean(text)), repr(text)
+
+
+def test_article_lives_in_the_tree_document() -> None:
+    """The article's elements come back in the tree's document, with its element classes
+    (lxml.html's own parser would make a ``<label>`` a ``LabelElement``)."""
+    story = "".join(
+        f"<p>Paragraph {n} of the story, long enough to count, with a <label>label</label> "
+        "inside, and then some more words, commas, and sentences to score.</p>"
+        for n in range(8)
+    )
+    tree = parse_html(f"<html><body><div class='story'>{story}</div></body></html>")
+    assert tree is not None
+    article = readable_article(tree)
+    assert article is not None
+    labels = list(article.iter("label"))
+    assert labels
+    assert all(type(label) is HtmlElement for label in labels)

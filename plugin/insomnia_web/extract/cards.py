@@ -23,7 +23,9 @@ repeating one of the few just before it in the same card is read once.
 
 A card's merchandising badge ("Top Rated", "New arrival", "Best Seller", "In Stock", "Free
 delivery") or ad label ("Sponsored") is a sticker on the picture, not part of what the card
-says, and goes; "Sold out" stays: it tells the reader the product cannot be had.
+says, and goes; "Sold out" stays: it tells the reader the product cannot be had. The badges
+are one vocabulary (:data:`~.rules.PHRASES` ``card_badge``, in the page's language), the
+same that :mod:`.listing` reads.
 
 Listings repeat the same call to action on every card ("View company profile", "Listen to
 this podcast", "Quick view", "Compare"), as a link, a plain label or a heading shown on

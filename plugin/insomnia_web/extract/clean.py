@@ -194,7 +194,9 @@ def strip_invisible(root: HtmlElement) -> None:
     _keep_fold_titles(toggles)
     if not hidden and not noscripts:
         return
-    total = word_count(root)
+    total = _PageWords(root)
+    if any(word_count(el) >= _RESCUE_MIN_WORDS for el in noscripts):
+        total()  # a <noscript> is weighed against the page as it is before hidden blocks go
     panes = _switched_panes(hidden)
     forms = _holding_form_fields(root)
     _drop(
@@ -319,7 +321,7 @@ def _pane_kind(el: HtmlElement) -> tuple[str, frozenset[str]]:
     return tag_name(el), words - _STATE_CLASSES
 
 
-def _is_streamed_page(el: HtmlElement, total: int) -> bool:
+def _is_streamed_page(el: HtmlElement, total: _PageWords) -> bool:
     """True when hidden *el* holds most of the page's text: a server rendering to be shown.
 
     Streaming server-side rendering (React) ships the real page in an element hidden by its
@@ -333,9 +335,23 @@ def _role(el: HtmlElement) -> str:
     return (el.get("role") or "").strip().lower()
 
 
-def _holds_the_page(el: HtmlElement, total: int) -> bool:
+def _holds_the_page(el: HtmlElement, total: _PageWords) -> bool:
     words = word_count(el)
-    return words >= _RESCUE_MIN_WORDS and words > 0.5 * total
+    return words >= _RESCUE_MIN_WORDS and words > 0.5 * total()
+
+
+class _PageWords:
+    """The words of the whole page, counted when first asked for: most hidden blocks are
+    too small to hold the page, and need no page count."""
+
+    def __init__(self, root: HtmlElement) -> None:
+        self._root = root
+        self._words: int | None = None
+
+    def __call__(self) -> int:
+        if self._words is None:
+            self._words = word_count(self._root)
+        return self._words
 
 
 def _drop(elements: Iterable[HtmlElement]) -> None:

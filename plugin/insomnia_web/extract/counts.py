@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Iterator
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -12,6 +13,7 @@ from .words import count_words
 __all__ = [
     "BlockCounts",
     "class_and_id",
+    "growing_word_count",
     "is_data_table",
     "link_word_count",
     "parent_link_words",
@@ -58,6 +60,20 @@ def class_and_id(el: HtmlElement) -> str:
 def word_count(el: HtmlElement) -> int:
     """Words of text under *el* (text nodes are counted apart, as in :class:`BlockCounts`)."""
     return count_words(" ".join(el.itertext()))
+
+
+# Text nodes read at a time by :func:`growing_word_count`.
+_CHUNK_NODES = 256
+
+
+def growing_word_count(el: HtmlElement) -> Iterator[int]:
+    """The :func:`word_count` of *el* as it grows, text chunk by text chunk (the last is the
+    total): a test that only needs to know whether a count passes a bound can stop early."""
+    texts = el.itertext()
+    total = 0
+    while chunk := list(itertools.islice(texts, _CHUNK_NODES)):
+        total += count_words(" ".join(chunk))
+        yield total
 
 
 def link_word_count(el: HtmlElement) -> int:

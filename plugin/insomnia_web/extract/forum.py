@@ -303,11 +303,12 @@ class PostChrome:
     chrome_class: re.Pattern[str] = re.compile(
         r"(?<!\S)(?:reactionsbar|reactionsummary|[\w-]*reaction-bar|ipsreact|post-?likes|"
         r"likessummary|like_?count|like-count|reaction-count|message-lastedit|"
-        r"post-?signature|message-signature|signaturecontainer|"
+        r"post-?signature|message-signature|signaturecontainer|extrauserinfo|"
         r"notices|js-notices|alert-dismissible|ai-?summary(?:-[\w-]+)?)(?!\S)"
     )
     """Class names (exact tokens, lowercased): reaction and like counters, "last edited"
-    notes, signatures, the board's notices, a machine-written summary of the thread."""
+    notes, signatures, a poster's statistics (XenForo 1's ``extraUserInfo``), the board's
+    notices, a machine-written summary of the thread."""
     max_share: float = 0.5
     """A block holding more than this share of the page is never chrome."""
     max_control_words: int = 12

@@ -8,7 +8,7 @@ import re
 from lxml.etree import XPath
 from lxml.html import HtmlElement
 
-from .counts import BlockCounts, class_and_id, tag_name, word_count
+from .counts import BlockCounts, class_and_id, growing_word_count, tag_name, word_count
 from .patterns import (
     ARTICLE_EXTRA_RE,
     BOILERPLATE_RE,
@@ -131,11 +131,10 @@ def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> 
         if kind:
             # A class name can mislead (a wrapper called "page-with-sidebar"); a tag or role
             # rarely does. Either way, a block holding the bulk of the page stays.
-            share = word_count(el) / total if total else 0.0
             limit = MAX_SHARE_BY_TAG if kind == 1 else MAX_SHARE_BY_CLASS
             if tag == "footer" or (el.get("role") or "").strip().lower() == "contentinfo":
                 limit = 1.01  # a page footer is never the content, even on an empty page
-            if share < limit and el.find(".//main") is None:
+            if _share_below(el, total, limit) and el.find(".//main") is None:
                 doomed.append(el)
                 continue
         child_inside = inside or tag in ("main", "article")
@@ -144,6 +143,14 @@ def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> 
             stack.append((child, child_inside, child_in_story))
     for el in doomed:
         el.drop_tree()
+
+
+def _share_below(el: HtmlElement, total: int, limit: float) -> bool:
+    """True when *el* holds less than *limit* of *total* words (its text is read only until
+    it holds that much: a wrapper holding the page is not counted to the end)."""
+    if not total:
+        return limit > 0.0
+    return all(words / total < limit for words in growing_word_count(el))
 
 
 def drop_titled_sections(root: HtmlElement, language: str | None = "en") -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["PHRASES", "matches"]
+__all__ = ["PHRASES", "SEARCHED", "matches"]
 
 PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
     # Headings that open a section after, or beside, the content: related stories, sharing,
@@ -175,7 +175,7 @@ PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
     "placeholder": {
         "en": (r"loading",),
         "de": (r"(?:wird )?geladen",),
-        "fr": (r"chargement(?: en cours)?",),
+        "fr": (r"chargement",),
         "es": (r"cargando",),
         "ja": (r"読み込み中",),
         "zh": (r"(?:加载中|載入中)",),
@@ -216,7 +216,7 @@ PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
             r"share(?: post)?|permalink|(?:code: )?select all",
             r"(?:thread starter|start date)(?: .{1,40})?",
             r"you must (?:log in|sign in|be logged in) or register to reply here",
-            r"advertisement(?: - .{1,40}| gone after registration)?",
+            r"advertisement(?: - .{1,40})?",
             r"you may(?: not)? (?:post (?:new threads|replies|attachments|polls)|edit your posts)",
             r"(?:bb ?code|smilies|\[img\] code|\[video\] code|html code) (?:is|are) (?:on|off)",
             r"(?:« ?)?previous thread \| next thread(?: ?»)?",
@@ -226,38 +226,41 @@ PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
     # A poster's statistics beside each post ("Posts: 710", "29,553 posts").
     "poster_stat": {
         "en": (
-            r"(?:posts|messages|join(?:ed| date)|registered|reputation|reaction score|points|"
-            r"likes received|best answers|trophy points)\s*:\s*[\w ,./-]{1,20}",
-            r"[\d,.]+k? (?:posts|messages|helpful votes)",
+            r"(?:posts|messages|join(?:ed| date)|registered|reputation|reaction score|points)"
+            r"\s*:\s*[\w ,./-]{1,20}",
+            r"[\d,.]+k? (?:posts|messages)",
         ),
     },
-    # A quote's attribution line ("Sam said:", "On 8/26/2024 at 5:29 PM, Sam said:").
+    # A quote's attribution line ("Sam said:", "On 8/26/2024 at 5:29 PM, Sam said:"): searched.
     "quote_attribution": {
-        "en": (r".*\b(?:said|wrote|posted)\s*:?\s*(?:\u2191|\^)?",),
-        "de": (r".*\b(?:schrieb|sagte)\s*:?\s*(?:\u2191|\^)?",),
-        "fr": (r".*\ba (?:écrit|dit)\s*:?\s*(?:\u2191|\^)?",),
-        "es": (r".*\b(?:escribió|dijo)\s*:?\s*(?:\u2191|\^)?",),
+        "en": (r"\b(?:said|wrote|posted)\s*:?\s*(?:\u2191|\^)?$",),
+        "de": (r"\b(?:schrieb|sagte)\s*:?\s*(?:\u2191|\^)?$",),
+        "fr": (r"\ba (?:écrit|dit)\s*:?\s*(?:\u2191|\^)?$",),
+        "es": (r"\b(?:escribió|dijo)\s*:?\s*(?:\u2191|\^)?$",),
     },
-    # A copyright notice ("©" and "(c)" need no language: see :mod:`.tidy`).
+    # A copyright notice ("©" and "(c)" need no language: see :mod:`.tidy`): searched.
     "legal_line": {
-        "en": (r"copyright\b.*|.*\ball rights reserved\b.*",),
-        "de": (r".*\balle rechte vorbehalten\b.*",),
-        "fr": (r".*\btous droits réservés\b.*",),
-        "es": (r".*\btodos los derechos reservados\b.*",),
+        "en": (r"^\W*copyright\b", r"\ball rights reserved\b"),
+        "de": (r"\balle rechte vorbehalten\b",),
+        "fr": (r"\btous droits réservés\b",),
+        "es": (r"\btodos los derechos reservados\b",),
     },
-    # Names of languages that a product's support matrix lists, one a row (found anywhere in
-    # the row's first cell).
+    # Names of languages that a product's support matrix lists, one a row: searched in the
+    # row's first cell.
     "language_name": {
         "en": (
-            r".*\b(?:english|french|german|spanish|italian|portuguese|russian|polish|dutch|czech|"
+            r"\b(?:english|french|german|spanish|italian|portuguese|russian|polish|dutch|czech|"
             r"danish|finnish|swedish|norwegian|hungarian|romanian|bulgarian|greek|turkish|"
             r"ukrainian|arabic|hebrew|hindi|thai|vietnamese|indonesian|malay|japanese|korean|"
             r"chinese|catalan|slovak|slovenian|croatian|serbian|lithuanian|latvian|estonian|"
-            r"filipino|bengali)\b.*",
+            r"filipino|bengali)\b",
         ),
     },
 }
 
+# Rules whose phrases are searched for inside the text (anchored by the phrase itself, if at
+# all) instead of matched against the whole of it.
+SEARCHED = frozenset(("quote_attribution", "legal_line", "language_name"))
 # Marks and punctuation around a phrase do not change it ("Sponsored ·", "» Related", "関連記事：").
 _EDGE = r"\W*"
 
@@ -267,15 +270,22 @@ def _compiled(rule: str, language: str) -> re.Pattern[str] | None:
     phrases = PHRASES[rule].get(language)
     if not phrases:
         return None
+    if rule in SEARCHED:
+        return re.compile("|".join(phrases), re.I)
     return re.compile(f"{_EDGE}(?:{'|'.join(phrases)}){_EDGE}", re.I)
 
 
 def matches(rule: str, language: str | None, text: str) -> bool:
-    """True when whitespace-collapsed *text* is one of *rule*'s phrases in *language*.
+    """True when whitespace-collapsed *text* is one of *rule*'s phrases in *language* (holds
+    one, for a rule of :data:`SEARCHED`).
 
     Raises ``KeyError`` for a rule that :data:`PHRASES` does not hold.
     """
     if language is None:
         return False
     pattern = _compiled(rule, language)
-    return pattern is not None and pattern.fullmatch(text) is not None
+    if pattern is None:
+        return False
+    if rule in SEARCHED:
+        return pattern.search(text) is not None
+    return pattern.fullmatch(text) is not None

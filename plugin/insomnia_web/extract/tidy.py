@@ -40,6 +40,7 @@ _BLOCK_TAGS = frozenset(
 )
 # Code and tables repeat lines on purpose (a row of the same values, a repeated statement).
 _VERBATIM_TAGS = frozenset(("pre", "code", "table", "textarea"))
+_HOLDING_TAGS = _BLOCK_TAGS | _VERBATIM_TAGS  # a child with one of these makes a block hold
 
 
 @dataclass(frozen=True)
@@ -71,12 +72,12 @@ def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
     # One bottom-up pass marks the elements that hold a block (so deep trees stay linear).
     holds_block: dict[HtmlElement, bool] = {}
     for el in reversed(list(root.iter())):
-        holds_block[el] = any(
-            tag_name(child) in _BLOCK_TAGS
-            or tag_name(child) in _VERBATIM_TAGS
-            or holds_block.get(child, False)
-            for child in el
-        )
+        held = False
+        for child in el:
+            if tag_name(child) in _HOLDING_TAGS or holds_block.get(child, False):
+                held = True
+                break
+        holds_block[el] = held
     found: list[tuple[HtmlElement, str]] = []
     stack = [root]
     while stack:

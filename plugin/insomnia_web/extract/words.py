@@ -44,7 +44,7 @@ def count_words(text: str) -> int:
 def word_list(text: str) -> list[str]:
     """Lower-cased words of *text* (``\\w`` runs; CJK runs as character bigrams)."""
     lowered = text.lower()
-    if _CJK_RE.search(lowered) is None:
+    if lowered.isascii() or _CJK_RE.search(lowered) is None:
         return _WORD_RE.findall(lowered)
     out: list[str] = []
     for token in _WORD_RE.findall(lowered):

@@ -1,0 +1,72 @@
+"""Visible-text rules are data: phrases keyed by rule and language, read by one matcher."""
+
+from __future__ import annotations
+
+import pytest
+
+from insomnia_web.extract import extract_html
+from insomnia_web.extract.counts import BlockCounts
+from insomnia_web.extract.listing import drop_card_labels
+from insomnia_web.extract.rules import PHRASES, SEARCHED, matches
+from tests.extract.support import body_of, words_of
+
+
+def test_every_rule_compiles_in_every_language_it_lists() -> None:
+    """Each rule's phrases form one valid pattern per language, and searched rules exist."""
+    assert PHRASES.keys() >= SEARCHED
+    for rule, by_language in PHRASES.items():
+        for language in by_language:
+            matches(rule, language, "x")
+
+
+def test_a_phrase_matches_the_whole_text_with_marks_around_it() -> None:
+    """ "» Related articles:" is the closing heading; "Related articles on tax law" is not."""
+    assert matches("closing_heading", "en", "» Related articles:")
+    assert not matches("closing_heading", "en", "Related articles on tax law and more")
+    assert matches("card_badge", "en", "· Sponsored ·")
+
+
+def test_an_unknown_language_matches_no_phrase() -> None:
+    """Without a language, no visible-text rule applies; a language without phrases neither."""
+    assert not matches("card_badge", None, "Sponsored")
+    assert not matches("card_badge", "fi", "Sponsored")
+    with pytest.raises(KeyError):
+        matches("no such rule", "en", "x")
+
+
+def test_searched_rules_find_their_phrase_inside_the_text() -> None:
+    """An attribution ends its line, a copyright notice may sit anywhere in it."""
+    assert matches("quote_attribution", "en", "On 8/26/2024 at 5:29 PM, Sam said:")
+    assert not matches("quote_attribution", "en", "Sam said it twice, then left")
+    assert matches("legal_line", "de", "2024 Stadtwerke, alle Rechte vorbehalten.")
+
+
+def test_card_labels_follow_the_page_language() -> None:
+    """A German page drops "Anzeige" and "12 Kommentare" on its cards; an English one keeps them."""
+    cards = "".join(
+        f"<article><h2><a href='/a{i}'>Neue Radwege {i}</a></h2>"
+        f"<span>Anzeige</span><a href='/a{i}#c'>{i + 12} Kommentare</a></article>"
+        for i in range(3)
+    )
+    for language, kept in (("de", False), ("en", True)):
+        body = body_of(f"<html><body><main>{cards}</main></body></html>")
+        drop_card_labels(body, BlockCounts(body), language)
+        text = words_of(body)
+        assert ("Anzeige" in text) is kept
+        assert ("Kommentare" in text) is kept
+        assert "Neue Radwege 2" in text
+
+
+def test_the_one_badge_vocabulary_drops_stock_labels_on_cards_everywhere() -> None:
+    """ "Low stock" and "In stock" are card stickers for both card rules; "Sold out" stays."""
+    cards = "".join(
+        f"<li><img src='b{i}.jpg'><a href='/b{i}'>Trail boot {i}</a><span>$12{i}</span>"
+        f"<div>{label}</div></li>"
+        for i, label in enumerate(("Low stock", "In stock", "Sold out", "Low Stock"))
+    )
+    guide = "<p>" + "Boots for wet trails need a firm heel and a deep lug. " * 3 + "</p>"
+    html = f"<html lang='en'><body><main><h1>Boots</h1>{guide}<ul>{cards}</ul></main></body></html>"
+    text = extract_html(html).text
+    assert "Trail boot 3" in text
+    assert "stock" not in text.lower()
+    assert "Sold out" in text
