@@ -4,8 +4,9 @@ Listings, forum threads, product pages, documentation and collections spread the
 over many similar blocks; an article extractor keeps one of them. Here the page is kept
 whole and pruned instead: navigation, headers and footers, sidebars, forms, cookie and
 consent banners, share widgets, sections under "Related" headings and link lists go, and so
-do a grid of priced product cards beside a long buying guide (anywhere on the page, as
-shops put the guide below ``<main>``), a button repeated on every card, the field names
+do figure captions, linked teasers of other stories (:mod:`.teasers`), a grid of priced
+product cards beside a long buying guide (anywhere on the page, as shops put the guide
+below ``<main>``), a button repeated on every card, the field names
 repeated on every card, a card's name printed again within the card, a card's
 merchandising badges, the price block a shop theme's stylesheet hides (on pages and
 articles alike) and a listing's result count and sort controls. When the page marks its
@@ -31,6 +32,7 @@ from .counts import BlockCounts
 from .listing import drop_card_labels
 from .patterns import LINKED_WEIGHT, MIN_MAIN_SHARE, NARROW_SHARE
 from .prune import drop_article_extras, drop_boilerplate, drop_link_lists, drop_titled_sections
+from .teasers import drop_linked_teasers
 
 __all__ = ["prune_article", "prune_boilerplate"]
 
@@ -49,6 +51,12 @@ def _main_region(root: HtmlElement, words: dict[HtmlElement, int]) -> HtmlElemen
     return best if best is not None else body
 
 
+def _drop_captions(root: HtmlElement) -> None:
+    """Drop figure captions: a photo's caption and credit go as they do from an article."""
+    for caption in list(root.iter("figcaption")):
+        caption.drop_tree()
+
+
 def prune_boilerplate(root: HtmlElement, language: str | None = None) -> HtmlElement:
     """Remove boilerplate from *root* in place and return the element holding the content.
 
@@ -57,6 +65,8 @@ def prune_boilerplate(root: HtmlElement, language: str | None = None) -> HtmlEle
     body = root.find("body")
     drop_boilerplate(root, body if body is not None else root, inside_main=False)
     drop_titled_sections(body if body is not None else root, language)
+    drop_linked_teasers(body if body is not None else root)
+    _drop_captions(body if body is not None else root)
     # Shops often put the card grid in <main> and the category guide below it, outside
     # <main>: the grid must go before <main> is picked as the region, or the guide is lost.
     top = body if body is not None else root
@@ -97,5 +107,6 @@ def prune_article(article: HtmlElement, language: str | None = None) -> None:
     drop_boilerplate(article, article, inside_main=True)
     drop_hidden_price_variants(article)
     drop_article_extras(article)
+    drop_linked_teasers(article)
     drop_titled_sections(article, language)
     drop_link_lists(article, BlockCounts(article))

@@ -10,7 +10,8 @@ is set aside for the page extraction. Customer review lists (on a product page, 
 up review by review) go before either extraction runs. After the choice, a line said twice
 is read once; on a product page a sentence that its paragraph repeats and a script's JSON
 line go, and a product description that the page declares in JSON-LD but the result lacks
-is added. The author and dates the page states come along (:mod:`.article_meta`).
+is added, and so is a story's lead paragraph held in its header (:mod:`.lead`). The author
+and dates the page states come along (:mod:`.article_meta`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .clean import strip_invisible
 from .dedup import finish_lines
 from .forum import drop_forum_chrome, drop_lone_post, is_forum_thread
 from .language import page_language
+from .lead import add_lead, story_lead
 from .model import Extracted
 from .parse import parse_html
 from .product import finish_product_text, read_product
@@ -171,6 +173,7 @@ def extract_html(
     if mode == "full":
         return Extracted(title, serialize(_body(root)), "full", None, *about)
     language = page_language(root, content_language)
+    lead = story_lead(root)  # read before the header is pruned
     if product.is_product or may_list_reviews(html):
         drop_shop_chrome(root, is_product=product.is_product, language=language)
     thread = is_forum_thread(root)  # every post of a thread is content: page extraction only
@@ -188,5 +191,6 @@ def extract_html(
         return Extracted(title, finish_lines(article_text), "readability", None, *about)
     page_text = serialize(_tidy(prune_boilerplate(root, language), language))
     text, method = _choose(article_text, page_text, claim)
+    text = add_lead(text, lead)
     text = finish_product_text(finish_lines(text), product)
     return Extracted(title, text, method, None, *about)

@@ -63,6 +63,8 @@ BOILERPLATE_RE = re.compile(
     r"language-?switcher|lang-?switch|search-?form|searchbox|search-?bar|offcanvas|"
     r"off-?canvas|drawer|visually-?hidden|sr-only|screen-?reader-?text|print-?only|"
     r"show-for-sr|screen-?reader(?:-?only)?|screenreader|nocontent|"
+    r"no-?print(?:-?content)?|hidden-print|d-print-none|sharedaddy|shariff|"
+    r"author-?box|"
     r"user-?info|user-?details|user-?extras|user-?stats|user-?title|user-?banner|"
     r"message-?user|message-?user-?details|message-?user-?extras|postprofile|author-?pane|"
     r"cauthorpane|member-?info|signature|disclaimers?|footnotes?|legal|"
