@@ -411,14 +411,20 @@ def print_compare(cases: Sequence[Case], results: dict[str, Result], a: str, b: 
     print("\n| part | " + " | ".join(f"@{x}" for x in BUDGETS) + " |")
     print("|---|" + "---|" * len(BUDGETS))
     for part in PARTS:
-        where = part_indices(cases, part)
-        cells = []
-        for ha, hb in zip(results[a].hits, results[b].hits, strict=True):
-            mean, lo, hi = paired_diff(pick(ha, where), pick(hb, where))
-            mark = " *" if lo > 0 or hi < 0 else ""
-            cells.append(f"{mean:+.3f} [{lo:+.3f}, {hi:+.3f}]{mark}")
+        cells = diff_cells(results[a], results[b], part_indices(cases, part))
         print(f"| {part} | " + " | ".join(cells) + " |")
     print("# * : the interval excludes 0")
+
+
+def diff_cells(a: Result, b: Result, where: Sequence[int]) -> list[str]:
+    """One cell per budget: the paired difference a - b over the cases *where*, starred when
+    its interval excludes 0."""
+    cells = []
+    for ha, hb in zip(a.hits, b.hits, strict=True):
+        mean, lo, hi = paired_diff(pick(ha, where), pick(hb, where))
+        mark = " *" if lo > 0 or hi < 0 else ""
+        cells.append(f"{mean:+.3f} [{lo:+.3f}, {hi:+.3f}]{mark}")
+    return cells
 
 
 def print_ablation(cases: Sequence[Case], results: dict[str, Result]) -> None:
@@ -430,12 +436,7 @@ def print_ablation(cases: Sequence[Case], results: dict[str, Result]) -> None:
     for name in ablation_names(results):
         reference = "text:default+static" if "+static" in name else "text:default"
         for part in PARTS:
-            where = part_indices(cases, part)
-            cells = []
-            for ha, hb in zip(results[name].hits, results[reference].hits, strict=True):
-                mean, lo, hi = paired_diff(pick(ha, where), pick(hb, where))
-                mark = " *" if lo > 0 or hi < 0 else ""
-                cells.append(f"{mean:+.3f} [{lo:+.3f}, {hi:+.3f}]{mark}")
+            cells = diff_cells(results[name], results[reference], part_indices(cases, part))
             print(f"| {name} | {part} | " + " | ".join(cells) + " |")
     print("# * : the interval excludes 0")
 
