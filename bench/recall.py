@@ -58,12 +58,11 @@ Methods (``METHODS``, a table of named runners; add a row to measure a new metho
 - ``ours``: ``select_excerpts(method="ours")``, the default ranking, in process;
 - ``lead``: the first tokens of the rank-1 page, as much as the budget allows.
 - ``text:bm25``, ``text:before``, ``text:default``, ``text:default-all-pages``,
-  ``text:default-link-urls``, ``text:default+static``: the whole text WebSearch renders
-  (``bench/recall_layout.py``) for plain BM25 passages, the previous release's ranking and
-  layout, the current default, the default without its per-host page limit, the default with
-  link targets kept in the passages, and the default with the ``static`` reranker (when the
-  ``rerank`` extra is installed); answers are looked for in all of that text, and every token
-  of it counts.
+  ``text:default+static``: the whole text WebSearch renders (``bench/recall_layout.py``)
+  for plain BM25 passages, the previous release's ranking and layout, the current default,
+  the default without its per-host page limit, and the default with the ``static`` reranker
+  (when the ``rerank`` extra is installed); answers are looked for in all of that text, and
+  every token of it counts.
 
 ``--ablate`` adds whole-text rows (``ablation_variants``): the default without each of its
 features, with each feature that is off by default added, the default + ``static`` with a score

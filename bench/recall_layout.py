@@ -12,8 +12,6 @@ Rows of ``bench/recall.py`` (named ``text:bm25``, ``text:before``, ``text:defaul
   at most ``max_pages_per_host`` pages of one host read: the others count by their
   snippets, which the dev set does not have);
 - ``default, every page read``: the same without the per-host page limit;
-- ``default, link targets kept``: the default with Markdown links shown whole, targets
-  included (as before excerpts showed a link as its text);
 - ``default + static``: the same with the built-in ``static`` reranker (needs the
   ``rerank`` extra; the row says when it is missing).
 
@@ -43,7 +41,6 @@ from insomnia_web import parse_manifest
 from insomnia_web.modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END, wrap_untrusted
 from insomnia_web.pipeline import fit_excerpt_search, frame_cost
 from insomnia_web.pipeline.excerpts import one_round
-from insomnia_web.pipeline.links import links_as_text
 from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.budget import excerpt_cost
 from insomnia_web.rank.features import Weights
@@ -94,18 +91,14 @@ def current(
     reranker: Reranker | None = None,
     *,
     max_per_host: int | None = PER_HOST,
-    links: bool = True,
     weights: Weights | None = None,
     fusion: Fusion = fuse,
 ) -> Render:
     """WebSearch's selection and layout today, under the whole-text budget (with *weights*
-    and *fusion* instead of *method*'s and the default's, when given; with ``links=False``,
-    Markdown links keep their targets, as before they were shown as text)."""
+    and *fusion* instead of *method*'s and the default's, when given)."""
 
     def render(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, int, int]:
         docs = one_host_round(docs, max_per_host)
-        if links:
-            docs = [msgspec.structs.replace(d, text=links_as_text(d.text)) for d in docs]
         room = budget - frame_cost([], [], header=HEADER)
         if weights is None:
             found = select_excerpts(query, docs, max_tokens=room, method=method, reranker=reranker)
@@ -227,7 +220,6 @@ def rows() -> list[tuple[str, Render | None]]:
         ("before (previous release)", before),
         ("default", current("ours")),
         ("default, every page read", current("ours", max_per_host=None)),
-        ("default, link targets kept", current("ours", links=False)),
         ("default + static rerank", current("ours", static) if static else None),
     ]
 
@@ -315,7 +307,6 @@ def layout_methods(run_type: Any) -> dict[str, Callable[[str, list[SourceDoc], i
         "before (previous release)": "text:before",
         "default": "text:default",
         "default, every page read": "text:default-all-pages",
-        "default, link targets kept": "text:default-link-urls",
         "default + static rerank": "text:default+static",
     }
     return {

@@ -16,7 +16,6 @@ from ..rank.budget import selection_cost
 from ..rank.rerank import Reranker
 from ..schemas import ExcerptItem, PageStatus, ResultItem
 from .fetch import FetchContext, Gate, PageOutcome, PageRequest, fetch_pages
-from .links import links_as_text
 from .search_layout import frame_cost
 
 __all__ = ["RANK_RESERVE", "PipelineResult", "one_round", "run_excerpts"]
@@ -66,16 +65,13 @@ def byline(outcome: PageOutcome | None) -> str | None:
 
 
 def _doc(result: ResultItem, outcome: PageOutcome | None) -> SourceDoc:
-    """The search result as the ranking reads it: page text and snippet with each Markdown
-    link shown as its text (:func:`.links.links_as_text`), as the model will read them."""
     title = result.title or (outcome.title if outcome else None) or result.url
-    text = outcome.text if outcome is not None and outcome.status == "ok" else ""
     return SourceDoc(
         url=result.url,
         title=title,
-        text=links_as_text(text),
+        text=outcome.text if outcome is not None and outcome.status == "ok" else "",
         rank=result.rank,
-        snippet=links_as_text(result.snippet) if result.snippet else None,
+        snippet=result.snippet or None,
         byline=byline(outcome),
     )
 
@@ -141,9 +137,7 @@ async def run_excerpts(
     The fetches run concurrently under one deadline (:func:`.fetch.fetch_pages`) that ends
     :data:`RANK_RESERVE` of *deadline_s* early (at most half a second), so that ranking
     still finishes within *deadline_s*. The provider's snippets are ranked along with the
-    page passages, so a page that failed still contributes its snippet. Page text and
-    snippets are ranked, priced and shown with each Markdown link as its text (the targets
-    are what WebFetch is for); excerpt offsets are into that text. Ranking runs in a
+    page passages, so a page that failed still contributes its snippet. Ranking runs in a
     worker thread, with the optional *reranker*. The excerpts come back grouped by source in
     provider rank order; they and the text around them (provenance line, delimiters, the
     notes on unread pages, *filtered* results and warnings: :func:`.search_layout.frame_cost`)

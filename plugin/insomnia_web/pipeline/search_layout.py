@@ -27,8 +27,7 @@ the whole URL, after the title only when the URL does not already say it; with t
 byline, when it states its author or dates), its passages below it in page order, ``…``
 between passages that are not adjacent on the page. A heading line is shown only for the
 parts of the heading path the title does not already say, and not again for the next
-passage under the same heading. A passage reads Markdown links as their text (the
-targets are left to WebFetch). :func:`fit_excerpt_search` keeps the *whole* text within
+passage under the same heading. :func:`fit_excerpt_search` keeps the *whole* text within
 ``max_tokens``: it drops the lowest-scoring passages until the text fits, and lists the
 unused results, in their shortest form (the bare URLs, which is what WebFetch takes), only
 when the budget still has room.
