@@ -30,7 +30,7 @@ from .cards import (
 )
 from .counts import BlockCounts
 from .listing import drop_card_labels
-from .patterns import LINKED_WEIGHT, MIN_MAIN_SHARE, NARROW_SHARE
+from .patterns import MAIN_REGION
 from .prune import drop_article_extras, drop_boilerplate, drop_link_lists, drop_titled_sections
 from .teasers import drop_linked_teasers
 
@@ -45,7 +45,7 @@ def _main_region(root: HtmlElement, words: dict[HtmlElement, int]) -> HtmlElemen
     best = None
     for el in body.iter("main", "article", "div", "section"):
         is_main = el.tag == "main" or (el.get("role") or "").lower() == "main"
-        if is_main and words.get(el, 0) >= MIN_MAIN_SHARE * total:
+        if is_main and words.get(el, 0) >= MAIN_REGION.min_main_share * total:
             best = el
             break
     return best if best is not None else body
@@ -85,16 +85,20 @@ def prune_boilerplate(root: HtmlElement, language: str | None = None) -> HtmlEle
     return _narrow(region, BlockCounts(region))
 
 
+def _own_words(el: HtmlElement, counts: BlockCounts) -> float:
+    """Words of *el*, its linked words weighted down (:attr:`MainRegion.linked_weight`)."""
+    return counts.words.get(el, 0) - MAIN_REGION.linked_weight * counts.link_words.get(el, 0)
+
+
 def _narrow(region: HtmlElement, counts: BlockCounts) -> HtmlElement:
     """Descend into the one child that holds nearly all of the region's (weighted) words."""
     while True:
-        own = counts.words.get(region, 0) - LINKED_WEIGHT * counts.link_words.get(region, 0)
+        own = _own_words(region, counts)
         if own <= 0:
             return region
         best = None
         for child in region:
-            child_own = counts.words.get(child, 0) - LINKED_WEIGHT * counts.link_words.get(child, 0)
-            if child_own >= NARROW_SHARE * own:
+            if _own_words(child, counts) >= MAIN_REGION.narrow_share * own:
                 best = child
                 break
         if best is None:

@@ -1,4 +1,5 @@
-"""What boilerplate looks like: tags, roles, class and id words, headings, thresholds.
+"""What boilerplate looks like: tags, roles, class and id words, headings, and the thresholds
+of the rules that read them, a frozen dataclass per rule.
 
 The thresholds were tuned on the extraction benchmark (``bench/extract.py``); each one names
 the rule it belongs to.
@@ -7,27 +8,24 @@ the rule it belongs to.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 __all__ = [
     "ARTICLE_EXTRA_RE",
+    "BOILERPLATE_BLOCKS",
     "BOILERPLATE_RE",
     "CONTAINER_TAGS",
     "DROP_ROLES",
     "DROP_TAGS",
     "HEADING_TAGS",
-    "INDEX_PAGE_LINK_SHARE",
     "KEEP_RE",
-    "LINKED_WEIGHT",
     "LINK_BLOCK_TAGS",
-    "LINK_LISTS_CONTENT_SHARE",
-    "MAX_LINK_BLOCK_SHARE",
-    "MAX_LINK_DENSITY",
+    "LINK_LISTS",
+    "MAIN_REGION",
     "MAX_NAME_CHARS",
-    "MAX_SHARE_BY_CLASS",
-    "MAX_SHARE_BY_TAG",
-    "MAX_WORDS_PER_LINK",
-    "MIN_MAIN_SHARE",
-    "NARROW_SHARE",
+    "BoilerplateBlocks",
+    "LinkLists",
+    "MainRegion",
 ]
 
 DROP_TAGS = frozenset(("nav", "aside", "button", "select", "input", "textarea", "label"))
@@ -86,27 +84,56 @@ ARTICLE_EXTRA_RE = re.compile(
     r"(?:$|[-_ ])",
     re.I,
 )
-# A class/id string longer than this is generated noise (utility classes), not names.
 MAX_NAME_CHARS = 400
-# A block dropped for its tag or role may still hold this share of the page; one dropped
-# for its class, id or form tag only this much (a class name can mislead: "page-with-sidebar").
-MAX_SHARE_BY_TAG = 0.85
-MAX_SHARE_BY_CLASS = 0.25
-# <main> (or role=main) is the content region when it holds at least this share of the page.
-MIN_MAIN_SHARE = 0.5
-# Link lists: most words inside links, and few words per link.
-MAX_LINK_DENSITY = 0.9
-MAX_WORDS_PER_LINK = 4
-# Sibling link lists holding this share of the region together are content, not menus.
-LINK_LISTS_CONTENT_SHARE = 0.2
-# A region with this share of its words inside links is an index page: its lists stay.
-INDEX_PAGE_LINK_SHARE = 0.7
-# A link-dense block holding more than this share of the region is searched, not dropped.
-MAX_LINK_BLOCK_SHARE = 0.3
-# The content region narrows to a child holding this share of its words (linked words count
-# for half: a list of cards is content, a menu beside the text is not).
-NARROW_SHARE = 0.9
-LINKED_WEIGHT = 0.5
+"""A class/id string longer than this is generated noise (utility classes), not names; no
+class rule reads it."""
+
+
+@dataclass(frozen=True)
+class BoilerplateBlocks:
+    """Blocks dropped as chrome by their tag, role, class or id (``prune.drop_boilerplate``)."""
+
+    max_share_by_tag: float = 0.85
+    """A block dropped for its tag or role may still hold this share of the page ..."""
+    max_share_by_class: float = 0.25
+    """... one dropped for its class, id or form tag only this much (a class name can
+    mislead: "page-with-sidebar")."""
+
+
+@dataclass(frozen=True)
+class MainRegion:
+    """Where the content region is (``boilerplate.prune_boilerplate``)."""
+
+    min_main_share: float = 0.5
+    """``<main>`` (or ``role=main``) is the region when it holds at least this share of the
+    page."""
+    narrow_share: float = 0.9
+    """The region narrows to a child holding this share of its words ..."""
+    linked_weight: float = 0.5
+    """... where linked words count for this much (a list of cards is content, a menu beside
+    the text is not)."""
+
+
+@dataclass(frozen=True)
+class LinkLists:
+    """Menus and link lists inside the region (``prune.drop_link_lists``)."""
+
+    max_link_density: float = 0.9
+    """A link list has more than this share of its words inside links ..."""
+    max_words_per_link: int = 4
+    """... and at most this many words per link."""
+    content_share: float = 0.2
+    """Sibling link lists holding this share of the region together are content, not menus."""
+    index_page_link_share: float = 0.7
+    """A region with this share of its words inside links is an index page: its lists stay."""
+    max_block_share: float = 0.3
+    """A link-dense block holding more than this share of the region is searched, not
+    dropped."""
+
+
+BOILERPLATE_BLOCKS = BoilerplateBlocks()
+MAIN_REGION = MainRegion()
+LINK_LISTS = LinkLists()
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
 CONTAINER_TAGS = frozenset(("html", "body", "main", "article"))

@@ -11,21 +11,16 @@ from lxml.html import HtmlElement
 from .counts import BlockCounts, class_and_id, growing_word_count, tag_name, word_count
 from .patterns import (
     ARTICLE_EXTRA_RE,
+    BOILERPLATE_BLOCKS,
     BOILERPLATE_RE,
     CONTAINER_TAGS,
     DROP_ROLES,
     DROP_TAGS,
     HEADING_TAGS,
-    INDEX_PAGE_LINK_SHARE,
     KEEP_RE,
     LINK_BLOCK_TAGS,
-    LINK_LISTS_CONTENT_SHARE,
-    MAX_LINK_BLOCK_SHARE,
-    MAX_LINK_DENSITY,
+    LINK_LISTS,
     MAX_NAME_CHARS,
-    MAX_SHARE_BY_CLASS,
-    MAX_SHARE_BY_TAG,
-    MAX_WORDS_PER_LINK,
 )
 from .rules import matches
 
@@ -131,7 +126,8 @@ def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> 
         if kind:
             # A class name can mislead (a wrapper called "page-with-sidebar"); a tag or role
             # rarely does. Either way, a block holding the bulk of the page stays.
-            limit = MAX_SHARE_BY_TAG if kind == 1 else MAX_SHARE_BY_CLASS
+            rule = BOILERPLATE_BLOCKS
+            limit = rule.max_share_by_tag if kind == 1 else rule.max_share_by_class
             if tag == "footer" or (el.get("role") or "").strip().lower() == "contentinfo":
                 limit = 1.01  # a page footer is never the content, even on an empty page
             if _share_below(el, total, limit) and el.find(".//main") is None:
@@ -198,7 +194,7 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
     """
     doomed: list[HtmlElement] = []
     region_words = counts.words.get(region, 0)
-    if counts.link_words.get(region, 0) >= INDEX_PAGE_LINK_SHARE * region_words:
+    if counts.link_words.get(region, 0) >= LINK_LISTS.index_page_link_share * region_words:
         return
     stack = [region]
     while stack:
@@ -212,11 +208,11 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
             links = counts.links.get(child, 0)
             if total and links and tag in LINK_BLOCK_TAGS:
                 density = counts.link_words.get(child, 0) / total
-                small = total <= MAX_LINK_BLOCK_SHARE * region_words
-                short_links = total / links <= MAX_WORDS_PER_LINK
+                small = total <= LINK_LISTS.max_block_share * region_words
+                short_links = total / links <= LINK_LISTS.max_words_per_link
                 # One item's linked title is content (tested last: it reads the block).
                 if (
-                    density > MAX_LINK_DENSITY
+                    density > LINK_LISTS.max_link_density
                     and short_links
                     and small
                     and not _is_card_title(child, links)
@@ -225,7 +221,7 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
                     continue
             stack.append(child)
         listed = sum(counts.words.get(child, 0) for child in lists)
-        if len(lists) < 2 or listed < LINK_LISTS_CONTENT_SHARE * region_words:
+        if len(lists) < 2 or listed < LINK_LISTS.content_share * region_words:
             doomed.extend(lists)
     for el in doomed:
         el.drop_tree()
