@@ -68,6 +68,8 @@ def story_lead(root: HtmlElement, rule: LeadRule = LEAD) -> list[str]:
 
 def add_lead(text: str, lead: list[str]) -> str:
     """*text* with the *lead* paragraphs it lacks put under its headline (or on top)."""
+    if not lead:
+        return text  # most pages: no need to read the whole text's words
     flat = " ".join(word_list(text))
     missing = [p for p in lead if " ".join(word_list(p)) not in flat]
     if not missing:

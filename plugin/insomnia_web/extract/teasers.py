@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from lxml.etree import XPath
 from lxml.html import HtmlElement
 
 from .counts import class_and_id, tag_name, word_count
@@ -47,19 +48,24 @@ def _linked(el: HtmlElement) -> bool:
     return any(tag_name(up) == "a" for up in el.iterancestors())
 
 
+# Elements whose class or id may name a teaser, found by lxml in one pass; the rule's own
+# pattern then decides. Case folded on the letters of "teaser" only, which is all it tests.
+_MAY_BE_TEASER = XPath(
+    ".//*[contains(translate(concat(@class, ' ', @id), 'TEASR', 'teasr'), 'teaser')]"
+)
+
+
 def drop_linked_teasers(root: HtmlElement, rule: TeaserRule = TEASER) -> None:
     """Drop the teasers under *root* that link to another page, unless they are its content."""
     doomed: list[HtmlElement] = []
-    stack = list(root)
-    while stack:
-        el = stack.pop()
-        if not tag_name(el):
-            continue
+    taken: set[HtmlElement] = set()
+    for el in _MAY_BE_TEASER(root):  # document order: a teaser before what it holds
+        if any(up in taken for up in el.iterancestors()):
+            continue  # inside a teaser already taken: it goes with it
         if _is_teaser(el, rule) and _linked(el):
-            doomed.append(el)  # the outermost one: what it holds goes with it
-            continue
-        stack.extend(el)
-    if sum(word_count(el) for el in doomed) > rule.max_share * word_count(root):
+            doomed.append(el)
+            taken.add(el)
+    if not doomed or sum(word_count(el) for el in doomed) > rule.max_share * word_count(root):
         return
     for el in doomed:
         if el.getparent() is not None:
