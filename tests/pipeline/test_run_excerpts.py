@@ -310,3 +310,14 @@ async def test_the_provenance_line_given_is_what_the_excerpts_leave_room_for(
         gained.append(known.tokens - blind.tokens)
     assert min(gained) >= 0
     assert max(gained) > 0
+
+
+def test_one_round_counts_a_host_however_its_url_spells_it() -> None:
+    """A host written in Unicode, in IDNA form or with a trailing dot is one host, as the
+    URL policy and the per-host fetch limits see it."""
+    results = [
+        result(1, "https://bücher.test/1"),
+        result(2, "https://xn--bcher-kva.test/2"),
+        result(3, "https://BÜCHER.test./3"),
+    ]
+    assert [r.rank for r in one_round(results, 1)] == [1]

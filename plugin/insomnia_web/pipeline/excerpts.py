@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 import msgspec
 from yarl import URL
 
+from ..hosts.names import normalize_host
 from ..net.client import SafeClient
 from ..rank import Excerpt, Method, SourceDoc, select_excerpts
 from ..rank.budget import selection_cost
@@ -92,12 +93,13 @@ def one_round(results: Sequence[ResultItem], max_per_host: int | None) -> list[R
 
 
 def _host(url: str) -> str:
-    """The host of *url*, lower-cased (the URL itself when it has none)."""
+    """The host of *url* as the URL policy keys it (IDNA form, lower case, no trailing dot;
+    the URL itself when it has none)."""
     try:
-        host = URL(url).host
+        host = URL(url).raw_host
     except ValueError:
         host = None
-    return (host or url).lower()
+    return normalize_host(host or url)
 
 
 def _warnings(outcomes: Sequence[PageOutcome], deadline_s: float) -> list[str]:
