@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
-from .words import count_words, word_list
+from .dedup import repeat_key
+from .words import count_words
 
 __all__ = ["LEAD", "LeadRule", "add_lead", "story_lead"]
 
@@ -70,8 +71,8 @@ def add_lead(text: str, lead: list[str]) -> str:
     """*text* with the *lead* paragraphs it lacks put under its headline (or on top)."""
     if not lead:
         return text  # most pages: no need to read the whole text's words
-    flat = " ".join(word_list(text))
-    missing = [p for p in lead if " ".join(word_list(p)) not in flat]
+    flat = repeat_key(text)
+    missing = [p for p in lead if repeat_key(p) not in flat]
     if not missing:
         return text
     block = "\n\n".join(missing)
