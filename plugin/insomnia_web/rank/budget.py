@@ -81,9 +81,10 @@ def shown_title(title: str, url: str) -> str:
         return ""
     host = _NON_ALNUM_RE.sub("", url.split("//", 1)[-1].split("/", 1)[0].lower())
     parts = _TITLE_PART_RE.split(text)
-    if len(parts) > 1 and (_site_part(parts[-1], host) or _site_part(parts[0], host)):
-        site = -1 if _site_part(parts[-1], host) else 0
-        text = " - ".join(parts[:site] if site == -1 else parts[1:])
+    if len(parts) > 1 and _site_part(parts[-1], host):
+        text = " - ".join(parts[:-1])
+    elif len(parts) > 1 and _site_part(parts[0], host):
+        text = " - ".join(parts[1:])
     terms = set(analyze(text))
     in_url = set(analyze(_NON_ALNUM_RE.sub(" ", url)))
     if not terms or len(terms & in_url) >= TITLE_IN_URL * len(terms):
