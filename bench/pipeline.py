@@ -21,7 +21,10 @@ Printed:
 2. an excerpt search with a page that never finishes and one that fails: wall time against
    the deadline;
 3. the repeat of the same search (a cache hit, in process);
-4. peak Python memory of one excerpt search (tracemalloc);
+4. memory of one excerpt search: the peak resident size of every process involved (this
+   one, which also serves the simulated web, and each extraction worker; Linux ``VmHWM``,
+   reset before the search through ``/proc/PID/clear_refs``), and its peak traced Python
+   memory (tracemalloc);
 5. the answer-recall table of ``bench/recall.py`` (ours vs BM25 vs lead at 500/1000/2000).
 
     python bench/pipeline.py [--runs 5] [--deadline 1.0] [--no-recall]
@@ -33,6 +36,7 @@ import argparse
 import asyncio
 import gzip
 import importlib
+import os
 import re
 import statistics
 import sys
@@ -275,6 +279,58 @@ async def _search(rt: Runtime, query: str, **extra: Any) -> tuple[float, dict[st
     return elapsed, result.output
 
 
+def _descendants(pid: int) -> list[int]:
+    """*pid*'s child processes, their children, and so on (Linux ``/proc``)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        for child in task.read_text().split():
+            found += [int(child), *_descendants(int(child))]
+    return found
+
+
+def _processes() -> list[int]:
+    """This process and all its descendants (the extraction workers among them)."""
+    return [os.getpid(), *_descendants(os.getpid())]
+
+
+def _status_kib(pid: int, field: str) -> int:
+    """A ``kB`` field of ``/proc/PID/status`` (0 when the process is gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(f"{field}:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def reset_peaks(pids: list[int]) -> bool:
+    """Reset the peak resident size of *pids* to their current size; False where refused."""
+    ok = True
+    for pid in pids:
+        try:
+            Path(f"/proc/{pid}/clear_refs").write_text("5")
+        except OSError:
+            ok = False
+    return ok
+
+
+def peak_rss_mib(pids: list[int]) -> dict[int, float]:
+    """Peak resident size (``VmHWM``) of each of *pids*, in MiB."""
+    return {pid: _status_kib(pid, "VmHWM") / 1024 for pid in pids}
+
+
+def _role(pid: int) -> str:
+    """What a child process is, from its command line."""
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return "child (gone)"
+    if b"resource_tracker" in cmdline:
+        return "multiprocessing resource tracker"
+    return "extraction worker" if b"spawn_main" in cmdline else "child"
+
+
 def _pct(value: float, base: float) -> str:
     return f"{100 * (value / base - 1):+.0f}%"
 
@@ -394,15 +450,24 @@ async def run(args: argparse.Namespace) -> None:
 
             rt = bench.runtime(healthy, deadline_s=10.0, tag="memory")
             async with rt:
+                await _search(rt, query, force_fresh=True)  # workers started, client open
+                pids = _processes()
+                reset = reset_peaks(pids)
                 tracemalloc.start()
                 await _search(rt, query, force_fresh=True)
                 _, peak = tracemalloc.get_traced_memory()
                 tracemalloc.stop()
+                peaks = peak_rss_mib(_processes())
             size = sum(len(h) for _, h in pages) / 2**20
-            print("\n## 4. memory\n")
-            print(f"peak traced Python memory of one excerpt search: {peak / 2**20:.1f} MiB "
-                  f"({size:.1f} MiB of HTML fetched; lxml's C allocations and worker "
-                  "processes are not traced)")  # fmt: skip
+            print("\n## 4. memory of one excerpt search\n")
+            print("| process | peak resident MiB |\n|---|---|")
+            for pid, mib in peaks.items():
+                kind = "this one (runtime and simulated web)" if pid == os.getpid() else _role(pid)
+                print(f"| {kind} ({pid}) | {mib:.1f} |")
+            print(f"| all {len(peaks)}, summed | {sum(peaks.values()):.1f} |")
+            since = "during the search" if reset else "since each process started"
+            print(f"\npeaks {since}; {size:.1f} MiB of HTML fetched; peak traced Python "
+                  f"memory of this process: {peak / 2**20:.1f} MiB")  # fmt: skip
     shutdown_workers()
 
 
