@@ -272,20 +272,51 @@ def line_kind(index: int, line: str) -> str:
 
 def print_breakdown(cases: Sequence[tuple[Any, list[SourceDoc]]], budget: int = 1000) -> None:
     """Print where the tokens of the default's text go at *budget*, line kind by line kind
-    (each line estimated on its own, so the shares add up to a little over 100%)."""
+    (each line estimated on its own, so the shares add up to a little over 100%), and, with
+    the ``rerank`` extra, the same by a real BPE tokenizer (:func:`bpe_counter`; line
+    breaks are the part of its whole-text count no line kind holds)."""
     render = current("ours")
+    count = bpe_counter()
     spent: dict[str, int] = {}
-    total = 0
+    bpe: dict[str, int] = {}
+    total = bpe_total = 0
     for case, docs in cases:
         text, tokens, _, _ = render(case.question, docs, budget)
         total += tokens
+        bpe_total += count(text) if count else 0
         for i, line in enumerate(text.split("\n")):
             kind = line_kind(i, line)
             spent[kind] = spent.get(kind, 0) + estimate_tokens(line)
-    print(f"\nwhere the default's tokens go at {budget} ({len(cases)} questions)\n")
-    print("| lines | tokens per question | share |\n|---|---|---|")
+            bpe[kind] = bpe.get(kind, 0) + (count(line) if count and line else 0)
+    n_cases = len(cases)
+    print(f"\nwhere the default's tokens go at {budget} ({n_cases} questions)\n")
+    print("| lines | tokens per question | share | BPE tokens | BPE share |\n|---|---|---|---|---|")
     for kind, n in sorted(spent.items(), key=lambda item: -item[1]):
-        print(f"| {kind} | {n / len(cases):.1f} | {n / max(1, total):.1%} |")
+        real = (
+            f"{bpe[kind] / n_cases:.1f} | {bpe[kind] / max(1, bpe_total):.1%}" if count else "- | -"
+        )
+        print(f"| {kind} | {n / n_cases:.1f} | {n / max(1, total):.1%} | {real} |")
+    if count is None:
+        print(
+            "\n(no BPE column: the rerank extra, whose wordllama ships the tokenizer, is missing)"
+        )
+        return
+    print(f"\nwhole text: {total / n_cases:.0f} tokens estimated, {bpe_total / n_cases:.0f} by "
+          f"Llama 2's BPE tokenizer ({bpe_total / max(1, total) - 1:+.0%}); a tokenizer with a "
+          "larger vocabulary counts fewer")  # fmt: skip
+
+
+def bpe_counter() -> Callable[[str], int] | None:
+    """A real LLM tokenizer's count (Llama 2's 32k BPE, which the ``rerank`` extra's
+    wordllama ships), or ``None`` without the extra."""
+    from insomnia_web.errors import ToolError
+    from insomnia_web.rank.static_rerank import load_wordllama
+
+    try:
+        tokenizer = load_wordllama().tokenizer
+    except ToolError:
+        return None
+    return lambda text: len(tokenizer.encode(text, add_special_tokens=False).ids)
 
 
 def as_runner(render: Render, run_type: Any) -> Callable[[str, list[SourceDoc], int], Any]:
