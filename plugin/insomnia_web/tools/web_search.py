@@ -25,6 +25,7 @@ from ..schemas import (
 )
 from ..search.base import SearchProvider, SearchRequest, SearchResponse
 from ..search.redact import Redactor
+from ..search.tracking import clean_hits
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
 from .search_cache import SearchCache, provenance_header, search_params
 from .search_filter import (
@@ -426,9 +427,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
     def _filter(
         self, response: SearchResponse, request: SearchRequest, ctx: ToolContext
     ) -> FilterOutcome:
-        """Drop results the URL policy or a WebFetch deny rule refuses, and apply domains."""
+        """Take tracking parameters out of the result URLs, drop results the URL policy or a
+        WebFetch deny rule refuses, and apply domains."""
         outcome = filter_hits(
-            response.hits,
+            clean_hits(response.hits),
             policy=self.services.policy,
             allowed_domains=request.allowed_domains,
             blocked_domains=request.blocked_domains,
