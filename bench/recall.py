@@ -116,6 +116,7 @@ from insomnia_web.rank.models import Excerpt
 from insomnia_web.rank.ranker import rank_candidates
 from insomnia_web.rank.rerank import RerankPassage
 from insomnia_web.rank.static_rerank import StaticReranker
+from insomnia_web.search.tracking import strip_tracking
 from recall_layout import as_runner, current, layout_methods, print_breakdown, static_reranker
 
 BUDGETS = (500, 1000, 2000)
@@ -147,13 +148,16 @@ Runner = Callable[[str, list[SourceDoc], int], Run]
 
 
 def build_cases(questions: Sequence[Question], pages: dict[str, Page]) -> list[Case]:
-    """Turn every question's returned pages into SourceDocs with shuffled provider ranks."""
+    """Turn every question's returned pages into SourceDocs with shuffled provider ranks
+    (and their URLs without tracking parameters, as WebSearch shows them)."""
     cases = []
     for q in questions:
         ranks = list(range(1, len(q.returned) + 1))
         random.Random(q.id).shuffle(ranks)
         docs = [
-            SourceDoc(url=pages[k].url, title=pages[k].title, text=pages[k].text, rank=r)
+            SourceDoc(
+                url=strip_tracking(pages[k].url), title=pages[k].title, text=pages[k].text, rank=r
+            )
             for k, r in zip(q.returned, ranks, strict=True)
         ]
         docs.sort(key=lambda d: d.rank)
