@@ -3,7 +3,7 @@
 Layout (the provenance line comes first; :mod:`insomnia_web.tools.search_cache` writes it)::
 
     [cache: miss · brave · 2026-12-02T10:00Z]
-    <<<UNTRUSTED WEB CONTENT ...>>>
+    <<<UNTRUSTED WEB CONTENT>>>
     [1] URL
     By Author · published 2026-03-01
     § Heading
@@ -18,7 +18,7 @@ Layout (the provenance line comes first; :mod:`insomnia_web.tools.search_cache` 
     <<<END UNTRUSTED WEB CONTENT>>>
     Not read: URL (timeout); URL (http_error)
     Warning: 1 page(s) missed the 10 s deadline and were dropped
-    <<<UNTRUSTED WEB CONTENT ...>>>
+    <<<UNTRUSTED WEB CONTENT>>>
     UNVERIFIED model finding (saved 3d ago for "question"): the fact
     <<<END UNTRUSTED WEB CONTENT>>>
 
