@@ -50,7 +50,7 @@ PASSAGE_SEPARATOR_TOKENS = 1
 """The line between two passages of one source (a line break or ``…``)."""
 MAX_TITLE_WORDS = 8
 """Longest title shown in a label, in words; a longer one is cut and ends in ``…``."""
-MAX_HEADING_WORDS = 10
+MAX_HEADING_WORDS = 5
 """Longest heading line shown, in words (cut like a title)."""
 MAX_LINE_CHARS = 80
 """Longest title or heading shown, in characters."""
