@@ -270,6 +270,15 @@ def line_kind(index: int, line: str) -> str:
     return "blank lines" if not line else "passages"
 
 
+def line_parts(kind: str, line: str) -> list[tuple[str, str]]:
+    """*line* as (kind, text) parts: a label's URL apart from its id and title (the URL is
+    what WebFetch must be given verbatim, so it is the floor of what labels cost)."""
+    if kind != "labels":
+        return [(kind, line)]
+    head, _, url = line.rpartition(" ")
+    return [("labels: ids and titles", head), ("labels: URLs", url)]
+
+
 def print_breakdown(cases: Sequence[tuple[Any, list[SourceDoc]]], budget: int = 1000) -> None:
     """Print where the tokens of the default's text go at *budget*, line kind by line kind
     (each line estimated on its own, so the shares add up to a little over 100%), and, with
@@ -285,9 +294,9 @@ def print_breakdown(cases: Sequence[tuple[Any, list[SourceDoc]]], budget: int = 
         total += tokens
         bpe_total += count(text) if count else 0
         for i, line in enumerate(text.split("\n")):
-            kind = line_kind(i, line)
-            spent[kind] = spent.get(kind, 0) + estimate_tokens(line)
-            bpe[kind] = bpe.get(kind, 0) + (count(line) if count and line else 0)
+            for kind, part in line_parts(line_kind(i, line), line):
+                spent[kind] = spent.get(kind, 0) + estimate_tokens(part)
+                bpe[kind] = bpe.get(kind, 0) + (count(part) if count and part else 0)
     n_cases = len(cases)
     print(f"\nwhere the default's tokens go at {budget} ({n_cases} questions)\n")
     print("| lines | tokens per question | share | BPE tokens | BPE share |\n|---|---|---|---|---|")
