@@ -55,6 +55,14 @@ def test_analysis_drops_stopwords_and_folds_plurals() -> None:
     assert analyze("Rust crates") == ["rust", "crate"]
 
 
+def test_suffixes_keep_a_doubled_l_s_or_z() -> None:
+    """A past or -ing form meets its base word: a doubled consonant goes, but not l, s or z."""
+    assert analyze("called calling") == analyze("call call")
+    assert analyze("passed passing") == analyze("pass pass")
+    assert analyze("stopped stopping") == ["stop", "stop"]
+    assert analyze("buzzed") == analyze("buzz")
+
+
 def test_cjk_is_indexed_as_character_bigrams() -> None:
     """A CJK run becomes overlapping character bigrams so words inside it can match."""
     assert analyze("東京都庁") == ["東京", "京都", "都庁"]

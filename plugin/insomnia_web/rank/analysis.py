@@ -37,6 +37,9 @@ were what when where which while who whom why will with would you your yours you
 yourselves s t don isn aren wasn weren doesn didn won"""
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
+_KEPT_DOUBLES = frozenset("lsz")
+"""Final letters a word keeps doubled when a suffix goes (Porter's stemmer's exception)."""
+
 # Stem memo shared by all calls. Ranking may run in worker threads: each dict operation is
 # atomic, and a race can only make two threads stem the same word.
 _CACHE: dict[str, str] = {}
@@ -53,12 +56,18 @@ def _strip_suffix(word: str) -> str:
     if word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     if word.endswith("ing") and len(word) >= 7:
-        base = word[:-3]
-        return base[:-1] if len(base) > 3 and base[-1] == base[-2] else base
+        return _undouble(word[:-3])
     if word.endswith("ed") and len(word) >= 6:
-        base = word[:-2]
-        return base[:-1] if len(base) > 3 and base[-1] == base[-2] else base
+        return _undouble(word[:-2])
     return word
+
+
+def _undouble(base: str) -> str:
+    """*base* less a doubled final consonant (``stopp`` -> ``stop``), except a doubled l, s
+    or z, which the word itself ends in (``call``, ``pass``, ``buzz``), as Porter's rule."""
+    if len(base) > 3 and base[-1] == base[-2] and base[-1] not in _KEPT_DOUBLES:
+        return base[:-1]
+    return base
 
 
 def stem(word: str) -> str:
