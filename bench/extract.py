@@ -9,9 +9,10 @@ Runs every extractor over three benchmark sets in one run:
   trafilatura's own evaluation computes them (trafilatura runs with ``include_comments=False``
   there, as in its evaluation).
 
-Each set is split into a tuning part and a check part (a fixed seed, half each): a rule is
-kept only when it helps the check part too. Headline numbers carry a 95% bootstrap interval
-over pages. Speed is pages per CPU-second with its ratio to trafilatura in the same run. The
+Each set is split into a tuning part and a check part (a fixed seed, half each, drawn from
+the whole set: a run with ``--limit`` keeps every page in its part): a rule is kept only
+when it helps the check part too. Headline numbers carry a 95% bootstrap interval over
+pages. Speed is pages per CPU-second with its ratio to trafilatura in the same run. The
 last table counts the visible-text phrases written in ``extract/`` code (regex alternatives
 and string literals holding two or more words) and how many of them occur in the visible
 text of exactly one benchmark page.
@@ -139,13 +140,26 @@ def load_trafeval(limit: int | None) -> Iterator[Page]:
         )
 
 
+def dataset_ids(dataset: str) -> list[str]:
+    """Every page id of *dataset*, as its loader names them, whatever ``--limit`` loads."""
+    if dataset == "aeb":
+        return list(json.loads((DATA / "aeb" / "ground-truth.json").read_text()))
+    if dataset == "wcxb":
+        return list(json.loads((DATA / "wcxb-dev" / "metadata.json").read_text())["files"])
+    return list(json.loads((DATA / "trafilatura-eval-dev" / "evaldata.json").read_text()))
+
+
 def split_parts(pages: list[Page]) -> None:
-    """Mark half of each dataset's pages ``tune`` and half ``check``, with a fixed seed."""
+    """Mark half of each dataset's pages ``tune`` and half ``check``, with a fixed seed.
+
+    The halves are drawn from the whole dataset, so a page is in the same part in a run with
+    ``--limit`` as in a full run.
+    """
     by_set: dict[str, list[Page]] = {}
     for page in pages:
         by_set.setdefault(page.dataset, []).append(page)
     for dataset, group in by_set.items():
-        ids = sorted(page.page_id for page in group)
+        ids = sorted(dataset_ids(dataset))
         random.Random(f"{SPLIT_SEED}:{dataset}").shuffle(ids)
         check = set(ids[: len(ids) // 2])
         for page in group:
