@@ -3,8 +3,8 @@
 Runs every extractor over three benchmark sets in one run:
 
 - AEB and WCXB-dev: mean bag-of-words F1 (the headline), precision and recall, F1 per WCXB
-  page type, the share of WCXB ``with`` snippets found (higher is better) and ``without``
-  snippets found (lower is better);
+  page type (on each part too), the share of WCXB ``with`` snippets found (higher is better)
+  and ``without`` snippets found (lower is better);
 - trafilatura-eval-dev (multilingual): snippet precision, recall and F1 pooled over pages, as
   trafilatura's own evaluation computes them (trafilatura runs with ``include_comments=False``
   there, as in its evaluation).
@@ -357,19 +357,21 @@ def _select(rows: list[Row], dataset: str, part: str) -> list[Row]:
 
 
 def _report_wcxb(results: dict[str, Scores], line: Callable[[str, dict[str, float]], None]) -> None:
-    """Print F1 per WCXB page type and the snippet shares."""
+    """Print F1 per WCXB page type, on all its pages and on each part, and the snippet
+    shares."""
     ds = "wcxb"
     types = sorted(
         {r.page.page_type for s in results.values() for r in s.rows if r.page.dataset == ds}
     )
     for t in types:
-        line(
-            f"  wcxb {t} F1",
-            {
-                n: _mean([r.f1 for r in s.rows if r.page.dataset == ds and r.page.page_type == t])
-                for n, s in results.items()
-            },
-        )
+        for part in PARTS:
+            line(
+                f"  wcxb {t} F1" if part == "all" else f"    {part}",
+                {
+                    n: _mean([r.f1 for r in _select(s.rows, ds, part) if r.page.page_type == t])
+                    for n, s in results.items()
+                },
+            )
     line(
         "wcxb with-snippets found",
         {
@@ -478,7 +480,7 @@ def report(results: dict[str, Scores], per_page: bool) -> None:  # noqa: C901
                 f"{n}={others[n][(page.dataset, page.page_id)]:.2f}" for n in names if n != "ours"
             )
             print(
-                f"  {page.dataset}/{page.page_id} {page.page_type:<14} "
+                f"  {page.dataset}/{page.page_id} {page.page_type:<14} {page.part:<6}"
                 f"F1={f:.2f} P={p:.2f} R={r:.2f} {extra}"
             )
 
