@@ -3,15 +3,16 @@
 Runs every extractor over three benchmark sets in one run:
 
 - AEB and WCXB-dev: mean bag-of-words F1 (the headline), precision and recall, F1 per WCXB
-  page type, the share of WCXB ``with`` snippets found (higher is better) and ``without``
-  snippets found (lower is better);
+  page type (on each part too), the share of WCXB ``with`` snippets found (higher is better)
+  and ``without`` snippets found (lower is better);
 - trafilatura-eval-dev (multilingual): snippet precision, recall and F1 pooled over pages, as
   trafilatura's own evaluation computes them (trafilatura runs with ``include_comments=False``
   there, as in its evaluation).
 
-Each set is split into a tuning part and a check part (a fixed seed, half each): a rule is
-kept only when it helps the check part too. Headline numbers carry a 95% bootstrap interval
-over pages. Speed is pages per CPU-second with its ratio to trafilatura in the same run. The
+Each set is split into a tuning part and a check part (a fixed seed, half each, drawn from
+the whole set: a run with ``--limit`` keeps every page in its part): a rule is kept only
+when it helps the check part too. Headline numbers carry a 95% bootstrap interval over
+pages. Speed is pages per CPU-second with its ratio to trafilatura in the same run. The
 last table counts the visible-text phrases written in ``extract/`` code (regex alternatives
 and string literals holding two or more words) and how many of them occur in the visible
 text of exactly one benchmark page.
@@ -139,13 +140,26 @@ def load_trafeval(limit: int | None) -> Iterator[Page]:
         )
 
 
+def dataset_ids(dataset: str) -> list[str]:
+    """Every page id of *dataset*, as its loader names them, whatever ``--limit`` loads."""
+    if dataset == "aeb":
+        return list(json.loads((DATA / "aeb" / "ground-truth.json").read_text()))
+    if dataset == "wcxb":
+        return list(json.loads((DATA / "wcxb-dev" / "metadata.json").read_text())["files"])
+    return list(json.loads((DATA / "trafilatura-eval-dev" / "evaldata.json").read_text()))
+
+
 def split_parts(pages: list[Page]) -> None:
-    """Mark half of each dataset's pages ``tune`` and half ``check``, with a fixed seed."""
+    """Mark half of each dataset's pages ``tune`` and half ``check``, with a fixed seed.
+
+    The halves are drawn from the whole dataset, so a page is in the same part in a run with
+    ``--limit`` as in a full run.
+    """
     by_set: dict[str, list[Page]] = {}
     for page in pages:
         by_set.setdefault(page.dataset, []).append(page)
     for dataset, group in by_set.items():
-        ids = sorted(page.page_id for page in group)
+        ids = sorted(dataset_ids(dataset))
         random.Random(f"{SPLIT_SEED}:{dataset}").shuffle(ids)
         check = set(ids[: len(ids) // 2])
         for page in group:
@@ -343,19 +357,21 @@ def _select(rows: list[Row], dataset: str, part: str) -> list[Row]:
 
 
 def _report_wcxb(results: dict[str, Scores], line: Callable[[str, dict[str, float]], None]) -> None:
-    """Print F1 per WCXB page type and the snippet shares."""
+    """Print F1 per WCXB page type, on all its pages and on each part, and the snippet
+    shares."""
     ds = "wcxb"
     types = sorted(
         {r.page.page_type for s in results.values() for r in s.rows if r.page.dataset == ds}
     )
     for t in types:
-        line(
-            f"  wcxb {t} F1",
-            {
-                n: _mean([r.f1 for r in s.rows if r.page.dataset == ds and r.page.page_type == t])
-                for n, s in results.items()
-            },
-        )
+        for part in PARTS:
+            line(
+                f"  wcxb {t} F1" if part == "all" else f"    {part}",
+                {
+                    n: _mean([r.f1 for r in _select(s.rows, ds, part) if r.page.page_type == t])
+                    for n, s in results.items()
+                },
+            )
     line(
         "wcxb with-snippets found",
         {
@@ -464,7 +480,7 @@ def report(results: dict[str, Scores], per_page: bool) -> None:  # noqa: C901
                 f"{n}={others[n][(page.dataset, page.page_id)]:.2f}" for n in names if n != "ours"
             )
             print(
-                f"  {page.dataset}/{page.page_id} {page.page_type:<14} "
+                f"  {page.dataset}/{page.page_id} {page.page_type:<14} {page.part:<6}"
                 f"F1={f:.2f} P={p:.2f} R={r:.2f} {extra}"
             )
 
