@@ -32,8 +32,12 @@ longer opening delimiter of earlier releases): web text must not open or close a
 
 
 def render_error(error: ErrorInfo) -> str:
-    """``Error [code]: message`` then the hint (and the retry delay when there is one)."""
-    lines = [f"Error [{error.code}]: {error.message}", f"Hint: {error.hint}"]
+    """``Error [code]: message`` then the hint (and the retry delay when there is one).
+
+    Messages and hints quote what servers sent (a ``Location``, a ``Content-Type``), and the
+    error is outside any delimiters: each is one line with every delimiter look-alike defused.
+    """
+    lines = [f"Error [{error.code}]: {one_line(error.message)}", f"Hint: {one_line(error.hint)}"]
     if error.retry_after_s is not None:
         lines.append(f"Retry after: {error.retry_after_s:g} s")
     return "\n".join(lines)
