@@ -131,3 +131,18 @@ def test_mcp_tool_name_is_an_alias(text: str) -> None:
     )
     assert decided is not None
     assert decided.level == "allow"
+
+
+def test_a_call_to_several_hosts_is_denied_if_any_host_is() -> None:
+    """A call contacting several hosts meets a deny or ask rule for any one of them, and an
+    allow rule only if it covers them all."""
+    both = call("WebSearch", "api.example.com", "blocked.example")
+    rules = parse_rules(["WebSearch(domain:blocked.example)"])
+    denied = evaluate_rules(both, allow=parse_rules(["WebSearch"]), ask=[], deny=rules)
+    assert denied is not None
+    assert denied.level == "deny"
+    asked = evaluate_rules(both, allow=parse_rules(["WebSearch"]), ask=rules, deny=[])
+    assert asked is not None
+    assert asked.level == "ask"
+    one_allowed = parse_rules(["WebSearch(domain:api.example.com)"])
+    assert evaluate_rules(both, allow=one_allowed, ask=[], deny=[]) is None

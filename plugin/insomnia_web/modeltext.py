@@ -26,14 +26,52 @@ DEFUSED = "<<<(removed)>>>"
 """What a delimiter, or anything that reads like one, becomes inside web text."""
 
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
-_DELIMITER_RE = re.compile(r"<{3}[^<>]{0,40}?untrusted\s*web\s*content[^<>]{0,80}?>{3}", re.I)
-"""A delimiter or a look-alike (any case and spacing, with words around it, such as the
-longer opening delimiter of earlier releases): web text must not open or close a block."""
+_INVISIBLE = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
+)
+"""Unicode's default-ignorable code points: a reader (or a model) does not see them."""
+_HIDDEN = f"[{_INVISIBLE}]*"
+_BRACKETS = "<>\uff1c\uff1e"
+
+
+def _like(text: str) -> str:
+    """A pattern for *text* in either case, each character also in its full-width form,
+    invisible characters allowed between characters, and any spacing between words."""
+    words = []
+    for word in text.split(" "):
+        chars = []
+        for char in word:
+            forms = {char.lower(), char.upper()}
+            forms |= {chr(ord(form) + 0xFEE0) for form in forms}  # U+FF01..FF5E mirror ASCII
+            chars.append("[" + re.escape("".join(sorted(forms))) + "]")
+        words.append(_HIDDEN.join(chars))
+    return f"[\\s{_INVISIBLE}]*".join(words)  # one run between words: no backtracking
+
+
+def _words_around(most: int) -> str:
+    """Up to *most* visible characters other than brackets, invisible ones not counted."""
+    return f"(?:{_HIDDEN}[^{_BRACKETS}{_INVISIBLE}]){{0,{most}}}?{_HIDDEN}"
+
+
+_DELIMITER_RE = re.compile(
+    f"{_like('<<<')}{_words_around(40)}{_like('untrusted web content')}"
+    f"{_words_around(80)}{_like('>>>')}",
+    re.I,
+)
+"""A delimiter or a look-alike (any case, spacing or width, invisible characters inside,
+with words around it, such as the longer opening delimiter of earlier releases): web text
+must not open or close a block."""
 
 
 def render_error(error: ErrorInfo) -> str:
-    """``Error [code]: message`` then the hint (and the retry delay when there is one)."""
-    lines = [f"Error [{error.code}]: {error.message}", f"Hint: {error.hint}"]
+    """``Error [code]: message`` then the hint (and the retry delay when there is one).
+
+    Messages and hints quote what servers sent (a ``Location``, a ``Content-Type``), and the
+    error is outside any delimiters: each is one line with every delimiter look-alike defused.
+    """
+    lines = [f"Error [{error.code}]: {one_line(error.message)}", f"Hint: {one_line(error.hint)}"]
     if error.retry_after_s is not None:
         lines.append(f"Retry after: {error.retry_after_s:g} s")
     return "\n".join(lines)
@@ -47,7 +85,12 @@ def wrap_untrusted(text: str) -> str:
 
 def defuse(text: str) -> str:
     """*text* with every delimiter and delimiter look-alike replaced by :data:`DEFUSED`."""
-    return _DELIMITER_RE.sub(DEFUSED, text) if "<<<" in text else text
+    return _DELIMITER_RE.sub(DEFUSED, text) if _may_hold_delimiter(text) else text
+
+
+def _may_hold_delimiter(text: str) -> bool:
+    """A quick test: only text with an opening bracket can hold a delimiter look-alike."""
+    return "<" in text or "\uff1c" in text
 
 
 def one_line(text: str, limit: int | None = None) -> str:
@@ -55,7 +98,7 @@ def one_line(text: str, limit: int | None = None) -> str:
     characters (when given), any untrusted-content delimiter in it defused.
     """
     line = " ".join(_CONTROL_RE.sub(" ", text).split())
-    if "<<<" in line:
+    if _may_hold_delimiter(line):
         line = _DELIMITER_RE.sub("(removed)", line)
     return line if limit is None or len(line) <= limit else line[: limit - 1] + "…"
 

@@ -7,7 +7,9 @@ Rules are written ``Tool`` or ``Tool(domain:PATTERN)`` in the manifest's ``[perm
 first matching rule wins, and every :class:`Decision` carries the rule and a reason.
 
 A call whose hosts cannot be known (:attr:`ToolCall.hosts_unknown`) could contact any host:
-every domain ``deny`` and ``ask`` rule matches it, no domain ``allow`` rule does.
+every domain ``deny`` and ``ask`` rule matches it, no domain ``allow`` rule does. A call
+to several hosts meets a domain ``deny`` or ``ask`` rule for any of them; a domain ``allow``
+rule must cover them all.
 """
 
 from __future__ import annotations
@@ -95,8 +97,10 @@ class Rule(msgspec.Struct, frozen=True):
     def matches(self, call: ToolCall, *, level: Level = "allow") -> bool:
         """True if this rule applies to *call* (a domain rule needs a domain that matches).
 
-        A call with unknown hosts is matched by every domain rule of *level* ``deny`` or
-        ``ask``, and by no domain ``allow`` rule.
+        A domain ``allow`` rule must match every host of the call; a domain ``deny`` or
+        ``ask`` rule matches a call to any host it matches. A call with unknown hosts is
+        matched by every domain rule of *level* ``deny`` or ``ask``, and by no domain
+        ``allow`` rule.
         """
         if not self.names(call.tool):
             return False
@@ -104,7 +108,8 @@ class Rule(msgspec.Struct, frozen=True):
             return True
         if call.hosts_unknown:
             return level != "allow"
-        return bool(call.domains) and all(host_matches(self.pattern, d) for d in call.domains)
+        covers = all if level == "allow" else any
+        return bool(call.domains) and covers(host_matches(self.pattern, d) for d in call.domains)
 
 
 _WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")

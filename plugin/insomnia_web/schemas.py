@@ -123,6 +123,8 @@ class PageStatus(_Out, kw_only=True, frozen=True):
     url: Annotated[str, Meta(description="URL.")]
     status: Literal["ok", "error", "skipped"]
     error_code: Annotated[str | None, Meta(description="Error code.")] = None
+    moved: str | None = None
+    """The URL a redirect took the page to, where it was read (None: not redirected)."""
 
 
 class FindingItem(_Out, kw_only=True, frozen=True):

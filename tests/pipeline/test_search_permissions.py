@@ -6,7 +6,7 @@ import pytest
 
 from insomnia_web import DenyPrompter
 
-from .conftest import SimWeb
+from .conftest import Page, SimWeb, article
 from .test_web_search_cache import Web, env, search
 
 __all__ = ["env"]  # the fixture, re-used from the cache tests
@@ -97,6 +97,7 @@ async def test_cached_answer_drops_passages_of_a_host_now_on_ask(env: Web) -> No
         "url": env.hits[0].url,
         "status": "skipped",
         "error_code": "permission_required",
+        "moved": None,
     }
 
 
@@ -122,3 +123,24 @@ async def test_finding_from_a_denied_source_is_not_shown(env: Web) -> None:
     env.cache().add_finding("giant tortoise lifespan", "Often 120 years.", None, ttl_s=86_400)
     _, out = await search(rt, "giant tortoise lifespan")
     assert [f["content"] for f in out["findings"]] == ["Often 120 years."]
+
+
+@pytest.mark.asyncio
+async def test_cached_passages_read_through_a_redirect_obey_the_target_host(
+    env: Web, sim: SimWeb
+) -> None:
+    """Passages a stored answer read after a redirect to another host are not shown once
+    that host is denied: the page is listed as a fresh search would list it."""
+    sim.add("c.test", "/q", Page(body=article("Moved", "A giant tortoise lifespan: 999 years.")))
+    sim.pages[("a.test", "/p")].status = 302
+    sim.pages[("a.test", "/p")].location = sim.url("c.test", "/q")
+    text, _ = await search(env.runtime(), "giant tortoise lifespan")
+    assert "999 years" in text
+    denied = {"allow": ["WebSearch", "WebFetch"], "deny": ["WebFetch(domain:c.test)"]}
+    text, out = await search(env.runtime(permissions=denied), "giant tortoise lifespan")
+    assert out["cache"]["status"] == "hit"
+    assert "999 years" not in text
+    assert "about 102 years" in text
+    assert out["pages"][0]["status"] == "skipped"
+    assert out["pages"][0]["error_code"] == "redirect_blocked"
+    assert [r["url"] for r in out["results"]] == [h.url for h in env.hits]

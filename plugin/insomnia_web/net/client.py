@@ -34,6 +34,7 @@ from yarl import URL
 from ..closing import AsyncClosing
 from ..config import FetchConfig, UrlPolicyConfig
 from ..errors import ToolError, ToolTimeout
+from ..textcheck import replace_surrogates
 from .decompress import ACCEPT_ENCODING, PIECE, make_decoder, raw_limit
 from .pinning import ConnectPermit, PinnedResolver, guarded_socket, permit
 from .proxy import Proxy
@@ -57,6 +58,13 @@ _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 RedirectCheck = Callable[[Target], Awaitable[None]]
 BeforeRequest = Callable[[URL], Awaitable[None]]
 """Awaited with each cross-host hop as the policy checked it (``target.host`` normalised)."""
+
+
+def _header(resp: aiohttp.ClientResponse, name: str) -> str | None:
+    """A response header's value as text: bytes that are not UTF-8 (aiohttp keeps them as
+    lone surrogates, which no encoder accepts) become U+FFFD."""
+    value = resp.headers.get(name)
+    return None if value is None else replace_surrogates(value)
 
 
 def _first_line(text: object) -> str:
@@ -349,7 +357,7 @@ class _Fetch:
                 headers=self._headers_for(target, first),
                 proxy=proxy.url if proxy is not None else None,
             ) as resp:
-                location = resp.headers.get("Location")
+                location = _header(resp, "Location")
                 if self.follow and resp.status in _REDIRECTS and location is not None:
                     return location
                 return await self._read(resp, target, first)
@@ -446,12 +454,15 @@ class _Fetch:
         body, truncated = b"", False
         if resp.status not in _REDIRECTS:  # an unfollowed redirect's body is not read
             body, truncated = await self._read_body(resp, target)
-        content_type, charset = parse_content_type(resp.headers.get("Content-Type"))
+        content_type, charset = parse_content_type(_header(resp, "Content-Type"))
         return FetchResult(
             url=first,
             final_url=str(target.url),
             status=resp.status,
-            headers={name.lower(): value for name, value in resp.headers.items()},
+            headers={
+                replace_surrogates(k.lower()): replace_surrogates(v)
+                for k, v in resp.headers.items()
+            },
             content_type=content_type,
             charset=charset,
             body=body,

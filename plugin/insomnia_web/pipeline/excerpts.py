@@ -161,7 +161,8 @@ async def run_excerpts(
     by_url = {r.url: o for r, o in zip(read, outcomes, strict=True)}
     docs = [_doc(r, by_url.get(r.url)) for r in top]
     pages_status = [
-        PageStatus(url=o.url, status=o.status, error_code=o.error_code) for o in outcomes
+        PageStatus(url=o.url, status=o.status, error_code=o.error_code, moved=o.final_url)
+        for o in outcomes
     ]
     warnings = _warnings(outcomes, deadline_s)
     budget = max_tokens - frame_cost(pages_status, warnings, filtered=filtered, header=header)

@@ -71,6 +71,8 @@ class PageOutcome(msgspec.Struct, frozen=True, kw_only=True):
     url: str
     status: Status
     error_code: str | None = None
+    final_url: str | None = None
+    """Where the page was read, when a redirect took it to another URL."""
     title: str | None = None
     text: str = ""
     warnings: list[str] = msgspec.field(default_factory=list)
@@ -172,6 +174,7 @@ class _Run:
         return PageOutcome(
             url=request.url,
             status="ok",
+            final_url=result.final_url if result.redirects else None,
             title=extracted.title,
             text=extracted.text,
             warnings=doc.warnings,

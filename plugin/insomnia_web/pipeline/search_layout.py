@@ -118,9 +118,12 @@ ASK_NOTE = (
 
 
 def render_unread(pages: Sequence[PageStatus]) -> str:
-    """One line naming the pages that were not read and why; ``""`` when all were read."""
+    """One line naming the pages that were not read and why; ``""`` when all were read.
+
+    It is outside the delimiters and the URLs are the results', so it is defused.
+    """
     failed = [f"{p.url} ({p.error_code or p.status})" for p in pages if p.status != "ok"]
-    return f"Not read: {'; '.join(failed)}" if failed else ""
+    return one_line(f"Not read: {'; '.join(failed)}") if failed else ""
 
 
 def render_findings(findings: Sequence[FindingItem]) -> str:
@@ -152,7 +155,7 @@ def _notes(output: WebSearchOutput) -> list[str]:
     if output.filtered:
         noun = "result was" if output.filtered == 1 else "results were"
         notes.append(f"{output.filtered} {noun} hidden by the URL policy or a deny rule.")
-    notes.extend(f"Warning: {w}" for w in output.warnings)
+    notes.extend(f"Warning: {one_line(w)}" for w in output.warnings)  # pages' words too
     return notes
 
 

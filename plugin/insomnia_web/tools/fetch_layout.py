@@ -19,6 +19,7 @@ __all__ = [
 ]
 
 MAX_TITLE_CHARS = 200
+MAX_TYPE_CHARS = 100
 
 MODEL_CONTINUE = "call WebFetch again with start_index={end} to continue"
 """How the model continues a truncated page; a host may word it for its own people
@@ -64,7 +65,8 @@ def _header(out: WebFetchOutput) -> list[str]:
         hops = len(out.redirects)
         lines.append(f"Final URL: {one_line(out.final_url, 2048)} (after {hops} redirect(s))")
     charset = f"; charset={out.charset}" if out.charset else ""
-    lines.append(f"Status: {out.status} · Type: {out.content_type}{charset}")
+    kind = one_line(out.content_type, MAX_TYPE_CHARS)  # the server's Content-Type, as sent
+    lines.append(f"Status: {out.status} · Type: {kind}{charset}")
     if out.title:
         lines.append(f'Title: "{one_line(out.title, MAX_TITLE_CHARS)}"')
     lines.extend(_document_lines(out))

@@ -31,7 +31,7 @@ import msgspec
 
 from ..cache import CacheStore, Finding, SearchHit
 from ..errors import ToolError
-from ..modeltext import format_age, format_utc
+from ..modeltext import format_age, format_utc, one_line
 from ..schemas import FindingItem, SearchCacheInfo, WebSearchOutput
 from ..search.base import SearchRequest
 
@@ -103,7 +103,8 @@ def usable_age_s(freshness: str | None, ttl_s: float) -> float | None:
 
 
 def _quoted(query: str | None) -> str:
-    text = " ".join((query or "").split()).replace('"', "'")
+    """An earlier query (a model wrote it, maybe from a page) for the provenance line."""
+    text = one_line(query or "").replace('"', "'")
     if len(text) > MAX_QUOTED_CHARS:
         text = text[: MAX_QUOTED_CHARS - 3] + "..."
     return f'"{text}"'

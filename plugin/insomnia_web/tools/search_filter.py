@@ -122,17 +122,23 @@ def recheck_output(
     refuses, or whose host a deny rule now covers, is dropped (and counted in ``filtered``);
     an excerpt is kept only if its page may still be read without asking (a page that was
     read but is now on an ``ask`` host keeps its result and snippet, not its passages); the
-    pages' statuses say what would happen now.
+    pages' statuses say what would happen now. A page read after a redirect to another host
+    keeps its passages only while that host may be read without asking, as a fresh search
+    would follow the redirect only then; otherwise it is ``redirect_blocked``.
     """
     verdict = _Verdicts(policy, permission)
     results = [r for r in output.results if verdict(r.url) != "deny"]
     read = {p.url for p in output.pages if p.status == "ok"}
+    hop_refused = {
+        p.url for p in output.pages if p.status == "ok" and p.moved and verdict(p.moved) != "allow"
+    }
     excerpts = [
         e
         for e in output.excerpts
-        if verdict(e.url) == "allow" or (verdict(e.url) == "ask" and e.url not in read)
+        if e.url not in hop_refused
+        and (verdict(e.url) == "allow" or (verdict(e.url) == "ask" and e.url not in read))
     ]
-    pages = [_page_now(p, verdict(p.url)) for p in output.pages]
+    pages = [_page_now(p, verdict(p.url), hop_refused=p.url in hop_refused) for p in output.pages]
     dropped = len(output.results) - len(results)
     if not dropped and excerpts == output.excerpts and pages == output.pages:
         return output
@@ -145,10 +151,14 @@ def recheck_output(
     )
 
 
-def _page_now(page: PageStatus, verdict: str) -> PageStatus:
-    if verdict == "allow":
+def _page_now(page: PageStatus, verdict: str, *, hop_refused: bool = False) -> PageStatus:
+    """*page* as a search now would report it; *hop_refused*: its redirect is refused now."""
+    if verdict == "allow" and not hop_refused:
         return page
-    code = "permission_denied" if verdict == "deny" else "permission_required"
+    if verdict == "allow":
+        code = "redirect_blocked"
+    else:
+        code = "permission_denied" if verdict == "deny" else "permission_required"
     return PageStatus(url=page.url, status="skipped", error_code=code)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..modeltext import wrap_untrusted
+from ..modeltext import one_line, wrap_untrusted
 from ..schemas import ResultItem
 from ..search.base import SearchHit
 
@@ -67,5 +67,5 @@ def render_results(
     if filtered:
         noun = "result was" if filtered == 1 else "results were"
         lines.append(f"{filtered} {noun} hidden by the URL policy or a deny rule.")
-    lines.extend(f"Warning: {w}" for w in warnings)
+    lines.extend(f"Warning: {one_line(w)}" for w in warnings)  # a provider's words too
     return "\n".join(lines)
