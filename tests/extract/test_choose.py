@@ -104,3 +104,15 @@ def test_short_lost_paragraph_is_prose() -> None:
     )
     _, method = _choose(paragraph, _THREAD, ArticleClaim.GENERIC)
     assert method == "readability"
+
+
+def test_story_beside_a_teaser_column_is_kept() -> None:
+    """A story that claims nothing but holds three quarters of the page text is the article."""
+    teasers = "\n\n".join(
+        f"## Other story {n}\n\nA short summary line of another story on the site."
+        for n in range(7)
+    )
+    page = _STORY + "\n\n" + teasers
+    text, method = _choose(_STORY, page, ArticleClaim.NONE)
+    assert method == "readability"
+    assert text == _STORY

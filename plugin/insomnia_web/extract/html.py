@@ -71,8 +71,10 @@ def _body(root: HtmlElement) -> HtmlElement:
 
 # Readability's article is kept when it holds at least this share of the pruned page's words:
 # little is needed when the page declares a news or blog story, more for a generic article
-# claim (CMSs put one on every page), much more when the page claims nothing.
-_ARTICLE_SHARE = {ArticleClaim.NEWS: 0.1, ArticleClaim.GENERIC: 0.15, ArticleClaim.NONE: 0.8}
+# claim (CMSs put one on every page), much more when the page claims nothing, though not so
+# much that a story loses to the teasers or the video playlist its page puts beside it (a
+# story holds 70-80% of such a page's words).
+_ARTICLE_SHARE = {ArticleClaim.NEWS: 0.1, ArticleClaim.GENERIC: 0.15, ArticleClaim.NONE: 0.7}
 # When the page extraction lost readability's article (pruned it as chrome, or kept another
 # region such as a comment thread), the two disagree on what the page is about and the
 # article wins, whatever its share, if it is prose: at least this many words in paragraphs
