@@ -10,8 +10,8 @@ is set aside for the page extraction. Customer review lists (on a product page, 
 up review by review) go before either extraction runs. After the choice, a line said twice
 is read once; on a product page a sentence that its paragraph repeats and a script's JSON
 line go, and a product description that the page declares in JSON-LD but the result lacks
-is added, and so is a story's lead paragraph held in its header (:mod:`.lead`). The author
-and dates the page states come along (:mod:`.article_meta`).
+is added, and so is a story's lead paragraph held in its header or named by its class
+(:mod:`.lead`). The author and dates the page states come along (:mod:`.article_meta`).
 """
 
 from __future__ import annotations
