@@ -107,6 +107,10 @@ class MainRegion:
     min_main_share: float = 0.5
     """``<main>`` (or ``role=main``) is the region when it holds at least this share of the
     page."""
+    single_article_share: float = 0.3
+    """Within it, the page's only ``<article>`` is the region when it holds at least this
+    share of the words: a story whose sidebar, teaser columns and comment widgets hold
+    more than it does is still the story (a listing's cards are many articles, or none)."""
     narrow_share: float = 0.9
     """The region narrows to a child holding this share of its words ..."""
     linked_weight: float = 0.5
