@@ -34,7 +34,13 @@ from .cards import (
 from .counts import BlockCounts
 from .listing import drop_card_labels
 from .patterns import MAIN_REGION
-from .prune import drop_article_extras, drop_boilerplate, drop_link_lists, drop_titled_sections
+from .prune import (
+    drop_article_extras,
+    drop_boilerplate,
+    drop_link_lines,
+    drop_link_lists,
+    drop_titled_sections,
+)
 
 __all__ = ["prune_article", "prune_boilerplate"]
 
@@ -122,9 +128,11 @@ def _narrow(region: HtmlElement, counts: BlockCounts) -> HtmlElement:
 
 
 def prune_article(article: HtmlElement, language: str | None = None) -> None:
-    """Remove leftover chrome (share bars, related links, menus) from an article in place."""
+    """Remove leftover chrome (share bars, related links, link lines, menus) from an article
+    in place."""
     drop_boilerplate(article, article, inside_main=True)
     drop_hidden_price_variants(article)
     drop_article_extras(article)
     drop_titled_sections(article, language)
     drop_link_lists(article, BlockCounts(article))
+    drop_link_lines(article)

@@ -20,10 +20,12 @@ __all__ = [
     "HEADING_TAGS",
     "KEEP_RE",
     "LINK_BLOCK_TAGS",
+    "LINK_LINES",
     "LINK_LISTS",
     "MAIN_REGION",
     "MAX_NAME_CHARS",
     "BoilerplateBlocks",
+    "LinkLines",
     "LinkLists",
     "MainRegion",
 ]
@@ -135,9 +137,25 @@ class LinkLists:
     dropped."""
 
 
+@dataclass(frozen=True)
+class LinkLines:
+    """Paragraphs of an article that are mostly a link (``prune.drop_link_lines``): "Read
+    more: ...", a related story's title, a subscription or app link."""
+
+    max_words: int = 40
+    """A link line has at most this many words (a paragraph of the story that links a
+    source is longer) ..."""
+    min_link_share: float = 0.6
+    """... and at least this share of them inside links."""
+    max_article_share: float = 0.2
+    """Link lines holding more than this share of the article together are its content (a
+    list of resources), and stay."""
+
+
 BOILERPLATE_BLOCKS = BoilerplateBlocks()
 MAIN_REGION = MainRegion()
 LINK_LISTS = LinkLists()
+LINK_LINES = LinkLines()
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
 CONTAINER_TAGS = frozenset(("html", "body", "main", "article"))
