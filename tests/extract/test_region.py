@@ -41,3 +41,22 @@ def test_a_listing_of_articles_keeps_them_all() -> None:
     text = serialize(prune_boilerplate(root, "en"))
     assert "Story 0" in text
     assert "Story 5" in text
+
+
+def test_a_margin_column_goes() -> None:
+    """A side column named "marginal" or "sidebarRight" leaves the page extraction."""
+    story = "".join(
+        f"<p>The council voted on the new bridge, paragraph {n}, after a long debate over "
+        "costs, traffic and the river's wildlife.</p>"
+        for n in range(12)
+    )
+    for name in ("columns large-4 marginal", "sidebarRight"):
+        column = (
+            f"<div class='{name}'><h3>Latest pieces</h3>"
+            + "<p>Another piece on the site, in a line or two of summary.</p>" * 4
+            + "</div>"
+        )
+        page = f"<html><body><div class='row'><div>{story}</div>{column}</div></body></html>"
+        text = serialize(prune_boilerplate(document_fromstring(page), "de"))
+        assert "paragraph 11" in text
+        assert "Latest pieces" not in text

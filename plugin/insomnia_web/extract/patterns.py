@@ -46,6 +46,8 @@ DROP_ROLES = frozenset(
         "tooltip",  # shown on hover, beside the text it explains
     ]
 )
+# Side columns are also named "sidebarRight" (one word) or "marginal" (the margin column of
+# German and French CMS templates).
 # "subscription-eligible" (and -enabled, -available, -price) marks a product card that can be
 # bought on subscription, not a newsletter box.
 # Not "modal": shops render product details (measurements, materials) into modal sheets that
@@ -53,6 +55,7 @@ DROP_ROLES = frozenset(
 BOILERPLATE_RE = re.compile(
     r"(?:^|[-_ ])(?:nav|navbar|navigation|menu|menubar|submenu|megamenu|footer|site-?footer|"
     r"page-?footer|masthead|site-?header|global-?header|topbar|top-?bar|header-?bar|sidebar|"
+    r"sidebar-?(?:left|right)|marginal|"
     r"side-?bar|breadcrumbs?|crumbs|cookies?|cookie-?banner|consent|gdpr|"
     r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|"
     r"subscription(?![-_](?:eligible|enabled|available|price|product|item))|"
