@@ -104,3 +104,42 @@ def test_short_lost_paragraph_is_prose() -> None:
     )
     _, method = _choose(paragraph, _THREAD, ArticleClaim.GENERIC)
     assert method == "readability"
+
+
+def test_story_beside_a_teaser_column_is_kept() -> None:
+    """A story that claims nothing but holds three quarters of the page text is the article."""
+    teasers = "\n\n".join(
+        f"## Other story {n}\n\nA short summary line of another story on the site."
+        for n in range(7)
+    )
+    page = _STORY + "\n\n" + teasers
+    text, method = _choose(_STORY, page, ArticleClaim.NONE)
+    assert method == "readability"
+    assert text == _STORY
+
+
+_BIO = " ".join(
+    f"Born in 198{n}, she has been an editor here since 2015, working as a layout artist, "
+    "graphic designer and proofreader, and studied German and art history at university."
+    for n in range(3)
+)
+
+
+def test_an_article_below_the_story_gives_way_to_the_page() -> None:
+    """readability's pick that sits below the story's paragraphs in the page text loses."""
+    page = f"# Bridge\n\n{_STORY}\n\n{_BIO}"
+    text, method = _choose(_BIO, page, ArticleClaim.GENERIC)
+    assert method == "page"
+    assert text == page
+
+
+def test_a_short_lead_above_the_article_keeps_it() -> None:
+    """A lead paragraph above the article is not a story the article sits below."""
+    lead = (
+        "The city will replace the old bridge over the river by next autumn, the council "
+        "said on Monday, after two years of debate over its cost and its design."
+    )
+    story = "\n\n".join(_STORY.split("\n\n")[:2])
+    page = f"# Bridge\n\n{lead}\n\n{story}"
+    _, method = _choose(story, page, ArticleClaim.NEWS)
+    assert method == "readability"

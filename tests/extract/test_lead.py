@@ -30,3 +30,45 @@ def test_a_missing_lead_goes_under_the_headline() -> None:
     """The lead is put right after the headline line, before the body."""
     text = add_lead("# Title\n\nBody.", ["The lead."])
     assert text == "# Title\n\nThe lead.\n\nBody."
+
+
+_BODY = "".join(
+    f"<p>Der Gemeinderat hat am Montag über den Neubau der Brücke beraten, Absatz {n}, und "
+    "nach langer Debatte über Kosten, Verkehr und Naturschutz einen Beschluss gefasst.</p>"
+    for n in range(8)
+)
+_NAMED_LEAD = (
+    "Die alte Brücke über den Fluss wird abgerissen und bis zum Herbst des kommenden Jahres "
+    "durch einen Neubau ersetzt."
+)
+
+
+def _story(after_headline: str) -> str:
+    return (
+        "<html lang='de'><body><div class='page'><div class='head'>"
+        f"<h1>Neue Brücke für die Stadt</h1>{after_headline}</div>"
+        f"<div class='article-body'>{_BODY}</div></div></body></html>"
+    )
+
+
+def test_a_lead_named_by_its_class_under_the_headline_is_kept() -> None:
+    """A lead paragraph that no header holds but its class names is kept under the headline."""
+    page = _story(
+        f"<div class='byline'>Von Anna Berg</div><p class='article-intro'>{_NAMED_LEAD}</p>"
+    )
+    text = extract_html(page).text
+    assert _NAMED_LEAD in text
+    assert text.index(_NAMED_LEAD) < text.index("Absatz 0")
+
+
+def test_a_named_summary_far_below_the_headline_is_no_lead() -> None:
+    """A block named like a lead after much other text is another story's summary, not a lead."""
+    filler = "<div class='kicker'>" + "Ein Wort " * 30 + "</div>"
+    page = _story(f"{filler}<p class='teaser-intro'>{_NAMED_LEAD}</p>")
+    assert _NAMED_LEAD not in extract_html(page).text
+
+
+def test_a_lead_photo_caption_is_no_lead() -> None:
+    """A block named a lead that holds a photo is the lead picture and its caption."""
+    page = _story(f"<div class='ArticlePage-lead'><img src='a.jpg'><p>{_NAMED_LEAD}</p></div>")
+    assert _NAMED_LEAD not in extract_html(page).text

@@ -11,10 +11,13 @@ repeated on every card, a card's name printed again within the card, a card's
 merchandising badges, the price block a shop theme's stylesheet hides (on pages and
 articles alike) and a listing's result count and sort controls. When the page marks its
 main region (``<main>``, ``role=main``) and that region holds the content, only it is kept;
-the region then narrows to a child that holds nearly all its words.
+so is the region's only ``<article>`` when it holds a fair share of the region (a story beside
+its sidebar); the region then narrows to a child that holds nearly all its words.
 """
 
 from __future__ import annotations
+
+import itertools
 
 from lxml.html import HtmlElement
 
@@ -31,12 +34,20 @@ from .cards import (
 from .counts import BlockCounts
 from .listing import drop_card_labels
 from .patterns import MAIN_REGION
-from .prune import drop_article_extras, drop_boilerplate, drop_link_lists, drop_titled_sections
+from .prune import (
+    drop_article_extras,
+    drop_boilerplate,
+    drop_link_lines,
+    drop_link_lists,
+    drop_titled_sections,
+)
 
 __all__ = ["prune_article", "prune_boilerplate"]
 
 
 def _main_region(root: HtmlElement, words: dict[HtmlElement, int]) -> HtmlElement:
+    """The page's main region (``<main>``, ``role=main``) when it holds the content, else
+    ``<body>``; narrowed to the region's only ``<article>`` when that holds enough of it."""
     body = root.find("body")
     if body is None:
         body = root
@@ -47,7 +58,19 @@ def _main_region(root: HtmlElement, words: dict[HtmlElement, int]) -> HtmlElemen
         if is_main and words.get(el, 0) >= MAIN_REGION.min_main_share * total:
             best = el
             break
-    return best if best is not None else body
+    region = best if best is not None else body
+    article = _single_article(region, words)
+    return article if article is not None else region
+
+
+def _single_article(region: HtmlElement, words: dict[HtmlElement, int]) -> HtmlElement | None:
+    """The only ``<article>`` of *region* when it holds enough of its words, else None."""
+    articles = itertools.islice(region.iter("article"), 2)
+    article = next(articles, None)
+    if article is None or next(articles, None) is not None:
+        return None
+    enough = words.get(article, 0) >= MAIN_REGION.single_article_share * words.get(region, 0)
+    return article if enough else None
 
 
 def _drop_captions(root: HtmlElement) -> None:
@@ -105,9 +128,11 @@ def _narrow(region: HtmlElement, counts: BlockCounts) -> HtmlElement:
 
 
 def prune_article(article: HtmlElement, language: str | None = None) -> None:
-    """Remove leftover chrome (share bars, related links, menus) from an article in place."""
+    """Remove leftover chrome (share bars, related links, link lines, menus) from an article
+    in place."""
     drop_boilerplate(article, article, inside_main=True)
     drop_hidden_price_variants(article)
     drop_article_extras(article)
     drop_titled_sections(article, language)
     drop_link_lists(article, BlockCounts(article))
+    drop_link_lines(article)

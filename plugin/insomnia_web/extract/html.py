@@ -5,13 +5,14 @@ pruned whole-page extraction. When readability kept too little of what the page 
 (a listing, a forum thread, a product page, documentation), the page extraction wins; how
 little is too little depends on whether the page declares itself an article. A prose
 article that the page extraction lost altogether (it kept another region, such as a comment
-thread) is kept whatever its share; an article that is one post of a thread of post boxes
-is set aside for the page extraction. Customer review lists (on a product page, or marked
+thread) is kept whatever its share; an article that is one post of a thread of post boxes,
+or a block below the story that the page text holds above it, is set aside for the page
+extraction. Customer review lists (on a product page, or marked
 up review by review) go before either extraction runs. After the choice, a line said twice
 is read once; on a product page a sentence that its paragraph repeats and a script's JSON
 line go, and a product description that the page declares in JSON-LD but the result lacks
-is added, and so is a story's lead paragraph held in its header (:mod:`.lead`). The author
-and dates the page states come along (:mod:`.article_meta`).
+is added, and so is a story's lead paragraph held in its header or named by its class
+(:mod:`.lead`). The author and dates the page states come along (:mod:`.article_meta`).
 """
 
 from __future__ import annotations
@@ -71,8 +72,10 @@ def _body(root: HtmlElement) -> HtmlElement:
 
 # Readability's article is kept when it holds at least this share of the pruned page's words:
 # little is needed when the page declares a news or blog story, more for a generic article
-# claim (CMSs put one on every page), much more when the page claims nothing.
-_ARTICLE_SHARE = {ArticleClaim.NEWS: 0.1, ArticleClaim.GENERIC: 0.15, ArticleClaim.NONE: 0.8}
+# claim (CMSs put one on every page), much more when the page claims nothing, though not so
+# much that a story loses to the teasers or the video playlist its page puts beside it (a
+# story holds 70-80% of such a page's words).
+_ARTICLE_SHARE = {ArticleClaim.NEWS: 0.1, ArticleClaim.GENERIC: 0.15, ArticleClaim.NONE: 0.7}
 # When the page extraction lost readability's article (pruned it as chrome, or kept another
 # region such as a comment thread), the two disagree on what the page is about and the
 # article wins, whatever its share, if it is prose: at least this many words in paragraphs
@@ -83,6 +86,13 @@ PARAGRAPH_MIN_WORDS = 20
 # more).
 LOST_ARTICLE_MAX_KEPT = 0.2
 SENTENCE_MIN_WORDS = 8
+# An article below the story: readability can score a block after the story (an author
+# bio, a donation box, a list of signatories, one of the story's later sections) above the
+# story itself. The page text then holds paragraphs of prose above the article's first
+# sentence line: at least this many words of them ...
+PROSE_ABOVE_MIN_WORDS = 60
+# ... and more than this share of the article's words; the page extraction wins then.
+PROSE_ABOVE_SHARE = 0.5
 
 
 def _prose_words(text: str) -> int:
@@ -105,14 +115,44 @@ def _lost_by_page(article_text: str, page_text: str) -> bool:
     return kept < LOST_ARTICLE_MAX_KEPT * len(sentences)
 
 
+def _prose_above(article_text: str, page_text: str) -> int | None:
+    """Words of the page text's paragraphs above the article's first sentence line, or None
+    when the page text holds none of the article's sentence lines."""
+    sentences = {
+        line.strip()
+        for line in article_text.splitlines()
+        if count_words(line) >= SENTENCE_MIN_WORDS
+    }
+    above = 0
+    for line in page_text.splitlines():
+        text = line.strip()
+        if text in sentences:
+            return above
+        words = count_words(text)
+        if words >= PARAGRAPH_MIN_WORDS:
+            above += words
+    return None
+
+
+def _below_the_story(article_text: str, page_text: str, article_words: int) -> bool:
+    """True when the page text holds much of a story's prose above the article."""
+    above = _prose_above(article_text, page_text)
+    if above is None:
+        return False
+    return above >= PROSE_ABOVE_MIN_WORDS and above > PROSE_ABOVE_SHARE * article_words
+
+
 def _choose(article_text: str, page_text: str, claim: ArticleClaim) -> tuple[str, str]:
-    """Pick readability's article unless it holds too little of the page's content.
+    """Pick readability's article unless it holds too little of the page's content, or sits
+    below the story that the page text holds above it.
 
     An article that the page text lost almost entirely is kept whatever its share.
     """
     article_words = count_words(article_text)
     page_words = count_words(page_text)
     if article_words and article_words >= _ARTICLE_SHARE[claim] * page_words:
+        if _below_the_story(article_text, page_text, article_words):
+            return page_text, "page"
         return article_text, "readability"
     prose = _prose_words(article_text) >= LOST_ARTICLE_MIN_PROSE
     if prose and _lost_by_page(article_text, page_text):

@@ -5,18 +5,27 @@ above the body. Readability takes the body and leaves the header out, and the pa
 extraction drops a header as page chrome, so the lead is lost either way. The lead is read
 from the first header that holds the page's ``<h1>`` and a paragraph of prose, before
 anything is pruned, and put back under the headline when the chosen text lacks it.
+
+Sites that give the lead no ``<header>`` name it in its class or id instead (``lead``,
+``intro``, ``standfirst``, ``article-deck``, ``field-perex``, ``texto-bajada``): the first
+block so named after the ``<h1>`` that holds a paragraph of prose is the lead then.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
+from .counts import class_and_id, word_count
 from .dedup import repeat_key
+from .patterns import BOILERPLATE_BLOCKS, MAX_NAME_CHARS
+from .prune import names_boilerplate
 from .words import count_words
 
-__all__ = ["LEAD", "LeadRule", "add_lead", "story_lead"]
+__all__ = ["LEAD", "NAMED_LEAD", "LeadRule", "NamedLeadRule", "add_lead", "story_lead"]
 
 
 @dataclass(frozen=True)
@@ -45,25 +54,128 @@ LEAD = LeadRule(
 )
 
 
+@dataclass(frozen=True)
+class NamedLeadRule:
+    """A lead that the markup names in its class or id, below the headline."""
+
+    names: re.Pattern[str]
+    """Class or id words naming a story's lead (standfirst, deck, intro, abstract, in the
+    words of several languages' newsrooms: ``perex``, ``bajada``, ``chapo``). Not
+    ``summary``: a CMS names its whole body field so (``text-with-summary``)."""
+    max_words: int
+    """A named block holding more words than this is the story's body or a whole section."""
+    outside: frozenset[str]
+    """A block inside one of these tags, being one or holding one, is the page's chrome or a
+    lead photo and its caption, not the story's lead."""
+    max_gap_words: int
+    """The lead follows the headline closely: at most this many words between them (a
+    kicker, a byline, a date); a block named so further down is another story's summary."""
+    sentence_end: re.Pattern[str]
+    """A lead is prose: it holds a sentence's end (a price history's "60 days 1 year" or a
+    rating snapshot holds none)."""
+
+
+NAMED_LEAD = NamedLeadRule(
+    names=re.compile(
+        r"(?:^|[-_ ])(?:lead|leader|intro|standfirst|subtitle|sub-?title|perex|"
+        r"bajada|deck|excerpt|abstract|description|chapo|chapeau)(?:$|[-_ ])",
+        re.I,
+    ),
+    max_words=150,
+    outside=frozenset(("nav", "aside", "footer", "form", "figure", "figcaption", "img")),
+    max_gap_words=40,
+    sentence_end=re.compile(r"[.!?。！？．]"),
+)
+
+
 def _words(el: HtmlElement) -> str:
     return " ".join(" ".join(el.itertext()).split())
 
 
 def story_lead(root: HtmlElement, rule: LeadRule = LEAD) -> list[str]:
-    """The lead paragraphs of the story's header, or ``[]`` when there is none."""
+    """The lead paragraphs of the story's header, else its named lead, else ``[]``."""
+    return _header_lead(root, rule) or _named_lead(root, rule, NAMED_LEAD)
+
+
+def _is_prose(text: str, el: HtmlElement, rule: LeadRule) -> bool:
+    """True when *text* (the text of *el*) is a paragraph of prose, not a label or links."""
+    words = count_words(text)
+    linked = sum(count_words(_words(a)) for a in el.iter("a"))
+    return words >= rule.min_words and linked <= rule.max_link_share * words
+
+
+def _named_lead(root: HtmlElement, rule: LeadRule, named: NamedLeadRule) -> list[str]:
+    """The first block after the page's ``<h1>`` that its class or id names a lead, when
+    little text stands between them."""
+    headline = next(root.iter(rule.headline), None)
+    if headline is None:
+        return []
+    gap = 0
+    for el in _after(root, headline):
+        if _names_lead(el, named):
+            text = _words(el)
+            if _is_named_lead(text, el, root, rule, named):
+                return [text]
+        gap += count_words(el.text or "")
+        if gap > named.max_gap_words:
+            return []
+    return []
+
+
+def _after(root: HtmlElement, headline: HtmlElement) -> Iterator[HtmlElement]:
+    """The elements after *headline* in document order (not those inside it)."""
+    inside = set(headline.iter())
+    elements = root.iter()
+    for el in elements:
+        if el is headline:
+            break
+    for el in elements:
+        if el not in inside and isinstance(el.tag, str):
+            yield el
+
+
+def _names_lead(el: HtmlElement, named: NamedLeadRule) -> bool:
+    """True when *el*'s class or id names a lead ("article-intro", "entry__subtitle")."""
+    features = class_and_id(el)
+    return len(features) <= MAX_NAME_CHARS and bool(named.names.search(features))
+
+
+def _is_named_lead(
+    text: str, el: HtmlElement, root: HtmlElement, rule: LeadRule, named: NamedLeadRule
+) -> bool:
+    """True when the named block *el* (its text *text*) reads as a lead: prose of a sentence
+    or more, no picture (a lead photo and its caption), outside the page's chrome."""
+    if count_words(text) > named.max_words or not _is_prose(text, el, rule):
+        return False
+    if not named.sentence_end.search(text) or next(el.iter(*named.outside), None) is not None:
+        return False
+    return not _in_chrome(el, root, named)
+
+
+def _in_chrome(el: HtmlElement, root: HtmlElement, named: NamedLeadRule) -> bool:
+    """True when *el* or a block around it is chrome by its tag or its name ("author-bio");
+    a block named so that holds a large share of the page is a wrapper ("off-canvas-wrap")
+    that the pruning keeps, and says nothing."""
+    if names_boilerplate(el):
+        return True
+    ancestors = list(el.iterancestors())
+    if any(up.tag in named.outside for up in ancestors):
+        return True
+    named_chrome = [up for up in ancestors if names_boilerplate(up)]
+    if not named_chrome:
+        return False
+    limit = BOILERPLATE_BLOCKS.max_share_by_class * word_count(root)
+    return any(word_count(up) < limit for up in named_chrome)
+
+
+def _header_lead(root: HtmlElement, rule: LeadRule) -> list[str]:
+    """The lead paragraphs of the first header holding the headline."""
     for header in root.iter(*rule.containers):
         if next(header.iter(rule.headline), None) is None:
             continue
         if count_words(_words(header)) > rule.max_header_words:
             return []
-        lead = []
-        for p in header.iter("p"):
-            text = _words(p)
-            words = count_words(text)
-            linked = sum(count_words(_words(a)) for a in p.iter("a"))
-            if words >= rule.min_words and linked <= rule.max_link_share * words:
-                lead.append(text)
-        return lead
+        return [text for p in header.iter("p") if _is_prose(text := _words(p), p, rule)]
     return []
 
 

@@ -20,10 +20,12 @@ __all__ = [
     "HEADING_TAGS",
     "KEEP_RE",
     "LINK_BLOCK_TAGS",
+    "LINK_LINES",
     "LINK_LISTS",
     "MAIN_REGION",
     "MAX_NAME_CHARS",
     "BoilerplateBlocks",
+    "LinkLines",
     "LinkLists",
     "MainRegion",
 ]
@@ -44,6 +46,8 @@ DROP_ROLES = frozenset(
         "tooltip",  # shown on hover, beside the text it explains
     ]
 )
+# Side columns are also named "sidebarRight" (one word) or "marginal" (the margin column of
+# German and French CMS templates).
 # "subscription-eligible" (and -enabled, -available, -price) marks a product card that can be
 # bought on subscription, not a newsletter box.
 # Not "modal": shops render product details (measurements, materials) into modal sheets that
@@ -51,6 +55,7 @@ DROP_ROLES = frozenset(
 BOILERPLATE_RE = re.compile(
     r"(?:^|[-_ ])(?:nav|navbar|navigation|menu|menubar|submenu|megamenu|footer|site-?footer|"
     r"page-?footer|masthead|site-?header|global-?header|topbar|top-?bar|header-?bar|sidebar|"
+    r"sidebar-?(?:left|right)|marginal|"
     r"side-?bar|breadcrumbs?|crumbs|cookies?|cookie-?banner|consent|gdpr|"
     r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|"
     r"subscription(?![-_](?:eligible|enabled|available|price|product|item))|"
@@ -107,6 +112,10 @@ class MainRegion:
     min_main_share: float = 0.5
     """``<main>`` (or ``role=main``) is the region when it holds at least this share of the
     page."""
+    single_article_share: float = 0.3
+    """Within it, the page's only ``<article>`` is the region when it holds at least this
+    share of the words: a story whose sidebar, teaser columns and comment widgets hold
+    more than it does is still the story (a listing's cards are many articles, or none)."""
     narrow_share: float = 0.9
     """The region narrows to a child holding this share of its words ..."""
     linked_weight: float = 0.5
@@ -131,9 +140,25 @@ class LinkLists:
     dropped."""
 
 
+@dataclass(frozen=True)
+class LinkLines:
+    """Paragraphs of an article that are mostly a link (``prune.drop_link_lines``): "Read
+    more: ...", a related story's title, a subscription or app link."""
+
+    max_words: int = 40
+    """A link line has at most this many words (a paragraph of the story that links a
+    source is longer) ..."""
+    min_link_share: float = 0.6
+    """... and at least this share of them inside links."""
+    max_article_share: float = 0.2
+    """Link lines holding more than this share of the article together are its content (a
+    list of resources), and stay."""
+
+
 BOILERPLATE_BLOCKS = BoilerplateBlocks()
 MAIN_REGION = MainRegion()
 LINK_LISTS = LinkLists()
+LINK_LINES = LinkLines()
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 LINK_BLOCK_TAGS = frozenset(("ul", "ol", "div", "section", "table", "p", "dl", "span", "li"))
 CONTAINER_TAGS = frozenset(("html", "body", "main", "article"))

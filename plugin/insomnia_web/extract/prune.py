@@ -19,6 +19,7 @@ from .patterns import (
     HEADING_TAGS,
     KEEP_RE,
     LINK_BLOCK_TAGS,
+    LINK_LINES,
     LINK_LISTS,
     MAX_NAME_CHARS,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "drop_article_extras",
     "drop_boilerplate",
     "drop_language_switchers",
+    "drop_link_lines",
     "drop_link_lists",
     "drop_titled_sections",
     "names_boilerplate",
@@ -225,6 +227,28 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
             doomed.extend(lists)
     for el in doomed:
         el.drop_tree()
+
+
+def drop_link_lines(article: HtmlElement) -> None:
+    """Drop an article's paragraphs that are mostly a link ("Read more: ...", a related
+    story's title), unless together they are a good part of the article (a resource list).
+    """
+    rule = LINK_LINES
+    doomed: list[HtmlElement] = []
+    doomed_words = 0
+    for paragraph in article.iter("p"):
+        words = word_count(paragraph)
+        if not words or words > rule.max_words:
+            continue
+        linked = sum(word_count(link) for link in paragraph.iter("a"))
+        if linked >= rule.min_link_share * words:
+            doomed.append(paragraph)
+            doomed_words += words
+    if not doomed or doomed_words > rule.max_article_share * word_count(article):
+        return
+    for paragraph in doomed:
+        if paragraph.getparent() is not None:
+            paragraph.drop_tree()
 
 
 def _is_card_title(el: HtmlElement, links: int) -> bool:
