@@ -17,7 +17,7 @@ from lxml.etree import XPath
 from lxml.html import HtmlElement
 
 from .counts import class_and_id, tag_name, word_count
-from .patterns import MAX_NAME_CHARS
+from .patterns import MAX_NAME_CHARS, NamePattern
 from .prune import names_boilerplate
 
 __all__ = ["is_hidden", "strip_invisible"]
@@ -43,8 +43,8 @@ _INVISIBLE_TAGS = frozenset(
 # A hidden element or <noscript> is kept when it holds most of the page and at least this many
 # words (an app's server-rendered view), so small hidden blocks never come back.
 _RESCUE_MIN_WORDS = 200
-_HIDDEN_STYLE_RE = re.compile(
-    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I
+_HIDDEN_STYLE_RE = NamePattern(
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)"
 )
 
 # Utility classes that CSS frameworks define as ``display: none``; a responsive class beside
@@ -75,11 +75,10 @@ _SHOWN_AGAIN_RE = re.compile(r"[:@]|^d-(?:sm|md|lg|xl|xxl)-|^visible-")
 # Class and id words of tab panels, accordion folds and "read more" panels (role=tabpanel
 # too): hidden until a click reveals them, and product, service and documentation pages keep
 # much of their text in them.
-_PANEL_RE = re.compile(
+_PANEL_RE = NamePattern(
     r"(?:^|[-_ ])(?:tab-?pane|tab-?panel|tabs?[-_]+panel|tabs?-?content|"
     r"accordion[-_]*(?:body|content|panel)|collapse|collapsible|collapsed|panel-?collapse|"
-    r"read-?more|more-?text|expandable|expander[-_]*content|details-?content)(?:$|[-_ ])",
-    re.I,
+    r"read-?more|more-?text|expandable|expander[-_]*content|details-?content)(?:$|[-_ ])"
 )
 # A hidden block right after one of these is a fold that its title opens (an FAQ answer).
 _FOLD_TITLE_TAGS = frozenset(("h2", "h3", "h4", "h5", "h6"))
@@ -112,8 +111,8 @@ _NAMING_TARGETS = XPath("descendant-or-self::*[@aria-controls or @data-target or
 _MARKUP_HIDING = XPath("descendant-or-self::*[@hidden or @aria-hidden or @popover or @style]")
 # Class words of a tooltip's bubble ("tooltiptext", "tooltip-content", CSS modules'
 # "Term_tooltipBubble__x1"); its trigger ("tooltip-trigger", "has-tooltip") stays.
-_TOOLTIP_TEXT_RE = re.compile(
-    r"tooltip[-_]*(?:text|content|bubble|body|inner|popup|box|msg|message)", re.I
+_TOOLTIP_TEXT_RE = NamePattern(
+    r"tooltip[-_]*(?:text|content|bubble|body|inner|popup|box|msg|message)"
 )
 # A quick scan in C ("tooltip", "Tooltip") before the pattern: most pages name no tooltip.
 _HAS_TOOLTIP = XPath("//*[contains(@class, 'ooltip')]")

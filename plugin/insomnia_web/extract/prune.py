@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import re
 
 from lxml.etree import XPath
 from lxml.html import HtmlElement
@@ -21,6 +20,7 @@ from .patterns import (
     LINK_BLOCK_TAGS,
     LINK_LISTS,
     MAX_NAME_CHARS,
+    NamePattern,
 )
 from .rules import matches
 
@@ -40,7 +40,7 @@ _HREFLANG_LINKS = XPath(".//a[@hreflang]")
 # A card's title block: its links (a picture and the name) all lead to the item, and it
 # holds a heading or is named a title; a block with more links than this is not one card.
 MAX_CARD_LINKS = 3
-_TITLE_NAME_RE = re.compile(r"(?:^|[-_ ])(?:title|headline|heading|name)(?:$|[-_ ])", re.I)
+_TITLE_NAME_RE = NamePattern(r"(?:^|[-_ ])(?:title|headline|heading|name)(?:$|[-_ ])")
 _HEADING_INSIDE = XPath("boolean(.//h1|.//h2|.//h3|.//h4|.//h5|.//h6)")
 
 

@@ -50,7 +50,7 @@ from .counts import (
     parent_words,
     word_count,
 )
-from .patterns import HEADING_TAGS
+from .patterns import HEADING_TAGS, NamePattern
 from .serialize import INLINE_TAGS
 
 __all__ = ["readable_article"]
@@ -88,15 +88,18 @@ STATEMENT_MIN_WORDS = 8
 # ... and at most this share of its words sits in links (a list of links is navigation).
 STATEMENT_MAX_LINK_SHARE = 0.3
 
-_UNLIKELY_RE = READABILITY_RES["unlikelyCandidatesRe"]
+# readability's patterns of class and id names, searched fast (:class:`.patterns.NamePattern`).
+_UNLIKELY_RE = NamePattern(READABILITY_RES["unlikelyCandidatesRe"].pattern)
+_MAYBE_RE = NamePattern(READABILITY_RES["okMaybeItsACandidateRe"].pattern)
+_NEGATIVE_RE = NamePattern(READABILITY_RES["negativeRe"].pattern)
+_POSITIVE_RE = NamePattern(READABILITY_RES["positiveRe"].pattern)
 _SLUG_WORD_RE = re.compile(r"[^\W_]+")
 # Cookie and consent managers (OneTrust, a consent platform's preference center) hold long
 # legal prose that readability can score as the article; their text is never the content.
-_CONSENT_RE = re.compile(r"(?:^|[-_ ])(?:onetrust|cookies?|consent|gdpr)(?:$|[-_ ])", re.I)
+_CONSENT_RE = NamePattern(r"(?:^|[-_ ])(?:onetrust|cookies?|consent|gdpr)(?:$|[-_ ])")
 # Banners that a consent manager opens as a dialog carry no telling name ("sp-cc-wrapper"),
 # only the role; an article is never inside a dialog.
 _DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
-_MAYBE_RE = READABILITY_RES["okMaybeItsACandidateRe"]
 _SEMANTIC_TAGS = frozenset(("main", "article", "math"))
 # Elements with a class or an id: the only ones whose name can call them unlikely.
 _NAMED_XPATH = ".//*[@class or @id]"
@@ -247,13 +250,8 @@ class _TreeDocument(Document):  # type: ignore[misc]
         # that spells the element's heading is no name either: it is weighed without it.
         element_id = elem.get("id")
         if element_id and _is_heading_slug(elem, element_id):
-            del elem.attrib["id"]
-            try:
-                weight = float(super().class_weight(elem))
-            finally:
-                elem.set("id", element_id)
-        else:
-            weight = float(super().class_weight(elem))
+            element_id = None
+        weight = _names_weight(elem.get("class"), element_id)
         if self._sanitizing and elem.tag in _HEADINGS:
             return max(weight, 0.0)
         return weight
@@ -389,6 +387,20 @@ def _named_unlikely(el: HtmlElement) -> bool:
 def _unlikely_name(features: str) -> bool:
     """readability's test of a class and id string (a page repeats a few names many times)."""
     return bool(_UNLIKELY_RE.search(features)) and not _MAYBE_RE.search(features)
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_weight(classes: str | None, element_id: str | None) -> float:
+    """readability's ``class_weight`` of a class and an id (no keywords of its own given):
+    -25 for each that names chrome, +25 for each that names content."""
+    weight = 0.0
+    for feature in (classes, element_id):
+        if feature:
+            if _NEGATIVE_RE.search(feature):
+                weight -= 25
+            if _POSITIVE_RE.search(feature):
+                weight += 25
+    return weight
 
 
 def _is_heading_slug(el: HtmlElement, element_id: str) -> bool:
