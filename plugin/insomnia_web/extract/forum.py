@@ -68,12 +68,21 @@ class RepeatedQuotes:
 REPEATED_QUOTES = RepeatedQuotes()
 
 
-# Quick scans in C before a walk in Python: most pages have no quote and no microdata item.
-_HAS_QUOTE = XPath(
-    "boolean(descendant::blockquote"
-    " | descendant::*[contains(translate(@class, 'QUOTE', 'quote'), 'quote')])"
-)
-_HAS_ITEMS = XPath("boolean(descendant::*[@itemscope])")
+# Quick scans before a walk: most pages have no quote and no microdata item. (libxml2's
+# XPath reads every element's class more slowly than a loop in Python does.)
+_CLASSES = XPath("descendant::*/@class", smart_strings=False)
+
+
+def _has_quote(root: HtmlElement) -> bool:
+    """True when *root* holds a ``<blockquote>`` or a class naming a quote, in any case."""
+    if next(root.iterdescendants("blockquote"), None) is not None:
+        return True
+    return "quote" in " ".join(_CLASSES(root)).lower()
+
+
+def _has_items(root: HtmlElement) -> bool:
+    """True when an element under *root* is a microdata item (``itemscope``)."""
+    return next(root.iterfind(".//*[@itemscope]"), None) is not None
 
 
 def _is_quote(el: HtmlElement) -> bool:
@@ -143,7 +152,7 @@ def drop_repeated_quotes(root: HtmlElement, language: str | None = "en") -> None
 
     *language* selects the phrases of attribution lines (``quote_attribution``).
     """
-    if not _HAS_QUOTE(root):
+    if not _has_quote(root):
         return
     quotes = _outer_quotes(root)
     if not quotes:
@@ -248,7 +257,7 @@ class _Byline:
 def _bylines(root: HtmlElement) -> list[_Byline]:  # noqa: C901
     """One top-down walk collecting author name, visible date and text element per post item."""
     found: list[_Byline] = []
-    if not _HAS_ITEMS(root):
+    if not _has_items(root):
         return found
     stack: list[tuple[HtmlElement, _Byline | None, bool]] = [(root, None, False)]
     while stack:
@@ -429,7 +438,7 @@ def is_forum_thread(root: HtmlElement) -> bool:
     A question-and-answer page (one with an ``Answer`` item) is not counted: there the
     article extraction finds the question and its answers.
     """
-    if not _HAS_ITEMS(root):
+    if not _has_items(root):
         return False
     outer: list[HtmlElement] = []  # posts not inside another (a thread wraps its replies)
     count = 0
@@ -464,10 +473,6 @@ def drop_forum_chrome(root: HtmlElement, language: str | None = "en") -> None:
 # A class token naming one post of a thread: "post", "message", "reply", alone or in a
 # compound ("post-box", "h-reply-post-box", "message-inner"); split on "-" and "_".
 _POST_CLASS_PARTS = frozenset(("post", "message", "reply"))
-_HAS_POST_CLASS = XPath(
-    "descendant::*[@class][contains(@class, 'post') or contains(@class, 'message')"
-    " or contains(@class, 'reply')]"
-)
 
 
 @dataclass(frozen=True)
@@ -486,9 +491,15 @@ class LostThread:
 LOST_THREAD = LostThread()
 
 
-def _post_token(el: HtmlElement) -> str:
-    """The first class token of *el* naming a post ("post-box"), or ``""``."""
-    for token in (el.get("class") or "").lower().split():
+@functools.lru_cache(maxsize=4096)
+def _post_token(classes: str) -> str:
+    """The first token of a ``class`` value naming a post ("post-box"), or ``""``.
+
+    Only a value holding one of the words as written ("post", not "Post") is read.
+    """
+    if not any(part in classes for part in _POST_CLASS_PARTS):
+        return ""
+    for token in classes.lower().split():
         if _POST_CLASS_PARTS.intersection(re.split(r"[-_]", token)):
             return token
     return ""
@@ -501,8 +512,9 @@ def _thread_posts(root: HtmlElement) -> list[HtmlElement]:
     their signatures) the one holding the most words is the posts themselves.
     """
     groups: dict[tuple[str, str], list[HtmlElement]] = {}
-    for el in _HAS_POST_CLASS(root):
-        token = _post_token(el)
+    for el in root.iterdescendants(Element):
+        classes = el.get("class")
+        token = _post_token(classes) if classes else ""
         if token:
             groups.setdefault((tag_name(el), token), []).append(el)
     best: list[HtmlElement] = []
