@@ -7,7 +7,7 @@ import pytest
 from insomnia_web.extract import extract_html
 from insomnia_web.extract.counts import BlockCounts
 from insomnia_web.extract.listing import drop_card_labels
-from insomnia_web.extract.rules import PHRASES, SEARCHED, matches
+from insomnia_web.extract.rules import PHRASES, SEARCHED, has_phrases, matches
 from tests.extract.support import body_of, words_of
 
 
@@ -32,6 +32,14 @@ def test_an_unknown_language_matches_no_phrase() -> None:
     assert not matches("card_badge", "fi", "Sponsored")
     with pytest.raises(KeyError):
         matches("no such rule", "en", "x")
+
+
+def test_has_phrases_says_whether_a_rule_can_match_in_a_language() -> None:
+    """A rule without phrases in the language (or no language) can match nothing at all."""
+    assert has_phrases("post_control", "en")
+    assert not has_phrases("post_control", "fi")
+    assert not has_phrases("post_control", None)
+    assert has_phrases("quote_attribution", "de")
 
 
 def test_searched_rules_find_their_phrase_inside_the_text() -> None:

@@ -27,17 +27,18 @@ the page extraction wins.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from lxml.etree import Element, XPath, iterwalk
+from lxml.etree import Element, XPath
 from lxml.html import HtmlElement
 
-from .counts import BlockCounts, class_and_id, tag_name, word_count
+from .counts import BlockCounts, tag_name, word_count
 from .dedup import word_runs
-from .rules import matches
+from .rules import has_phrases, matches
 from .words import word_list
 
 __all__ = ["drop_forum_chrome", "drop_lone_post", "drop_repeated_quotes", "is_forum_thread"]
@@ -217,22 +218,18 @@ def _is_post_item(el: HtmlElement) -> bool:
 def _short_text(el: HtmlElement, max_words: int = BYLINES.max_name_words) -> str | None:
     """The words of a small element (a name, a date), or ``None`` when it is not small.
 
-    The walk stops after a few elements, so a deep tree marked as author stays linear.
+    An element with :attr:`Bylines.max_elements` descendants or more is not read (its
+    descendants are counted only that far), so a deep tree marked as author stays linear.
     """
     if tag_name(el) == "meta":
         return " ".join((el.get("content") or "").split())  # a name only machines see
     if not len(el):  # a leaf, as most elements are: its own text is all there is
         words = " ".join((el.text or "").split())
         return words if words.count(" ") < max_words else None
-    parts: list[str] = []
-    for seen, (event, node) in enumerate(iterwalk(el, events=("start", "end"))):
-        if seen >= 2 * BYLINES.max_elements:
-            return None
-        if event == "start" and node.text and isinstance(node.tag, str):
-            parts.append(node.text)
-        elif event == "end" and node is not el and node.tail:
-            parts.append(node.tail)
-    words = " ".join(" ".join(parts).split())
+    beyond = itertools.islice(el.iterdescendants(), BYLINES.max_elements - 1, None)
+    if next(beyond, None) is not None:
+        return None  # the element and its descendants are more than max_elements
+    words = " ".join(" ".join(el.itertext()).split())
     return words if len(words.split()) <= max_words else None
 
 
@@ -331,10 +328,18 @@ POST_CHROME = PostChrome()
 
 
 def _is_chrome(el: HtmlElement) -> bool:
+    """True when *el* is a placeholder or its class or id names post chrome, or it is the
+    short form of a date (:func:`_is_short_variant`)."""
     if el.get("aria-busy") == "true":
         return True  # a placeholder that scripts fill later (related threads): not yet content
-    names = class_and_id(el)
-    return bool(names) and _names_chrome(names)
+    classes = el.get("class")
+    ident = el.get("id")
+    if classes is None and ident is None:
+        return False  # most elements carry no name
+    names = f"{classes or ''} {ident or ''}".strip()  # as :func:`.counts.class_and_id`
+    if names and _names_chrome(names):
+        return True
+    return classes is not None and "short" in classes and _is_short_variant(el)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -343,19 +348,23 @@ def _names_chrome(names: str) -> bool:
     return POST_CHROME.chrome_class.search(names.lower()) is not None
 
 
-def _is_control(el: HtmlElement, words: int, language: str | None) -> bool:
-    """True when *el* (holding *words* words) is a post control or a poster statistic."""
-    if (
-        not 0 < words <= POST_CHROME.max_control_words
-        or tag_name(el) not in POST_CHROME.control_tags
-    ):
+def _is_control(el: HtmlElement, words: int, language: str | None, phrases: bool = True) -> bool:
+    """True when *el* (holding *words* words) is a post control or a poster statistic.
+
+    *phrases* is false when *language* has no phrases for either: then only a post's
+    number can be a control, and only links are read.
+    """
+    tag = tag_name(el)
+    if not 0 < words <= POST_CHROME.max_control_words or tag not in POST_CHROME.control_tags:
+        return False
+    if not phrases and tag != "a":
         return False
     if el.tail and el.tail.strip():
         return False  # words right after it: a phrase inside a sentence
     text = _short_text(el, POST_CHROME.max_control_words)
     if not text:
         return False
-    if tag_name(el) == "a" and POST_CHROME.post_number.match(text):
+    if tag == "a" and POST_CHROME.post_number.match(text):
         return True
     return matches("post_control", language, text) or matches("poster_stat", language, text)
 
@@ -382,14 +391,15 @@ def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> None:
     """
     words = BlockCounts(root).words
     limit = POST_CHROME.max_share * words.get(root, 0)
+    phrases = has_phrases("post_control", language) or has_phrases("poster_stat", language)
     doomed = []
     for el in root.iterdescendants(Element):  # lxml's own loop: most elements match nothing
         n = words.get(el, 0)
         if n > limit:
             continue
         # The word count first: most elements are more than a few words, or none.
-        control = 0 < n <= POST_CHROME.max_control_words and _is_control(el, n, language)
-        if control or _is_chrome(el) or _is_short_variant(el):
+        short = 0 < n <= POST_CHROME.max_control_words
+        if (short and _is_control(el, n, language, phrases)) or _is_chrome(el):
             doomed.append(el)
     for el in _outermost(doomed, root):
         el.drop_tree()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["PHRASES", "SEARCHED", "matches"]
+__all__ = ["PHRASES", "SEARCHED", "has_phrases", "matches"]
 
 PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
     # Headings that open a section after, or beside, the content: related stories, sharing,
@@ -273,6 +273,11 @@ def _compiled(rule: str, language: str) -> re.Pattern[str] | None:
     if rule in SEARCHED:
         return re.compile("|".join(phrases), re.I)
     return re.compile(f"{_EDGE}(?:{'|'.join(phrases)}){_EDGE}", re.I)
+
+
+def has_phrases(rule: str, language: str | None) -> bool:
+    """True when *rule* has phrases in *language*: else :func:`matches` is always false."""
+    return language is not None and _compiled(rule, language) is not None
 
 
 def matches(rule: str, language: str | None, text: str) -> bool:
