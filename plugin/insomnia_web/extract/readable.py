@@ -35,11 +35,13 @@ import functools
 import itertools
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
-from lxml.etree import tounicode
+from lxml.etree import Element, tounicode
 from lxml.html import HtmlElement
 from readability import Document
+from readability import readability as readability_module
 from readability.readability import REGEXES as READABILITY_RES
 
 from .counts import (
@@ -56,6 +58,23 @@ from .serialize import INLINE_TAGS
 __all__ = ["readable_article"]
 
 logging.getLogger("readability.readability").setLevel(logging.CRITICAL)
+
+
+def _when_debugging(helper: Callable[..., str]) -> Callable[..., str]:
+    """*helper*, one that words a debug message of readability's, run only while its debug
+    log is on: readability formats those messages eagerly, describing each element it
+    cleans and copying its whole text, even when no message is written."""
+    log = logging.getLogger("readability.readability")
+
+    @functools.wraps(helper)
+    def quiet(*args: Any, **kwargs: Any) -> str:
+        return helper(*args, **kwargs) if log.isEnabledFor(logging.DEBUG) else ""
+
+    return quiet
+
+
+readability_module.describe = _when_debugging(readability_module.describe)
+readability_module.text_content = _when_debugging(readability_module.text_content)
 
 _HEADINGS = HEADING_TAGS
 _BLOCK_PREFIXES = ("blockquote", "dl", "div", "img", "ol", "p", "table", "ul")
@@ -101,8 +120,6 @@ _CONSENT_RE = NamePattern(r"(?:^|[-_ ])(?:onetrust|cookies?|consent|gdpr)(?:$|[-
 # only the role; an article is never inside a dialog.
 _DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
 _SEMANTIC_TAGS = frozenset(("main", "article", "math"))
-# Elements with a class or an id: the only ones whose name can call them unlikely.
-_NAMED_XPATH = ".//*[@class or @id]"
 # The unlikely pass never drops these or anything inside them: code, headings (a "header"
 # class on a heading or its anchor link names the heading itself) and quotations (an embedded
 # post is classed after its source: "twitter-tweet", "instagram-media").
@@ -150,9 +167,15 @@ class _TreeDocument(Document):  # type: ignore[misc]
         for top in root.iter(*_KEPT_SUBTREE_TAGS):
             if top not in kept:  # a nested one was taken with its outermost
                 kept.update(top.iter())
-        for el in root.xpath(_NAMED_XPATH):  # document order; only elements with a name
+        # Every element in document order, listed before any goes; only a name can doom one.
+        for el in list(root.iterdescendants(Element)):
+            classes = el.get("class")
+            element_id = el.get("id")
+            if classes is None and element_id is None:
+                continue
             if (
-                el.tag not in ("html", "body")
+                _unlikely_name(f"{classes or ''} {element_id or ''}".strip())
+                and el.tag not in ("html", "body")
                 and el not in kept
                 and el not in holds_semantic
                 and el not in protected
