@@ -269,3 +269,22 @@ def test_article_lives_in_the_tree_document() -> None:
     labels = list(article.iter("label"))
     assert labels
     assert all(type(label) is HtmlElement for label in labels)
+
+
+def test_readability_words_debug_messages_only_while_its_debug_log_is_on() -> None:
+    """Describing an element for a debug line costs nothing unless that line is written."""
+    import logging
+
+    from readability import readability as readability_module
+
+    el = document_fromstring("<div id='main' class='story'><p>Words</p></div>").find(".//div")
+    log = logging.getLogger("readability.readability")
+    assert readability_module.describe(el) == ""
+    assert readability_module.text_content(el) == ""
+    level = log.level
+    log.setLevel(logging.DEBUG)
+    try:
+        assert "main" in readability_module.describe(el)
+        assert readability_module.text_content(el) == "Words"
+    finally:
+        log.setLevel(level)
