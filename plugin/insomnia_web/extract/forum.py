@@ -38,7 +38,7 @@ from lxml.html import HtmlElement
 
 from .counts import BlockCounts, tag_name, word_count
 from .dedup import word_runs
-from .rules import has_phrases, matches
+from .rules import has_phrases, matches, matches_any
 from .words import word_list
 
 __all__ = ["drop_forum_chrome", "drop_lone_post", "drop_repeated_quotes", "is_forum_thread"]
@@ -366,7 +366,10 @@ def _is_control(el: HtmlElement, words: int, language: str | None, phrases: bool
         return False
     if tag == "a" and POST_CHROME.post_number.match(text):
         return True
-    return matches("post_control", language, text) or matches("poster_stat", language, text)
+    return matches_any(_CONTROL_RULES, language, text)
+
+
+_CONTROL_RULES = ("post_control", "poster_stat")
 
 
 def _is_short_variant(el: HtmlElement) -> bool:
@@ -391,7 +394,7 @@ def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> None:
     """
     words = BlockCounts(root).words
     limit = POST_CHROME.max_share * words.get(root, 0)
-    phrases = has_phrases("post_control", language) or has_phrases("poster_stat", language)
+    phrases = any(has_phrases(rule, language) for rule in _CONTROL_RULES)
     doomed = []
     for el in root.iterdescendants(Element):  # lxml's own loop: most elements match nothing
         n = words.get(el, 0)
