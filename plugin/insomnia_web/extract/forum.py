@@ -81,9 +81,17 @@ def _has_quote(root: HtmlElement) -> bool:
     return "quote" in " ".join(_CLASSES(root)).lower()
 
 
-def _has_items(root: HtmlElement) -> bool:
-    """True when an element under *root* is a microdata item (``itemscope``)."""
-    return next(root.iterfind(".//*[@itemscope]"), None) is not None
+def _marks_posts(root: HtmlElement) -> bool:
+    """True when microdata items sit under *root* and one of them, or *root*, is a post.
+
+    Many pages mark an article, a breadcrumb or an organisation, and no post: their tree
+    is not walked for posts.
+    """
+    items = root.iterfind(".//*[@itemscope]")
+    first = next(items, None)
+    if first is None:
+        return False
+    return _is_post_item(root) or _is_post_item(first) or any(map(_is_post_item, items))
 
 
 def _is_quote(el: HtmlElement) -> bool:
@@ -254,7 +262,7 @@ class _Byline:
 def _bylines(root: HtmlElement) -> list[_Byline]:  # noqa: C901
     """One top-down walk collecting author name, visible date and text element per post item."""
     found: list[_Byline] = []
-    if not _has_items(root):
+    if not _marks_posts(root):
         return found
     stack: list[tuple[HtmlElement, _Byline | None, bool]] = [(root, None, False)]
     while stack:
@@ -451,7 +459,7 @@ def is_forum_thread(root: HtmlElement) -> bool:
     A question-and-answer page (one with an ``Answer`` item) is not counted: there the
     article extraction finds the question and its answers.
     """
-    if not _has_items(root):
+    if not _marks_posts(root):
         return False
     outer: list[HtmlElement] = []  # posts not inside another (a thread wraps its replies)
     count = 0
