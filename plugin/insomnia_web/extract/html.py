@@ -49,9 +49,13 @@ class Budget:
     """How long one page's extraction may take, and what is given up to keep to it."""
 
     seconds: float = 2.0
-    """Seconds after which the best text so far is returned. Measured on the monotonic clock:
-    reading a CPU clock costs a system call that some sandboxes make slow, and a machine too
-    busy to give the page its CPU is one where giving up early is right."""
+    """CPU seconds of the extracting thread after which the best text so far is returned.
+
+    The budget stops a pathological page burning CPU; the wall clock is the caller's
+    deadline (a worker process past it is killed). Measured on the wall clock, a page would
+    lose readability whenever the machine is busy, its (niced) worker waits for a core or
+    its thread waits for the GIL, and the same page would give a different text under load.
+    The clock is read a few times per page only."""
     readability_start_share: float = 0.5
     """Readability is skipped when this share of the budget is spent before it starts."""
     readability_max_chars: int = 8_000_000
@@ -153,14 +157,14 @@ def extract_html(
     else a ``Content-Language`` meta tag, else *content_language* (the HTTP header's value),
     else a guess from the text (:mod:`.language`).
 
-    Extraction keeps to a time budget (:data:`BUDGET`): readability is skipped on a page too
+    Extraction keeps to a CPU-time budget (:data:`BUDGET`): readability is skipped on a page too
     large for it or when the budget is half spent before it starts, and when the budget runs
     out after it, its article is returned without the page extraction.
     """
-    started = time.monotonic()
+    started = time.thread_time()
 
     def spent() -> float:
-        return time.monotonic() - started
+        return time.thread_time() - started
 
     root = parse_html(html)
     if root is None:
