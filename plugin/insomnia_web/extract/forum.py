@@ -156,21 +156,23 @@ def _keep_attribution(quote: HtmlElement, dropping: bool, language: str | None) 
         quote.addprevious(line)
 
 
-def drop_repeated_quotes(root: HtmlElement, language: str | None = "en") -> None:
+def drop_repeated_quotes(root: HtmlElement, language: str | None = "en") -> bool:
     """Drop long quotes under *root* whose words the page (its whole tree) also holds elsewhere.
 
-    *language* selects the phrases of attribution lines (``quote_attribution``).
+    *language* selects the phrases of attribution lines (``quote_attribution``). Returns
+    false when *root* holds no quote (the tree is left as it was).
     """
     if not _has_quote(root):
-        return
+        return False
     quotes = _outer_quotes(root)
     if not quotes:
-        return
+        return False
     doomed = _repeated(root, quotes)
     for quote in quotes:
         _keep_attribution(quote, quote in doomed, language)
     for quote in doomed:
         quote.drop_tree()
+    return True
 
 
 def _repeated(root: HtmlElement, quotes: list[HtmlElement]) -> list[HtmlElement]:
@@ -291,13 +293,14 @@ def _bylines(root: HtmlElement) -> list[_Byline]:  # noqa: C901
     return found
 
 
-def keep_post_bylines(root: HtmlElement) -> None:
+def keep_post_bylines(root: HtmlElement) -> bool:
     """Put each post's author name and date (from microdata) right before its text.
 
     Forums print the poster in a side column (a profile card) and the date as a link to the
     post; pruning drops both as chrome, yet a thread without them no longer says who said
-    what when.
+    what when. Returns true when a line was moved.
     """
+    moved = False
     for post in _bylines(root):
         if post.text is None or (post.name is None and post.date is None):
             continue
@@ -308,6 +311,8 @@ def keep_post_bylines(root: HtmlElement) -> None:
             br.tail = _take_text(post.date)
             line.append(br)
         post.text.addprevious(line)
+        moved = True
+    return moved
 
 
 @dataclass(frozen=True)
@@ -393,14 +398,16 @@ def _is_short_variant(el: HtmlElement) -> bool:
     return any("long" in sibling.get("class", "") for sibling in el.itersiblings(preceding=True))
 
 
-def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> None:
+def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> BlockCounts | None:
     """Drop reaction bars, like counts, edit notes, signatures and notices around posts,
     post controls (reply, quote, report) and the short form of a date.
 
     *language* selects the phrases of controls and statistics (``post_control``,
-    ``poster_stat``); the class names and the post number apply to every page.
+    ``poster_stat``); the class names and the post number apply to every page. Returns the
+    counts of *root* when nothing was dropped (they still hold for the tree), else ``None``.
     """
-    words = BlockCounts(root).words
+    counts = BlockCounts(root)
+    words = counts.words
     limit = POST_CHROME.max_share * words.get(root, 0)
     phrases = any(has_phrases(rule, language) for rule in _CONTROL_RULES)
     doomed = []
@@ -414,6 +421,7 @@ def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> None:
             doomed.append(el)
     for el in _outermost(doomed, root):
         el.drop_tree()
+    return None if doomed else counts
 
 
 def _outermost(elements: list[HtmlElement], root: HtmlElement) -> list[HtmlElement]:
@@ -481,14 +489,17 @@ def is_forum_thread(root: HtmlElement) -> bool:
     return sum(word_count(post) for post in outer) >= THREAD.min_share * word_count(root)
 
 
-def drop_forum_chrome(root: HtmlElement, language: str | None = "en") -> None:
+def drop_forum_chrome(root: HtmlElement, language: str | None = "en") -> BlockCounts | None:
     """Drop what a forum thread repeats or wraps around its posts, in place.
 
     *language* (a primary subtag) selects the visible-text rules; ``None`` applies none.
+    Returns the counts of *root* when the tree was left as it was (most pages that are no
+    thread), else ``None``: the page extraction then need not count its words again.
     """
-    drop_post_chrome(root, language)
-    drop_repeated_quotes(root, language)
-    keep_post_bylines(root)
+    counts = drop_post_chrome(root, language)
+    quoted = drop_repeated_quotes(root, language)
+    moved = keep_post_bylines(root)
+    return None if quoted or moved else counts
 
 
 # A class token naming one post of a thread: "post", "message", "reply", alone or in a

@@ -181,7 +181,7 @@ def extract_html(
     if product.is_product or may_list_reviews(html):
         drop_shop_chrome(root, is_product=product.is_product, language=language)
     thread = is_forum_thread(root)  # every post of a thread is content: page extraction only
-    drop_forum_chrome(root, language)
+    counts = drop_forum_chrome(root, language)  # the tree's counts, when it was left whole
     article_text = ""
     if _readability_fits(html, root, spent()) and not thread:
         article = readable_article(root)  # works on a copy: root stays whole
@@ -193,7 +193,7 @@ def extract_html(
     article_text = drop_lone_post(root, article_text)  # one post of a thread is not the page
     if article_text and spent() > BUDGET.seconds:  # out of time: the article is the best so far
         return Extracted(title, finish_lines(article_text), "readability", None, *about)
-    page_text = serialize(_tidy(prune_boilerplate(root, language), language))
+    page_text = serialize(_tidy(prune_boilerplate(root, language, counts), language))
     text, method = _choose(article_text, page_text, claim)
     text = add_lead(text, lead)
     text = finish_product_text(finish_lines(text), product)
