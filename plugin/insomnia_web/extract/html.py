@@ -26,6 +26,7 @@ from lxml.html import HtmlElement
 from .article_meta import article_meta
 from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
+from .counts import BlockCounts, word_count
 from .dedup import finish_lines
 from .forum import drop_forum_chrome, drop_lone_post, is_forum_thread
 from .language import page_language
@@ -34,7 +35,7 @@ from .model import Extracted
 from .parse import parse_html
 from .product import finish_product_text, read_product
 from .readable import readable_article
-from .serialize import serialize
+from .serialize import added_words_at_most, serialize
 from .shop import drop_shop_chrome, may_list_reviews
 from .signals import ArticleClaim, article_claim
 from .tidy import tidy_blocks
@@ -124,6 +125,21 @@ def _choose(article_text: str, page_text: str, claim: ArticleClaim) -> tuple[str
     return page_text, "page"
 
 
+def _article_surely_chosen(
+    article_text: str, root: HtmlElement, counts: BlockCounts | None, claim: ArticleClaim
+) -> bool:
+    """True when :func:`_choose` picks the article whatever the page extraction of *root*
+    holds: the article holds its share of an upper bound of the page text's words (the
+    words of the whole tree, *counts* when the caller has them, plus those serializing may
+    add). Pruning only removes text, so the page extraction need not run."""
+    article_words = count_words(article_text)
+    if not article_words:
+        return False
+    words = counts.words.get(root, 0) if counts is not None else word_count(root)
+    most = words + added_words_at_most(root)
+    return article_words >= _ARTICLE_SHARE[claim] * most
+
+
 def _readability_fits(html: str, root: HtmlElement, spent: float) -> bool:
     """True when readability may run on this page within the budget."""
     if len(html) > BUDGET.readability_max_chars:
@@ -193,8 +209,11 @@ def extract_html(
     article_text = drop_lone_post(root, article_text)  # one post of a thread is not the page
     if article_text and spent() > BUDGET.seconds:  # out of time: the article is the best so far
         return Extracted(title, finish_lines(article_text), "readability", None, *about)
-    page_text = serialize(_tidy(prune_boilerplate(root, language, counts), language))
-    text, method = _choose(article_text, page_text, claim)
+    if article_text and _article_surely_chosen(article_text, root, counts, claim):
+        text, method = article_text, "readability"
+    else:
+        page_text = serialize(_tidy(prune_boilerplate(root, language, counts), language))
+        text, method = _choose(article_text, page_text, claim)
     text = add_lead(text, lead)
     text = finish_product_text(finish_lines(text), product)
     return Extracted(title, text, method, None, *about)
