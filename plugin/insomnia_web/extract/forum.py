@@ -346,18 +346,17 @@ def _is_chrome(el: HtmlElement) -> bool:
     if el.get("aria-busy") == "true":
         return True  # a placeholder that scripts fill later (related threads): not yet content
     classes = el.get("class")
-    ident = el.get("id")
-    if classes is None and ident is None:
-        return False  # most elements carry no name
-    names = f"{classes or ''} {ident or ''}".strip()  # as :func:`.counts.class_and_id`
-    if names and _names_chrome(names):
+    if classes is not None and _names_chrome(classes):
+        return True
+    ident = el.get("id")  # a name of chrome is one token: class and id are read apart
+    if ident is not None and _names_chrome(ident):
         return True
     return classes is not None and "short" in classes and _is_short_variant(el)
 
 
 @functools.lru_cache(maxsize=4096)
 def _names_chrome(names: str) -> bool:
-    """True when a class and id string names post chrome (a page repeats a few names)."""
+    """True when a class or id value names post chrome (a page repeats a few names)."""
     return POST_CHROME.chrome_class.search(names.lower()) is not None
 
 
