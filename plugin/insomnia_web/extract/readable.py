@@ -174,7 +174,7 @@ class _TreeDocument(Document):  # type: ignore[misc]
             if classes is None and element_id is None:
                 continue
             if (
-                _unlikely_name(f"{classes or ''} {element_id or ''}".strip())
+                _unlikely_names(classes, element_id)
                 and el.tag not in ("html", "body")
                 and el not in kept
                 and el not in holds_semantic
@@ -264,7 +264,7 @@ class _TreeDocument(Document):  # type: ignore[misc]
             return 0.0
         # readability's measure: the text length of the links over the element's.
         lengths = self._lengths
-        linked = sum(_text_length(link, lengths) for link in elem.findall(".//a"))
+        linked = sum(_text_length(link, lengths) for link in elem.iterdescendants("a"))
         return float(linked) / max(_text_length(elem, lengths), 1)
 
     def class_weight(self, elem: HtmlElement) -> float:
@@ -404,6 +404,22 @@ def _named_unlikely(el: HtmlElement) -> bool:
     if element_id and _is_heading_slug(el, element_id):
         return _unlikely_name(el.get("class", ""))
     return True
+
+
+def _unlikely_names(classes: str | None, element_id: str | None) -> bool:
+    """:func:`_unlikely_name` of a class and an id, each value's searches remembered apart
+    (readability's words hold no space, so none spans the two)."""
+    unlikely, maybe = _name_marks(classes or "")
+    if element_id:
+        id_unlikely, id_maybe = _name_marks(element_id)
+        unlikely, maybe = unlikely or id_unlikely, maybe or id_maybe
+    return unlikely and not maybe
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_marks(name: str) -> tuple[bool, bool]:
+    """Whether *name* holds a word readability calls unlikely, and one that names content."""
+    return bool(_UNLIKELY_RE.search(name)), bool(_MAYBE_RE.search(name))
 
 
 @functools.lru_cache(maxsize=4096)
