@@ -288,3 +288,17 @@ def test_readability_words_debug_messages_only_while_its_debug_log_is_on() -> No
         assert readability_module.text_content(el) == "Words"
     finally:
         log.setLevel(level)
+
+
+def test_readabilitys_text_length_measures_its_cleaned_text() -> None:
+    """readability's own text length, now measured without cleaning, is unchanged."""
+    from readability import readability as readability_module
+
+    from insomnia_web.extract.readable import _readability_text_length
+
+    el = document_fromstring(
+        "<div>  Tabs\\t\\tand   runs\\n\\n of   <b>white</b>\\n space " + " " * 300 + "end </div>"
+    ).find(".//div")
+    assert readability_module.text_length is _readability_text_length
+    expected = len(readability_module.clean(el.text_content()))
+    assert readability_module.text_length(el) == expected

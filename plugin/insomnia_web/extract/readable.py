@@ -341,11 +341,20 @@ def clean_length(text: str) -> int:
     return length
 
 
+def _readability_text_length(el: HtmlElement) -> int:
+    """readability's ``text_length`` (the length of *el*'s cleaned text), measured by
+    :func:`clean_length`: readability's own rewrites the whole text in three passes."""
+    return clean_length(el.text_content() or "")
+
+
 @functools.lru_cache(maxsize=1024)
 def _cleaned_run_length(run: str) -> int:
     """The length of one whitespace run once readability's ``clean`` has rewritten it."""
     run = _NEWLINE_RUN_RE.sub("\n", _LONG_SPACE_RE.sub(" " * 255, run))
     return len(_TAB_RUN_RE.sub(" ", run))
+
+
+readability_module.text_length = _readability_text_length
 
 
 def _lift(candidates: Candidates, best_candidate: Any, root: HtmlElement) -> Any:
