@@ -297,7 +297,7 @@ def test_readabilitys_text_length_measures_its_cleaned_text() -> None:
     from insomnia_web.extract.readable import _readability_text_length
 
     el = document_fromstring(
-        "<div>  Tabs\\t\\tand   runs\\n\\n of   <b>white</b>\\n space " + " " * 300 + "end </div>"
+        "<div>  Tabs\t\tand   runs\n\n of   <b>white</b>\n space " + " " * 300 + "end </div>"
     ).find(".//div")
     assert readability_module.text_length is _readability_text_length
     expected = len(readability_module.clean(el.text_content()))
