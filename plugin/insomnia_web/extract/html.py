@@ -37,7 +37,7 @@ from .product import finish_product_text, read_product
 from .readable import readable_article
 from .serialize import added_words_at_most, serialize
 from .shop import drop_shop_chrome, may_list_reviews
-from .signals import ArticleClaim, article_claim
+from .signals import ArticleClaim, article_claim, ld_json_texts
 from .tidy import tidy_blocks
 from .title import page_title
 from .words import count_words
@@ -186,9 +186,10 @@ def extract_html(
     if root is None:
         return Extracted(title=None, text="", method=mode if mode == "full" else "empty")
     title = page_title(root)
-    claim = article_claim(root)
-    product = read_product(root)  # JSON-LD, read before scripts are removed
-    about = article_meta(root)
+    ld_texts = list(ld_json_texts(root))  # JSON-LD, read before scripts are removed
+    claim = article_claim(root, ld_texts)
+    product = read_product(root, ld_texts)
+    about = article_meta(root, ld_texts)
     strip_invisible(root)
     if mode == "full":
         return Extracted(title, serialize(_body(root)), "full", None, *about)
