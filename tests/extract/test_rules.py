@@ -7,7 +7,14 @@ import pytest
 from insomnia_web.extract import extract_html
 from insomnia_web.extract.counts import BlockCounts
 from insomnia_web.extract.listing import drop_card_labels
-from insomnia_web.extract.rules import PHRASES, SEARCHED, has_phrases, matches, matches_any
+from insomnia_web.extract.rules import (
+    PHRASES,
+    SEARCHED,
+    any_pattern,
+    has_phrases,
+    matches,
+    matches_any,
+)
 from tests.extract.support import body_of, words_of
 
 
@@ -50,6 +57,10 @@ def test_matches_any_is_true_when_one_of_its_rules_matches() -> None:
         assert matches_any(rules, "en", text) is expected, text
     assert matches_any(rules, "en", "» Reply")
     assert not matches_any(rules, "fi", "Reply")
+    pattern = any_pattern(rules, "en")
+    assert pattern is not None
+    assert pattern.fullmatch("Posts: 710")
+    assert any_pattern(rules, "fi") is None
     with pytest.raises(ValueError, match="searched"):
         matches_any(("legal_line",), "en", "All rights reserved")
 

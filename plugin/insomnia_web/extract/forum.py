@@ -38,7 +38,7 @@ from lxml.html import HtmlElement
 
 from .counts import BlockCounts, tag_name, word_count
 from .dedup import word_runs
-from .rules import has_phrases, matches, matches_any
+from .rules import any_pattern, matches
 from .words import word_list
 
 __all__ = ["drop_forum_chrome", "drop_lone_post", "drop_repeated_quotes", "is_forum_thread"]
@@ -105,15 +105,7 @@ def _is_quote(el: HtmlElement) -> bool:
 
 def _outer_quotes(root: HtmlElement) -> list[HtmlElement]:
     """Quote elements under *root* that no other quote contains, in document order."""
-    found: list[HtmlElement] = []
-    stack = [root]
-    while stack:
-        el = stack.pop()
-        if el is not root and _is_quote(el):
-            found.append(el)
-            continue
-        stack.extend(reversed([child for child in el if tag_name(child)]))
-    return found
+    return _outermost([el for el in root.iterdescendants(Element) if _is_quote(el)], root)
 
 
 def _words(texts: Iterable[str]) -> list[str]:
@@ -360,16 +352,17 @@ def _names_chrome(names: str) -> bool:
     return POST_CHROME.chrome_class.search(names.lower()) is not None
 
 
-def _is_control(el: HtmlElement, words: int, language: str | None, phrases: bool = True) -> bool:
+def _is_control(el: HtmlElement, words: int, phrases: re.Pattern[str] | None) -> bool:
     """True when *el* (holding *words* words) is a post control or a poster statistic.
 
-    *phrases* is false when *language* has no phrases for either: then only a post's
-    number can be a control, and only links are read.
+    *phrases* is the pattern of both rules' phrases in the page's language
+    (:func:`.rules.any_pattern`); without one only a post's number can be a control, and
+    only links are read.
     """
     tag = tag_name(el)
     if not 0 < words <= POST_CHROME.max_control_words or tag not in POST_CHROME.control_tags:
         return False
-    if not phrases and tag != "a":
+    if phrases is None and tag != "a":
         return False
     if el.tail and el.tail.strip():
         return False  # words right after it: a phrase inside a sentence
@@ -378,7 +371,7 @@ def _is_control(el: HtmlElement, words: int, language: str | None, phrases: bool
         return False
     if tag == "a" and POST_CHROME.post_number.match(text):
         return True
-    return matches_any(_CONTROL_RULES, language, text)
+    return phrases is not None and phrases.fullmatch(text) is not None
 
 
 _CONTROL_RULES = ("post_control", "poster_stat")
@@ -408,7 +401,7 @@ def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> BlockCou
     counts = BlockCounts(root)
     words = counts.words
     limit = POST_CHROME.max_share * words.get(root, 0)
-    phrases = any(has_phrases(rule, language) for rule in _CONTROL_RULES)
+    phrases = any_pattern(_CONTROL_RULES, language)  # the same as matches_any, looked up once
     doomed = []
     for el in root.iterdescendants(Element):  # lxml's own loop: most elements match nothing
         n = words.get(el, 0)
@@ -416,7 +409,7 @@ def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> BlockCou
             continue
         # The word count first: most elements are more than a few words, or none.
         short = 0 < n <= POST_CHROME.max_control_words
-        if (short and _is_control(el, n, language, phrases)) or _is_chrome(el):
+        if (short and _is_control(el, n, phrases)) or _is_chrome(el):
             doomed.append(el)
     for el in _outermost(doomed, root):
         el.drop_tree()
