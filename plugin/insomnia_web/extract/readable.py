@@ -285,27 +285,25 @@ class _TreeDocument(Document):  # type: ignore[misc]
 
     def transform_misused_divs_into_paragraphs(self) -> None:
         # Same rule as readability (a div without block descendants is a paragraph), computed
-        # in one bottom-up pass instead of serializing every div's children.
+        # in one pass instead of serializing every div's children: each block marks its
+        # ancestors, up to the first one marked already.
         elements = list(self.html.iter())
-        has_block: dict[HtmlElement, bool] = {}
-        for el in reversed(elements):
-            found = False
-            for child in el:
-                tag = child.tag
-                if not isinstance(tag, str):
-                    continue
-                if tag.startswith(_BLOCK_PREFIXES) or has_block.get(child, False):
-                    found = True
-                    break
-            has_block[el] = found
+        holds_block: set[HtmlElement] = set()
+        for el in elements:
+            tag = el.tag
+            if isinstance(tag, str) and tag.startswith(_BLOCK_PREFIXES):
+                parent = el.getparent()
+                while parent is not None and parent not in holds_block:
+                    holds_block.add(parent)
+                    parent = parent.getparent()
         divs = [el for el in elements if el.tag == "div"]
         for el in divs:
-            if not has_block[el]:
+            if el not in holds_block:
                 el.tag = "p"
         for el in divs:
             if el.tag != "div":
                 continue
-            _wrap_inline_runs(el, has_block)
+            _wrap_inline_runs(el, holds_block)
 
 
 def _text_length(el: HtmlElement, lengths: dict[HtmlElement, int] | None) -> int:
@@ -567,7 +565,7 @@ def _new_p(beside: HtmlElement) -> HtmlElement:
     return beside.makeelement("p", {})
 
 
-def _wrap_inline_runs(div: HtmlElement, has_block: dict[HtmlElement, bool]) -> None:
+def _wrap_inline_runs(div: HtmlElement, holds_block: set[HtmlElement]) -> None:
     """Wrap a div's loose text and runs of inline children in ``<p>``s, drop its ``<br>``s."""
     children = list(div)
     paragraph = None
@@ -581,7 +579,7 @@ def _wrap_inline_runs(div: HtmlElement, has_block: dict[HtmlElement, bool]) -> N
         if child.tag == "br":
             paragraph = None
             continue
-        if child.tag not in INLINE_TAGS or has_block.get(child, True):
+        if child.tag not in INLINE_TAGS or child in holds_block:
             paragraph = None
             continue
         if paragraph is None:
