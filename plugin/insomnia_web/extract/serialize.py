@@ -387,12 +387,15 @@ def added_words_at_most(root: HtmlElement) -> int:
     :class:`~.counts.BlockCounts` counts them) plus this bound the words of the result.
     Keep it in step with the markers :func:`_tokens` and :func:`_table_markdown` write.
     """
-    added = sum(1 for _ in root.iter("li", *_HEADINGS))
-    added += 2 * sum(1 for _ in root.iter(*_FENCED_TAGS))
-    for table in root.iter("table"):
-        widths = [_row_width(row) for row in table.iter("tr")]
-        if widths:
-            added += (len(widths) + 2) * (max(widths) + 1)
+    added = 0
+    for el in root.iter("li", "table", *_HEADINGS, *_FENCED_TAGS):  # one walk for all
+        tag = el.tag
+        if tag == "table":
+            widths = [_row_width(row) for row in el.iter("tr")]
+            if widths:
+                added += (len(widths) + 2) * (max(widths) + 1)
+        else:
+            added += 2 if tag in _FENCED_TAGS else 1
     return added
 
 
