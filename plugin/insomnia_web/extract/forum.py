@@ -538,7 +538,9 @@ def _thread_posts(root: HtmlElement) -> list[HtmlElement]:
     groups: dict[tuple[str, str], list[HtmlElement]] = {}
     for el in root.iterdescendants(Element):
         classes = el.get("class")
-        token = _post_token(classes) if classes else ""
+        if not classes or not ("post" in classes or "message" in classes or "reply" in classes):
+            continue  # the words of _POST_CLASS_PARTS, tested inline: most values hold none
+        token = _post_token(classes)
         if token:
             groups.setdefault((tag_name(el), token), []).append(el)
     best: list[HtmlElement] = []
