@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
+from lxml.html import HtmlElement
 
 from insomnia_web.extract import extract_html
 from insomnia_web.extract import html as html_module
+from insomnia_web.extract.clean import strip_invisible
 from insomnia_web.extract.html import Budget
 
 STORY = " ".join(
@@ -47,3 +51,15 @@ def test_running_out_after_readability_returns_its_article(
     result = extract_html(PAGE)
     assert result.method == "readability"
     assert "Sentence 11 of the council report" in result.text
+
+
+def test_time_spent_waiting_does_not_spend_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The budget counts the thread's CPU time: a wait for a core (a busy machine) keeps it."""
+
+    def slow_strip(root: HtmlElement) -> None:
+        time.sleep(0.15)  # waiting, as a niced worker waits on a busy machine
+        strip_invisible(root)
+
+    monkeypatch.setattr(html_module, "strip_invisible", slow_strip)
+    monkeypatch.setattr(html_module, "BUDGET", Budget(seconds=0.2))
+    assert extract_html(PAGE).method == "readability"

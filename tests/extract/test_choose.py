@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import pytest
 from lxml.html import document_fromstring
 
 from insomnia_web.extract import extract_html
+from insomnia_web.extract import html as html_module
+from insomnia_web.extract.counts import word_count
 from insomnia_web.extract.html import _choose
 from insomnia_web.extract.readable import readable_article
+from insomnia_web.extract.serialize import added_words_at_most, serialize
 from insomnia_web.extract.signals import ArticleClaim
+from insomnia_web.extract.words import count_words
 
 _LEGAL = (
     "We process your data to deliver content and measure its delivery, and we share this "
@@ -143,3 +148,59 @@ def test_a_short_lead_above_the_article_keeps_it() -> None:
     page = f"# Bridge\n\n{lead}\n\n{story}"
     _, method = _choose(story, page, ArticleClaim.NEWS)
     assert method == "readability"
+
+
+_STORY_HTML = " ".join(
+    f"<p>Sentence {n}, of the council report, explains how the new tram line will run.</p>"
+    for n in range(15)
+)
+_NEWS_CLAIM = (
+    '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Trams"}</script>'
+)
+
+
+def test_a_story_that_surely_wins_skips_the_page_extraction(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A story holding its share of every word the page could give is chosen unpruned."""
+
+    def page_extraction(*args: object) -> None:
+        raise AssertionError("the page extraction ran for a story that wins anyway")
+
+    monkeypatch.setattr(html_module, "prune_boilerplate", page_extraction)
+    page = (
+        f"<html><head>{_NEWS_CLAIM}</head><body><nav><a href='/'>Home</a></nav>"
+        f"<article>{_STORY_HTML}</article></body></html>"
+    )
+    result = extract_html(page)
+    assert result.method == "readability"
+    assert "Sentence 14, of the council report" in result.text
+
+
+def test_a_story_that_may_lose_still_meets_the_page_extraction() -> None:
+    """Without an article claim, a story beside a large listing is weighed against it."""
+    links = "".join(
+        f"<li><a href='/p/{n}'>Product {n}</a> in stock, ships in two days</li>" for n in range(150)
+    )
+    page = (
+        f"<html><body><article>{_STORY_HTML}</article><ul class='grid'>{links}</ul></body></html>"
+    )
+    assert extract_html(page).method == "page"
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        "<ul><li>one</li><li>two three</li></ul><h2>Title here</h2><pre>x = 1</pre>",
+        "<ol start=9><li><h3>Deep</h3><ul><li>nested item</li></ul></li></ol>",
+        "<table><tr><th>Name</th><th colspan=3>Wide</th></tr><tr><td>a</td><td></td></tr>"
+        "<tr><td>b</td><td>c</td></tr></table>",
+        "<p>漢字と<b>かな</b>の文</p><table><tr><td>x</td></tr></table><pre></pre>",
+    ],
+)
+def test_serializing_adds_no_more_words_than_its_bound(markup: str) -> None:
+    """Bullets, heading hashes, fences and table pipes stay within the bound that lets a
+    winning story skip the page extraction."""
+    body = document_fromstring(f"<html><body>{markup}</body></html>").find("body")
+    assert body is not None
+    assert count_words(serialize(body)) <= word_count(body) + added_words_at_most(body)

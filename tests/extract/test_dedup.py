@@ -68,3 +68,14 @@ def test_a_repeat_differing_in_case_and_punctuation_is_still_a_repeat() -> None:
     """Every repeat rule compares lowercase words, so "Dimensions:" repeats "DIMENSIONS"."""
     assert repeat_key("## Dimensions: 20 × 30 cm") == repeat_key("DIMENSIONS 20 × 30 CM.")
     assert finish_lines("Dimensions:\n\nDIMENSIONS\n\n20 by 30 cm") == "Dimensions:\n\n20 by 30 cm"
+
+
+def test_a_short_line_after_a_long_one_is_compared_with_it_whole() -> None:
+    """A label following a long line that starts with the same words is no repeat of it, in
+    ASCII text and in any other."""
+    for long_line, label in (
+        ("Bit Count is the width of the register in bits, and it limits the range", "Bit Count"),
+        ("Größe der Zähler in Bits bestimmt den Wertebereich und die Breite der Register", "Größe"),
+    ):
+        text = f"{long_line}\n{label}\n{label}"
+        assert finish_lines(text) == f"{long_line}\n{label}"

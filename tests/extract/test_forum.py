@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from insomnia_web.extract import extract_html
+from insomnia_web.extract.counts import BlockCounts
 from insomnia_web.extract.forum import (
+    drop_forum_chrome,
     drop_lone_post,
     drop_post_chrome,
     drop_repeated_quotes,
@@ -371,3 +373,15 @@ def test_a_posts_linked_number_goes_but_a_rank_stays() -> None:
     drop_post_chrome(body)
     assert "#2" not in _text(body)
     assert "#1" in _text(body)
+
+
+def test_forum_chrome_hands_back_the_counts_of_a_tree_it_left_whole() -> None:
+    """A page without post chrome keeps its tree, and its word counts come back for reuse."""
+    body = _body(f"<div class=story><p>{_POST}</p><p><a href='/x'>More</a> {_REPLY}</p></div>")
+    counts = drop_forum_chrome(body)
+    assert counts is not None
+    fresh = BlockCounts(body)
+    assert counts.words == fresh.words
+    assert counts.link_words == fresh.link_words
+    chrome = _body(f"<div class=post><p>{_POST}</p><a href='#r'>Reply</a></div>")
+    assert drop_forum_chrome(chrome) is None

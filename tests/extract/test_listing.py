@@ -257,3 +257,21 @@ def test_a_block_marked_nocontent_goes() -> None:
     assert "Register" not in _text(body)
     assert "Advertisement" not in _text(body)
     assert "Cloud outage report number 5" in _text(body)
+
+
+def test_boilerplate_read_from_given_counts_goes_as_when_counted_again() -> None:
+    """Words read from the caller's counts drop the same blocks as words counted afresh."""
+    story = " ".join(
+        f"Sentence {n} of the report says what the council decided." for n in range(30)
+    )
+    page = (
+        "<nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
+        f"<div class='site-footer-links'>About us and contact</div><main><p>{story}</p>"
+        f"<div class='sidebar'>{story}</div></main><footer>Copyright</footer>"
+    )
+    counted, given = _body(page), _body(page)
+    drop_boilerplate(counted, counted, inside_main=False)
+    drop_boilerplate(given, given, inside_main=False, counts=BlockCounts(given))
+    assert _text(given) == _text(counted)
+    assert "About us" not in _text(given)
+    assert "Sentence 29" in _text(given)

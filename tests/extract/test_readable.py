@@ -269,3 +269,36 @@ def test_article_lives_in_the_tree_document() -> None:
     labels = list(article.iter("label"))
     assert labels
     assert all(type(label) is HtmlElement for label in labels)
+
+
+def test_readability_words_debug_messages_only_while_its_debug_log_is_on() -> None:
+    """Describing an element for a debug line costs nothing unless that line is written."""
+    import logging
+
+    from readability import readability as readability_module
+
+    el = document_fromstring("<div id='main' class='story'><p>Words</p></div>").find(".//div")
+    log = logging.getLogger("readability.readability")
+    assert readability_module.describe(el) == ""
+    assert readability_module.text_content(el) == ""
+    level = log.level
+    log.setLevel(logging.DEBUG)
+    try:
+        assert "main" in readability_module.describe(el)
+        assert readability_module.text_content(el) == "Words"
+    finally:
+        log.setLevel(level)
+
+
+def test_readabilitys_text_length_measures_its_cleaned_text() -> None:
+    """readability's own text length, now measured without cleaning, is unchanged."""
+    from readability import readability as readability_module
+
+    from insomnia_web.extract.readable import _readability_text_length
+
+    el = document_fromstring(
+        "<div>  Tabs\t\tand   runs\n\n of   <b>white</b>\n space " + " " * 300 + "end </div>"
+    ).find(".//div")
+    assert readability_module.text_length is _readability_text_length
+    expected = len(readability_module.clean(el.text_content()))
+    assert readability_module.text_length(el) == expected

@@ -7,7 +7,14 @@ import pytest
 from insomnia_web.extract import extract_html
 from insomnia_web.extract.counts import BlockCounts
 from insomnia_web.extract.listing import drop_card_labels
-from insomnia_web.extract.rules import PHRASES, SEARCHED, matches
+from insomnia_web.extract.rules import (
+    PHRASES,
+    SEARCHED,
+    any_pattern,
+    has_phrases,
+    matches,
+    matches_any,
+)
 from tests.extract.support import body_of, words_of
 
 
@@ -32,6 +39,30 @@ def test_an_unknown_language_matches_no_phrase() -> None:
     assert not matches("card_badge", "fi", "Sponsored")
     with pytest.raises(KeyError):
         matches("no such rule", "en", "x")
+
+
+def test_has_phrases_says_whether_a_rule_can_match_in_a_language() -> None:
+    """A rule without phrases in the language (or no language) can match nothing at all."""
+    assert has_phrases("post_control", "en")
+    assert not has_phrases("post_control", "fi")
+    assert not has_phrases("post_control", None)
+    assert has_phrases("quote_attribution", "de")
+
+
+def test_matches_any_is_true_when_one_of_its_rules_matches() -> None:
+    """One pattern of two rules' phrases matches what either rule matches, and only that."""
+    rules = ("post_control", "poster_stat")
+    for text in ("Reply", "Posts: 710", "29,553 posts", "Reply to posts", "Hello"):
+        expected = any(matches(rule, "en", text) for rule in rules)
+        assert matches_any(rules, "en", text) is expected, text
+    assert matches_any(rules, "en", "» Reply")
+    assert not matches_any(rules, "fi", "Reply")
+    pattern = any_pattern(rules, "en")
+    assert pattern is not None
+    assert pattern.fullmatch("Posts: 710")
+    assert any_pattern(rules, "fi") is None
+    with pytest.raises(ValueError, match="searched"):
+        matches_any(("legal_line",), "en", "All rights reserved")
 
 
 def test_searched_rules_find_their_phrase_inside_the_text() -> None:

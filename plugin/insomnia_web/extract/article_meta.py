@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -96,9 +96,9 @@ def _objects(data: Any) -> Iterator[dict[str, Any]]:
                 stack.extend(reversed(graph))
 
 
-def _from_json_ld(root: HtmlElement) -> ArticleMeta:
+def _from_json_ld(texts: Iterable[str]) -> ArticleMeta:
     author = published = modified = None
-    for source in ld_json_texts(root):
+    for source in texts:
         try:
             data = json.loads(source)
         except (ValueError, RecursionError):
@@ -128,13 +128,18 @@ def _first(tags: dict[str, str], keys: tuple[str, ...], read: Any) -> str | None
     return None
 
 
-# Elements with an exact ``itemprop``, in document order (a query in C, not a walk in Python).
-_BY_ITEMPROP = XPath("descendant::*[@itemprop = $name]")
+# Elements with an ``itemprop``, in document order: one scan serves every property read.
+_WITH_ITEMPROP = XPath("descendant::*[@itemprop]")
 
 
 def _from_markup(root: HtmlElement) -> ArticleMeta:
+    marked = _WITH_ITEMPROP(root)
+
     def prop(name: str) -> str | None:
-        for el in _BY_ITEMPROP(root, name=name):
+        """The first non-empty value of an element whose ``itemprop`` is exactly *name*."""
+        for el in marked:
+            if el.get("itemprop") != name:
+                continue
             value = str(el.get("datetime") or el.get("content") or el.text_content()).strip()
             if value:
                 return value
@@ -151,13 +156,25 @@ def _from_markup(root: HtmlElement) -> ArticleMeta:
     return ArticleMeta(author, published, iso_date(prop("dateModified")))
 
 
-def article_meta(root: HtmlElement) -> ArticleMeta:
-    """The page's author and dates (read before scripts are removed)."""
-    ld = _from_json_ld(root)
+def article_meta(root: HtmlElement, ld_texts: Sequence[str] | None = None) -> ArticleMeta:
+    """The page's author and dates (read before scripts are removed).
+
+    The markup (microdata, ``<time>``, an author link) is read only for what JSON-LD and
+    the meta tags leave unsaid. *ld_texts* are the page's
+    :func:`~.signals.ld_json_texts` when the caller has read them.
+    """
+    ld = _from_json_ld(ld_json_texts(root) if ld_texts is None else ld_texts)
     tags = _meta_tags(root)
+    found = ArticleMeta(
+        author=ld.author or _first(tags, _AUTHOR_META, _clean_author),
+        published=ld.published or _first(tags, _PUBLISHED_META, iso_date),
+        modified=ld.modified or _first(tags, _MODIFIED_META, iso_date),
+    )
+    if found.author and found.published and found.modified:
+        return found
     markup = _from_markup(root)
     return ArticleMeta(
-        author=ld.author or _first(tags, _AUTHOR_META, _clean_author) or markup.author,
-        published=ld.published or _first(tags, _PUBLISHED_META, iso_date) or markup.published,
-        modified=ld.modified or _first(tags, _MODIFIED_META, iso_date) or markup.modified,
+        author=found.author or markup.author,
+        published=found.published or markup.published,
+        modified=found.modified or markup.modified,
     )

@@ -79,13 +79,16 @@ def _drop_captions(root: HtmlElement) -> None:
         caption.drop_tree()
 
 
-def prune_boilerplate(root: HtmlElement, language: str | None = None) -> HtmlElement:
+def prune_boilerplate(
+    root: HtmlElement, language: str | None = None, counts: BlockCounts | None = None
+) -> HtmlElement:
     """Remove boilerplate from *root* in place and return the element holding the content.
 
     *language* (a primary subtag) selects the visible-text rules; ``None`` applies none.
+    *counts* are *root*'s counts when the caller has them (for the tree as it is).
     """
     body = root.find("body")
-    drop_boilerplate(root, body if body is not None else root, inside_main=False)
+    drop_boilerplate(root, body if body is not None else root, inside_main=False, counts=counts)
     drop_titled_sections(body if body is not None else root, language)
     _drop_captions(body if body is not None else root)
     # Shops often put the card grid in <main> and the category guide below it, outside

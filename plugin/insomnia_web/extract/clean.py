@@ -13,11 +13,10 @@ import functools
 import re
 from collections.abc import Iterable
 
-from lxml.etree import XPath
 from lxml.html import HtmlElement
 
 from .counts import class_and_id, tag_name, word_count
-from .patterns import MAX_NAME_CHARS
+from .patterns import MAX_NAME_CHARS, NamePattern
 from .prune import names_boilerplate
 
 __all__ = ["is_hidden", "strip_invisible"]
@@ -43,8 +42,8 @@ _INVISIBLE_TAGS = frozenset(
 # A hidden element or <noscript> is kept when it holds most of the page and at least this many
 # words (an app's server-rendered view), so small hidden blocks never come back.
 _RESCUE_MIN_WORDS = 200
-_HIDDEN_STYLE_RE = re.compile(
-    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I
+_HIDDEN_STYLE_RE = NamePattern(
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)"
 )
 
 # Utility classes that CSS frameworks define as ``display: none``; a responsive class beside
@@ -75,11 +74,10 @@ _SHOWN_AGAIN_RE = re.compile(r"[:@]|^d-(?:sm|md|lg|xl|xxl)-|^visible-")
 # Class and id words of tab panels, accordion folds and "read more" panels (role=tabpanel
 # too): hidden until a click reveals them, and product, service and documentation pages keep
 # much of their text in them.
-_PANEL_RE = re.compile(
+_PANEL_RE = NamePattern(
     r"(?:^|[-_ ])(?:tab-?pane|tab-?panel|tabs?[-_]+panel|tabs?-?content|"
     r"accordion[-_]*(?:body|content|panel)|collapse|collapsible|collapsed|panel-?collapse|"
-    r"read-?more|more-?text|expandable|expander[-_]*content|details-?content)(?:$|[-_ ])",
-    re.I,
+    r"read-?more|more-?text|expandable|expander[-_]*content|details-?content)(?:$|[-_ ])"
 )
 # A hidden block right after one of these is a fold that its title opens (an FAQ answer).
 _FOLD_TITLE_TAGS = frozenset(("h2", "h3", "h4", "h5", "h6"))
@@ -107,16 +105,16 @@ _STATE_CLASSES = _HIDDEN_CLASSES | frozenset(
 _CHROME_ROLES = frozenset(("menu", "menubar", "dialog", "alertdialog", "navigation", "listbox"))
 # Attributes by which a tab or toggle button names the panel it shows (``#id`` for the last two).
 _TARGET_ATTRS = ("aria-controls", "data-target", "data-bs-target")
-_NAMING_TARGETS = XPath("descendant-or-self::*[@aria-controls or @data-target or @data-bs-target]")
-# Elements with an attribute that :func:`_hidden_by_markup` reads.
-_MARKUP_HIDING = XPath("descendant-or-self::*[@hidden or @aria-hidden or @popover or @style]")
+_TARGET_NAMES = frozenset(_TARGET_ATTRS)
+# The attributes that :func:`_hidden_by_markup` reads.
+_HIDING_NAMES = frozenset(("hidden", "aria-hidden", "popover", "style"))
 # Class words of a tooltip's bubble ("tooltiptext", "tooltip-content", CSS modules'
 # "Term_tooltipBubble__x1"); its trigger ("tooltip-trigger", "has-tooltip") stays.
-_TOOLTIP_TEXT_RE = re.compile(
-    r"tooltip[-_]*(?:text|content|bubble|body|inner|popup|box|msg|message)", re.I
+_TOOLTIP_TEXT_RE = NamePattern(
+    r"tooltip[-_]*(?:text|content|bubble|body|inner|popup|box|msg|message)"
 )
-# A quick scan in C ("tooltip", "Tooltip") before the pattern: most pages name no tooltip.
-_HAS_TOOLTIP = XPath("//*[contains(@class, 'ooltip')]")
+# A quick test ("tooltip", "Tooltip") before the pattern: most pages name no tooltip.
+_TOOLTIP_HINT = "ooltip"
 # A button that opens or closes a fold (it has ``aria-expanded``) and says at least this many
 # words is the fold's title: accordion and FAQ widgets put each question in such a button,
 # which pruning drops with the page's other buttons. Shorter ones are controls ("Show more").
@@ -159,6 +157,49 @@ def _classes_hide(classes: str) -> bool:
     return not any(_SHOWN_AGAIN_RE.search(token) for token in tokens)
 
 
+class _Found:
+    """What one walk over every element finds for :func:`strip_invisible`."""
+
+    def __init__(self) -> None:
+        self.doomed: list[HtmlElement] = []  # comments and invisible tags
+        self.hidden: list[HtmlElement] = []
+        self.noscripts: list[HtmlElement] = []
+        self.toggles: list[HtmlElement] = []
+        self.tooltips: list[HtmlElement] = []
+        self.targets: set[str] = set()  # ids that visible elements name as their panel
+
+
+def _walk(root: HtmlElement) -> _Found:
+    """Sort every element under *root* (itself included) for :func:`strip_invisible`, in one
+    pass: each element's attribute names are read once, and an attribute is looked at only
+    on the elements that carry it."""
+    found = _Found()
+    for el in root.iter():
+        tag = tag_name(el)
+        if not tag:
+            found.doomed.append(el)
+            continue
+        names = el.keys()
+        classes = el.get("class") if "class" in names else None
+        if classes and _TOOLTIP_HINT in classes and _TOOLTIP_TEXT_RE.search(classes):
+            found.tooltips.append(el)
+        if tag in _INVISIBLE_TAGS:
+            found.doomed.append(el)
+            continue
+        if not _TARGET_NAMES.isdisjoint(names):
+            _collect_targets(el, found.targets)
+        if tag == "noscript":
+            found.noscripts.append(el)
+        elif tag not in {"html", "body"} and (
+            (not _HIDING_NAMES.isdisjoint(names) and _hidden_by_markup(el))
+            or (classes and _classes_hide(classes))
+        ):
+            found.hidden.append(el)
+        elif tag == "button" and "aria-expanded" in names:
+            found.toggles.append(el)
+    return found
+
+
 def strip_invisible(root: HtmlElement) -> None:
     """Drop invisible elements from *root* in place, keeping the text that follows them.
 
@@ -168,30 +209,10 @@ def strip_invisible(root: HtmlElement) -> None:
     that holds most of the page's text (the server-rendered view of a JavaScript app, as
     Discourse forums send) is kept as an ordinary block.
     """
-    doomed: list[HtmlElement] = []
-    hidden: list[HtmlElement] = []
-    noscripts: list[HtmlElement] = []
-    toggles: list[HtmlElement] = []
-    # The few elements that name a panel, or carry an attribute that may hide them, are
-    # found in C; the walk below looks at every element's tag and class only.
-    targets = _panel_targets(root)
-    marked = set(_MARKUP_HIDING(root))
-    for el in root.iter():
-        tag = tag_name(el)
-        if not tag or tag in _INVISIBLE_TAGS:
-            doomed.append(el)
-            continue
-        if tag == "noscript":
-            noscripts.append(el)
-        elif tag not in {"html", "body"} and (
-            (el in marked and _hidden_by_markup(el)) or _hidden_by_class(el)
-        ):
-            hidden.append(el)
-        elif tag == "button" and "aria-expanded" in el.attrib:
-            toggles.append(el)
-    doomed.extend(_tooltip_texts(root))
-    _drop(doomed)
-    _keep_fold_titles(toggles)
+    found = _walk(root)
+    hidden, noscripts = found.hidden, found.noscripts
+    _drop([*found.doomed, *found.tooltips])
+    _keep_fold_titles(found.toggles)
     if not hidden and not noscripts:
         return
     total = _PageWords(root)
@@ -202,18 +223,13 @@ def strip_invisible(root: HtmlElement) -> None:
     _drop(
         el
         for el in hidden
-        if not _is_revealed(el, targets, panes, forms) and not _is_streamed_page(el, total)
+        if not _is_revealed(el, found.targets, panes, forms) and not _is_streamed_page(el, total)
     )
     for el in noscripts:
         if _holds_the_page(el, total):
             el.tag = "div"
         else:
             _drop((el,))
-
-
-def _tooltip_texts(root: HtmlElement) -> list[HtmlElement]:
-    """Elements whose class names a tooltip's bubble, shown only while pointing at a term."""
-    return [el for el in _HAS_TOOLTIP(root) if _TOOLTIP_TEXT_RE.search(el.get("class", ""))]
 
 
 def _keep_fold_titles(toggles: list[HtmlElement]) -> None:
@@ -227,16 +243,6 @@ def _keep_fold_titles(toggles: list[HtmlElement]) -> None:
             continue
         if len(" ".join(button.itertext()).split()) >= FOLD_TITLE_MIN_WORDS:
             button.tag = "span"
-
-
-def _panel_targets(root: HtmlElement) -> set[str]:
-    """The ids that visible elements under *root* name as the panel they show."""
-    targets: set[str] = set()
-    for el in _NAMING_TARGETS(root):
-        tag = tag_name(el)
-        if tag and tag not in _INVISIBLE_TAGS:
-            _collect_targets(el, targets)
-    return targets
 
 
 def _collect_targets(el: HtmlElement, targets: set[str]) -> None:

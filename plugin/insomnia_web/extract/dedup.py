@@ -20,6 +20,7 @@ Fenced code and Markdown table rows are never touched: they repeat lines on purp
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -89,15 +90,31 @@ def _prose_flags(lines: list[str]) -> Iterator[bool]:
             yield not stripped.startswith("|")
 
 
+# A word of an ASCII text, as :func:`~.words.word_list` finds it.
+_ASCII_WORD_RE = re.compile(r"\w+")
+
+
+def _short_key(line: str, limit: int) -> str | None:
+    """:func:`repeat_key` of *line* when it has at most *limit* words, else ``None``.
+
+    An ASCII line is read only as far as its first words: a paragraph is not split whole.
+    """
+    if line.isascii():
+        beyond = itertools.islice(_ASCII_WORD_RE.finditer(line), limit, None)
+        if next(beyond, None) is not None:
+            return None
+    key = repeat_key(line)
+    return key if not key or key.count(" ") < limit else None
+
+
 def drop_adjacent_repeats(text: str) -> str:
     """*text* without short lines that repeat the line before them (blank lines between)."""
     lines = text.split("\n")
     kept: list[str] = []
-    previous = ""
+    previous: str | None = ""  # None: a line too long to be dropped, equal to no short one
     for line, prose in zip(lines, _prose_flags(lines), strict=True):
-        key = repeat_key(line) if prose else ""
-        words = key.count(" ") + 1 if key else 0
-        if key and key == previous and words <= REPEATS.max_repeated_line_words:
+        key = _short_key(line, REPEATS.max_repeated_line_words) if prose else ""
+        if key and key == previous:
             continue
         if line.strip():
             previous = key

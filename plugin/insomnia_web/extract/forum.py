@@ -27,17 +27,18 @@ the page extraction wins.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from lxml.etree import Element, XPath, iterwalk
+from lxml.etree import Element, XPath
 from lxml.html import HtmlElement
 
-from .counts import BlockCounts, class_and_id, tag_name, word_count
+from .counts import BlockCounts, tag_name, word_count
 from .dedup import word_runs
-from .rules import matches
+from .rules import any_pattern, matches
 from .words import word_list
 
 __all__ = ["drop_forum_chrome", "drop_lone_post", "drop_repeated_quotes", "is_forum_thread"]
@@ -68,12 +69,29 @@ class RepeatedQuotes:
 REPEATED_QUOTES = RepeatedQuotes()
 
 
-# Quick scans in C before a walk in Python: most pages have no quote and no microdata item.
-_HAS_QUOTE = XPath(
-    "boolean(descendant::blockquote"
-    " | descendant::*[contains(translate(@class, 'QUOTE', 'quote'), 'quote')])"
-)
-_HAS_ITEMS = XPath("boolean(descendant::*[@itemscope])")
+# Quick scans before a walk: most pages have no quote and no microdata item. (libxml2's
+# XPath reads every element's class more slowly than a loop in Python does.)
+_CLASSES = XPath("descendant::*/@class", smart_strings=False)
+
+
+def _has_quote(root: HtmlElement) -> bool:
+    """True when *root* holds a ``<blockquote>`` or a class naming a quote, in any case."""
+    if next(root.iterdescendants("blockquote"), None) is not None:
+        return True
+    return "quote" in " ".join(_CLASSES(root)).lower()
+
+
+def _marks_posts(root: HtmlElement) -> bool:
+    """True when microdata items sit under *root* and one of them, or *root*, is a post.
+
+    Many pages mark an article, a breadcrumb or an organisation, and no post: their tree
+    is not walked for posts.
+    """
+    items = root.iterfind(".//*[@itemscope]")
+    first = next(items, None)
+    if first is None:
+        return False
+    return _is_post_item(root) or _is_post_item(first) or any(map(_is_post_item, items))
 
 
 def _is_quote(el: HtmlElement) -> bool:
@@ -87,15 +105,7 @@ def _is_quote(el: HtmlElement) -> bool:
 
 def _outer_quotes(root: HtmlElement) -> list[HtmlElement]:
     """Quote elements under *root* that no other quote contains, in document order."""
-    found: list[HtmlElement] = []
-    stack = [root]
-    while stack:
-        el = stack.pop()
-        if el is not root and _is_quote(el):
-            found.append(el)
-            continue
-        stack.extend(reversed([child for child in el if tag_name(child)]))
-    return found
+    return _outermost([el for el in root.iterdescendants(Element) if _is_quote(el)], root)
 
 
 def _words(texts: Iterable[str]) -> list[str]:
@@ -138,21 +148,23 @@ def _keep_attribution(quote: HtmlElement, dropping: bool, language: str | None) 
         quote.addprevious(line)
 
 
-def drop_repeated_quotes(root: HtmlElement, language: str | None = "en") -> None:
+def drop_repeated_quotes(root: HtmlElement, language: str | None = "en") -> bool:
     """Drop long quotes under *root* whose words the page (its whole tree) also holds elsewhere.
 
-    *language* selects the phrases of attribution lines (``quote_attribution``).
+    *language* selects the phrases of attribution lines (``quote_attribution``). Returns
+    false when *root* holds no quote (the tree is left as it was).
     """
-    if not _HAS_QUOTE(root):
-        return
+    if not _has_quote(root):
+        return False
     quotes = _outer_quotes(root)
     if not quotes:
-        return
+        return False
     doomed = _repeated(root, quotes)
     for quote in quotes:
         _keep_attribution(quote, quote in doomed, language)
     for quote in doomed:
         quote.drop_tree()
+    return True
 
 
 def _repeated(root: HtmlElement, quotes: list[HtmlElement]) -> list[HtmlElement]:
@@ -208,22 +220,18 @@ def _is_post_item(el: HtmlElement) -> bool:
 def _short_text(el: HtmlElement, max_words: int = BYLINES.max_name_words) -> str | None:
     """The words of a small element (a name, a date), or ``None`` when it is not small.
 
-    The walk stops after a few elements, so a deep tree marked as author stays linear.
+    An element with :attr:`Bylines.max_elements` descendants or more is not read (its
+    descendants are counted only that far), so a deep tree marked as author stays linear.
     """
     if tag_name(el) == "meta":
         return " ".join((el.get("content") or "").split())  # a name only machines see
     if not len(el):  # a leaf, as most elements are: its own text is all there is
         words = " ".join((el.text or "").split())
         return words if words.count(" ") < max_words else None
-    parts: list[str] = []
-    for seen, (event, node) in enumerate(iterwalk(el, events=("start", "end"))):
-        if seen >= 2 * BYLINES.max_elements:
-            return None
-        if event == "start" and node.text and isinstance(node.tag, str):
-            parts.append(node.text)
-        elif event == "end" and node is not el and node.tail:
-            parts.append(node.tail)
-    words = " ".join(" ".join(parts).split())
+    beyond = itertools.islice(el.iterdescendants(), BYLINES.max_elements - 1, None)
+    if next(beyond, None) is not None:
+        return None  # the element and its descendants are more than max_elements
+    words = " ".join(" ".join(el.itertext()).split())
     return words if len(words.split()) <= max_words else None
 
 
@@ -248,7 +256,7 @@ class _Byline:
 def _bylines(root: HtmlElement) -> list[_Byline]:  # noqa: C901
     """One top-down walk collecting author name, visible date and text element per post item."""
     found: list[_Byline] = []
-    if not _HAS_ITEMS(root):
+    if not _marks_posts(root):
         return found
     stack: list[tuple[HtmlElement, _Byline | None, bool]] = [(root, None, False)]
     while stack:
@@ -277,13 +285,14 @@ def _bylines(root: HtmlElement) -> list[_Byline]:  # noqa: C901
     return found
 
 
-def keep_post_bylines(root: HtmlElement) -> None:
+def keep_post_bylines(root: HtmlElement) -> bool:
     """Put each post's author name and date (from microdata) right before its text.
 
     Forums print the poster in a side column (a profile card) and the date as a link to the
     post; pruning drops both as chrome, yet a thread without them no longer says who said
-    what when.
+    what when. Returns true when a line was moved.
     """
+    moved = False
     for post in _bylines(root):
         if post.text is None or (post.name is None and post.date is None):
             continue
@@ -294,6 +303,8 @@ def keep_post_bylines(root: HtmlElement) -> None:
             br.tail = _take_text(post.date)
             line.append(br)
         post.text.addprevious(line)
+        moved = True
+    return moved
 
 
 @dataclass(frozen=True)
@@ -322,33 +333,48 @@ POST_CHROME = PostChrome()
 
 
 def _is_chrome(el: HtmlElement) -> bool:
+    """True when *el* is a placeholder or its class or id names post chrome, or it is the
+    short form of a date (:func:`_is_short_variant`)."""
     if el.get("aria-busy") == "true":
         return True  # a placeholder that scripts fill later (related threads): not yet content
-    names = class_and_id(el)
-    return bool(names) and _names_chrome(names)
+    classes = el.get("class")
+    if classes is not None and _names_chrome(classes):
+        return True
+    ident = el.get("id")  # a name of chrome is one token: class and id are read apart
+    if ident is not None and _names_chrome(ident):
+        return True
+    return classes is not None and "short" in classes and _is_short_variant(el)
 
 
 @functools.lru_cache(maxsize=4096)
 def _names_chrome(names: str) -> bool:
-    """True when a class and id string names post chrome (a page repeats a few names)."""
+    """True when a class or id value names post chrome (a page repeats a few names)."""
     return POST_CHROME.chrome_class.search(names.lower()) is not None
 
 
-def _is_control(el: HtmlElement, words: int, language: str | None) -> bool:
-    """True when *el* (holding *words* words) is a post control or a poster statistic."""
-    if (
-        not 0 < words <= POST_CHROME.max_control_words
-        or tag_name(el) not in POST_CHROME.control_tags
-    ):
+def _is_control(el: HtmlElement, words: int, phrases: re.Pattern[str] | None) -> bool:
+    """True when *el* (holding *words* words) is a post control or a poster statistic.
+
+    *phrases* is the pattern of both rules' phrases in the page's language
+    (:func:`.rules.any_pattern`); without one only a post's number can be a control, and
+    only links are read.
+    """
+    tag = tag_name(el)
+    if not 0 < words <= POST_CHROME.max_control_words or tag not in POST_CHROME.control_tags:
+        return False
+    if phrases is None and tag != "a":
         return False
     if el.tail and el.tail.strip():
         return False  # words right after it: a phrase inside a sentence
     text = _short_text(el, POST_CHROME.max_control_words)
     if not text:
         return False
-    if tag_name(el) == "a" and POST_CHROME.post_number.match(text):
+    if tag == "a" and POST_CHROME.post_number.match(text):
         return True
-    return matches("post_control", language, text) or matches("poster_stat", language, text)
+    return phrases is not None and phrases.fullmatch(text) is not None
+
+
+_CONTROL_RULES = ("post_control", "poster_stat")
 
 
 def _is_short_variant(el: HtmlElement) -> bool:
@@ -364,26 +390,30 @@ def _is_short_variant(el: HtmlElement) -> bool:
     return any("long" in sibling.get("class", "") for sibling in el.itersiblings(preceding=True))
 
 
-def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> None:
+def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> BlockCounts | None:
     """Drop reaction bars, like counts, edit notes, signatures and notices around posts,
     post controls (reply, quote, report) and the short form of a date.
 
     *language* selects the phrases of controls and statistics (``post_control``,
-    ``poster_stat``); the class names and the post number apply to every page.
+    ``poster_stat``); the class names and the post number apply to every page. Returns the
+    counts of *root* when nothing was dropped (they still hold for the tree), else ``None``.
     """
-    words = BlockCounts(root).words
+    counts = BlockCounts(root)
+    words = counts.words
     limit = POST_CHROME.max_share * words.get(root, 0)
+    phrases = any_pattern(_CONTROL_RULES, language)  # the same as matches_any, looked up once
     doomed = []
     for el in root.iterdescendants(Element):  # lxml's own loop: most elements match nothing
         n = words.get(el, 0)
         if n > limit:
             continue
         # The word count first: most elements are more than a few words, or none.
-        control = 0 < n <= POST_CHROME.max_control_words and _is_control(el, n, language)
-        if control or _is_chrome(el) or _is_short_variant(el):
+        short = 0 < n <= POST_CHROME.max_control_words
+        if (short and _is_control(el, n, phrases)) or _is_chrome(el):
             doomed.append(el)
     for el in _outermost(doomed, root):
         el.drop_tree()
+    return None if doomed else counts
 
 
 def _outermost(elements: list[HtmlElement], root: HtmlElement) -> list[HtmlElement]:
@@ -429,7 +459,7 @@ def is_forum_thread(root: HtmlElement) -> bool:
     A question-and-answer page (one with an ``Answer`` item) is not counted: there the
     article extraction finds the question and its answers.
     """
-    if not _HAS_ITEMS(root):
+    if not _marks_posts(root):
         return False
     outer: list[HtmlElement] = []  # posts not inside another (a thread wraps its replies)
     count = 0
@@ -451,23 +481,22 @@ def is_forum_thread(root: HtmlElement) -> bool:
     return sum(word_count(post) for post in outer) >= THREAD.min_share * word_count(root)
 
 
-def drop_forum_chrome(root: HtmlElement, language: str | None = "en") -> None:
+def drop_forum_chrome(root: HtmlElement, language: str | None = "en") -> BlockCounts | None:
     """Drop what a forum thread repeats or wraps around its posts, in place.
 
     *language* (a primary subtag) selects the visible-text rules; ``None`` applies none.
+    Returns the counts of *root* when the tree was left as it was (most pages that are no
+    thread), else ``None``: the page extraction then need not count its words again.
     """
-    drop_post_chrome(root, language)
-    drop_repeated_quotes(root, language)
-    keep_post_bylines(root)
+    counts = drop_post_chrome(root, language)
+    quoted = drop_repeated_quotes(root, language)
+    moved = keep_post_bylines(root)
+    return None if quoted or moved else counts
 
 
 # A class token naming one post of a thread: "post", "message", "reply", alone or in a
 # compound ("post-box", "h-reply-post-box", "message-inner"); split on "-" and "_".
 _POST_CLASS_PARTS = frozenset(("post", "message", "reply"))
-_HAS_POST_CLASS = XPath(
-    "descendant::*[@class][contains(@class, 'post') or contains(@class, 'message')"
-    " or contains(@class, 'reply')]"
-)
 
 
 @dataclass(frozen=True)
@@ -486,9 +515,15 @@ class LostThread:
 LOST_THREAD = LostThread()
 
 
-def _post_token(el: HtmlElement) -> str:
-    """The first class token of *el* naming a post ("post-box"), or ``""``."""
-    for token in (el.get("class") or "").lower().split():
+@functools.lru_cache(maxsize=4096)
+def _post_token(classes: str) -> str:
+    """The first token of a ``class`` value naming a post ("post-box"), or ``""``.
+
+    Only a value holding one of the words as written ("post", not "Post") is read.
+    """
+    if not any(part in classes for part in _POST_CLASS_PARTS):
+        return ""
+    for token in classes.lower().split():
         if _POST_CLASS_PARTS.intersection(re.split(r"[-_]", token)):
             return token
     return ""
@@ -501,8 +536,11 @@ def _thread_posts(root: HtmlElement) -> list[HtmlElement]:
     their signatures) the one holding the most words is the posts themselves.
     """
     groups: dict[tuple[str, str], list[HtmlElement]] = {}
-    for el in _HAS_POST_CLASS(root):
-        token = _post_token(el)
+    for el in root.iterdescendants(Element):
+        classes = el.get("class")
+        if not classes or not ("post" in classes or "message" in classes or "reply" in classes):
+            continue  # the words of _POST_CLASS_PARTS, tested inline: most values hold none
+        token = _post_token(classes)
         if token:
             groups.setdefault((tag_name(el), token), []).append(el)
     best: list[HtmlElement] = []

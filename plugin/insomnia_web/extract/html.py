@@ -3,7 +3,8 @@
 ``readable`` runs readability-lxml for the main article and, independently, a boilerplate-
 pruned whole-page extraction. When readability kept too little of what the page really holds
 (a listing, a forum thread, a product page, documentation), the page extraction wins; how
-little is too little depends on whether the page declares itself an article. A prose
+little is too little depends on whether the page declares itself an article (an article
+holding its share of every word the page could give wins without the page extraction). A prose
 article that the page extraction lost altogether (it kept another region, such as a comment
 thread) is kept whatever its share; an article that is one post of a thread of post boxes,
 or a block below the story that the page text holds above it, is set aside for the page
@@ -27,6 +28,7 @@ from lxml.html import HtmlElement
 from .article_meta import article_meta
 from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
+from .counts import BlockCounts, word_count
 from .dedup import finish_lines
 from .forum import drop_forum_chrome, drop_lone_post, is_forum_thread
 from .language import page_language
@@ -35,9 +37,9 @@ from .model import Extracted
 from .parse import parse_html
 from .product import finish_product_text, read_product
 from .readable import readable_article
-from .serialize import serialize
+from .serialize import added_words_at_most, serialize
 from .shop import drop_shop_chrome, may_list_reviews
-from .signals import ArticleClaim, article_claim
+from .signals import ArticleClaim, article_claim, ld_json_texts
 from .tidy import tidy_blocks
 from .title import page_title
 from .words import count_words
@@ -50,9 +52,13 @@ class Budget:
     """How long one page's extraction may take, and what is given up to keep to it."""
 
     seconds: float = 2.0
-    """Seconds after which the best text so far is returned. Measured on the monotonic clock:
-    reading a CPU clock costs a system call that some sandboxes make slow, and a machine too
-    busy to give the page its CPU is one where giving up early is right."""
+    """CPU seconds of the extracting thread after which the best text so far is returned.
+
+    The budget stops a pathological page burning CPU; the wall clock is the caller's
+    deadline (a worker process past it is killed). Measured on the wall clock, a page would
+    lose readability whenever the machine is busy, its (niced) worker waits for a core or
+    its thread waits for the GIL, and the same page would give a different text under load.
+    The clock is read a few times per page only."""
     readability_start_share: float = 0.5
     """Readability is skipped when this share of the budget is spent before it starts."""
     readability_max_chars: int = 8_000_000
@@ -160,6 +166,21 @@ def _choose(article_text: str, page_text: str, claim: ArticleClaim) -> tuple[str
     return page_text, "page"
 
 
+def _article_surely_chosen(
+    article_text: str, root: HtmlElement, counts: BlockCounts | None, claim: ArticleClaim
+) -> bool:
+    """True when :func:`_choose` picks the article whatever the page extraction of *root*
+    holds: the article holds its share of an upper bound of the page text's words (the
+    words of the whole tree, *counts* when the caller has them, plus those serializing may
+    add). Pruning only removes text, so the page extraction need not run."""
+    article_words = count_words(article_text)
+    if not article_words:
+        return False
+    words = counts.words.get(root, 0) if counts is not None else word_count(root)
+    most = words + added_words_at_most(root)
+    return article_words >= _ARTICLE_SHARE[claim] * most
+
+
 def _readability_fits(html: str, root: HtmlElement, spent: float) -> bool:
     """True when readability may run on this page within the budget."""
     if len(html) > BUDGET.readability_max_chars:
@@ -193,22 +214,23 @@ def extract_html(
     else a ``Content-Language`` meta tag, else *content_language* (the HTTP header's value),
     else a guess from the text (:mod:`.language`).
 
-    Extraction keeps to a time budget (:data:`BUDGET`): readability is skipped on a page too
+    Extraction keeps to a CPU-time budget (:data:`BUDGET`): readability is skipped on a page too
     large for it or when the budget is half spent before it starts, and when the budget runs
     out after it, its article is returned without the page extraction.
     """
-    started = time.monotonic()
+    started = time.thread_time()
 
     def spent() -> float:
-        return time.monotonic() - started
+        return time.thread_time() - started
 
     root = parse_html(html)
     if root is None:
         return Extracted(title=None, text="", method=mode if mode == "full" else "empty")
     title = page_title(root)
-    claim = article_claim(root)
-    product = read_product(root)  # JSON-LD, read before scripts are removed
-    about = article_meta(root)
+    ld_texts = list(ld_json_texts(root))  # JSON-LD, read before scripts are removed
+    claim = article_claim(root, ld_texts)
+    product = read_product(root, ld_texts)
+    about = article_meta(root, ld_texts)
     strip_invisible(root)
     if mode == "full":
         return Extracted(title, serialize(_body(root)), "full", None, *about)
@@ -217,7 +239,7 @@ def extract_html(
     if product.is_product or may_list_reviews(html):
         drop_shop_chrome(root, is_product=product.is_product, language=language)
     thread = is_forum_thread(root)  # every post of a thread is content: page extraction only
-    drop_forum_chrome(root, language)
+    counts = drop_forum_chrome(root, language)  # the tree's counts, when it was left whole
     article_text = ""
     if _readability_fits(html, root, spent()) and not thread:
         article = readable_article(root)  # works on a copy: root stays whole
@@ -229,8 +251,11 @@ def extract_html(
     article_text = drop_lone_post(root, article_text)  # one post of a thread is not the page
     if article_text and spent() > BUDGET.seconds:  # out of time: the article is the best so far
         return Extracted(title, finish_lines(article_text), "readability", None, *about)
-    page_text = serialize(_tidy(prune_boilerplate(root, language), language))
-    text, method = _choose(article_text, page_text, claim)
+    if article_text and _article_surely_chosen(article_text, root, counts, claim):
+        text, method = article_text, "readability"
+    else:
+        page_text = serialize(_tidy(prune_boilerplate(root, language, counts), language))
+        text, method = _choose(article_text, page_text, claim)
     text = add_lead(text, lead)
     text = finish_product_text(finish_lines(text), product)
     return Extracted(title, text, method, None, *about)

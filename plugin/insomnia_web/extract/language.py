@@ -10,6 +10,7 @@ unknown (``None``), and unknown pages get the structural rules only.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
@@ -80,9 +81,9 @@ def guess_language(text: str, guess: Guess = GUESS) -> str | None:
         return "ko"
     if len(_HAN_RE.findall(text[:2000])) >= guess.min_hits:
         return "zh"
-    words = _LATIN_WORD_RE.findall(text.lower())
+    counts = Counter(_LATIN_WORD_RE.findall(text.lower()))  # each word counted once, in C
     hits = sorted(
-        ((sum(1 for w in words if w in common), lang) for lang, common in guess.common_words),
+        ((sum(counts[w] for w in common), lang) for lang, common in guess.common_words),
         reverse=True,
     )
     (best, lang), (second, _) = hits[0], hits[1]

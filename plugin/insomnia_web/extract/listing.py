@@ -18,13 +18,12 @@ the article extraction.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, tag_name
-from .patterns import HEADING_TAGS
+from .patterns import HEADING_TAGS, NamePattern
 from .rules import matches
 from .serialize import INLINE_TAGS
 
@@ -39,8 +38,8 @@ class CardLabels:
     """A label is short: elements with more words are searched, never tested whole."""
     max_credit_words: int = 3
     """A figure holding no more words than this is a picture with its credit."""
-    caption_class: re.Pattern[str] = re.compile(
-        r"(?:^|\s)(?:[a-z0-9]+[-_]+)*(?:caption|credit)s?(?:$|\s)", re.I
+    caption_class: NamePattern = NamePattern(
+        r"(?:^|\s)(?:[a-z0-9]+[-_]+)*(?:caption|credit)s?(?:$|\s)"
     )
     """A photo's caption or credit on a card ("caption", "image-credit", "credit-caption"):
     in a listing it describes the picture, not the story."""

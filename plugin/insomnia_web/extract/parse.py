@@ -98,7 +98,7 @@ def _parse(data: bytes) -> tuple[lxml.html.HtmlElement | None, bool]:
 def parse_html(html: str) -> lxml.html.HtmlElement | None:
     """Parse *html* into an ``<html>`` element, or return ``None`` for an empty document."""
     html = _XML_DECL_RE.sub("", html, count=1)
-    if not html.strip():
+    if not html or html.isspace():  # no copy of the page made to find out
         return None
     data = html.encode("utf-8", "replace")
     root, too_deep = _parse(data)

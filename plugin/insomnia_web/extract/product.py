@@ -23,7 +23,7 @@ import html
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,15 +101,16 @@ def _declares_product_in_markup(root: HtmlElement) -> bool:
     )
 
 
-def read_product(root: HtmlElement) -> ProductInfo:
+def read_product(root: HtmlElement, ld_texts: Sequence[str] | None = None) -> ProductInfo:
     """Read the page's product declarations (before scripts are removed).
 
     The description is the longest one a product declares in JSON-LD, as plain text, or
-    ``None`` when there is none worth adding.
+    ``None`` when there is none worth adding. *ld_texts* are the page's
+    :func:`~.signals.ld_json_texts` when the caller has read them.
     """
     found = False
     best = ""
-    for source in ld_json_texts(root):
+    for source in ld_json_texts(root) if ld_texts is None else ld_texts:
         try:
             data = json.loads(source)
         except (ValueError, RecursionError):

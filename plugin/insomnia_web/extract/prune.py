@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import re
 
 from lxml.etree import XPath
 from lxml.html import HtmlElement
@@ -22,6 +21,7 @@ from .patterns import (
     LINK_LINES,
     LINK_LISTS,
     MAX_NAME_CHARS,
+    NamePattern,
 )
 from .rules import matches
 
@@ -42,7 +42,7 @@ _HREFLANG_LINKS = XPath(".//a[@hreflang]")
 # A card's title block: its links (a picture and the name) all lead to the item, and it
 # holds a heading or is named a title; a block with more links than this is not one card.
 MAX_CARD_LINKS = 3
-_TITLE_NAME_RE = re.compile(r"(?:^|[-_ ])(?:title|headline|heading|name)(?:$|[-_ ])", re.I)
+_TITLE_NAME_RE = NamePattern(r"(?:^|[-_ ])(?:title|headline|heading|name)(?:$|[-_ ])")
 _HEADING_INSIDE = XPath("boolean(.//h1|.//h2|.//h3|.//h4|.//h5|.//h6)")
 
 
@@ -85,34 +85,43 @@ def _link_box(link: HtmlElement) -> HtmlElement | None:
     return parent
 
 
-def drop_language_switchers(root: HtmlElement) -> None:
+def drop_language_switchers(root: HtmlElement) -> bool:
     """Drop lists of links to the page in other languages (each marked with ``hreflang``).
 
     Wikis and multilingual sites list every translation of the page by the language's own
     name ("Afrikaans", "Aragonés", ...); the list names languages, not content. A list is
     one when its links lead to at least MIN_SWITCHER_LANGUAGES distinct languages (a site
-    that marks all its links ``hreflang="en"`` has one).
+    that marks all its links ``hreflang="en"`` has one). Returns true when one was dropped.
     """
     by_box: dict[HtmlElement, set[str]] = {}
     for link in _HREFLANG_LINKS(root):
         box = _link_box(link)
         if box is not None and box is not root:
             by_box.setdefault(box, set()).add(str(link.get("hreflang", "")).strip().lower())
+    dropped = False
     for box, languages in by_box.items():
         if len(languages) >= MIN_SWITCHER_LANGUAGES and box.getparent() is not None:
             box.drop_tree()
+            dropped = True
+    return dropped
 
 
-def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> None:
+def drop_boilerplate(
+    root: HtmlElement, top: HtmlElement, inside_main: bool, counts: BlockCounts | None = None
+) -> None:
     """Drop boilerplate blocks under *root*, except those holding most of *top*'s words.
 
     A ``<footer>`` stays only inside a story (an ``<article>``, or *root* itself when
     *inside_main* is true), where it holds the story's tags or author; one that sits in the
     main region outside any story is the page's footer, placed there by the template.
-    Language switchers go first (:func:`drop_language_switchers`).
+    Language switchers go first (:func:`drop_language_switchers`). *counts*, when given,
+    are the counts of a tree holding *root* and *top* as it is: words are read from them
+    instead of counted again.
     """
-    drop_language_switchers(root)
-    total = word_count(top)
+    if drop_language_switchers(root):
+        counts = None
+    words = counts.words if counts is not None else None
+    total = words.get(top, 0) if words is not None else word_count(top)
     doomed: list[HtmlElement] = []
     # Walk top-down, skipping subtrees already doomed. Each element carries whether it is
     # inside the main region and whether it is inside a story.
@@ -132,7 +141,7 @@ def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> 
             limit = rule.max_share_by_tag if kind == 1 else rule.max_share_by_class
             if tag == "footer" or (el.get("role") or "").strip().lower() == "contentinfo":
                 limit = 1.01  # a page footer is never the content, even on an empty page
-            if _share_below(el, total, limit) and el.find(".//main") is None:
+            if _share_below(el, total, limit, words) and el.find(".//main") is None:
                 doomed.append(el)
                 continue
         child_inside = inside or tag in ("main", "article")
@@ -143,12 +152,17 @@ def drop_boilerplate(root: HtmlElement, top: HtmlElement, inside_main: bool) -> 
         el.drop_tree()
 
 
-def _share_below(el: HtmlElement, total: int, limit: float) -> bool:
+def _share_below(
+    el: HtmlElement, total: int, limit: float, words: dict[HtmlElement, int] | None = None
+) -> bool:
     """True when *el* holds less than *limit* of *total* words (its text is read only until
-    it holds that much: a wrapper holding the page is not counted to the end)."""
+    it holds that much: a wrapper holding the page is not counted to the end), or is read
+    from *words* (:attr:`BlockCounts.words`) when they are given."""
     if not total:
         return limit > 0.0
-    return all(words / total < limit for words in growing_word_count(el))
+    if words is not None:
+        return words.get(el, 0) / total < limit
+    return all(count / total < limit for count in growing_word_count(el))
 
 
 def drop_titled_sections(root: HtmlElement, language: str | None = "en") -> None:

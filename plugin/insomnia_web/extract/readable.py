@@ -35,11 +35,13 @@ import functools
 import itertools
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
-from lxml.etree import tounicode
+from lxml.etree import Element, tounicode
 from lxml.html import HtmlElement
 from readability import Document
+from readability import readability as readability_module
 from readability.readability import REGEXES as READABILITY_RES
 
 from .counts import (
@@ -50,12 +52,29 @@ from .counts import (
     parent_words,
     word_count,
 )
-from .patterns import HEADING_TAGS
+from .patterns import HEADING_TAGS, NamePattern
 from .serialize import INLINE_TAGS
 
 __all__ = ["readable_article"]
 
 logging.getLogger("readability.readability").setLevel(logging.CRITICAL)
+
+
+def _when_debugging(helper: Callable[..., str]) -> Callable[..., str]:
+    """*helper*, one that words a debug message of readability's, run only while its debug
+    log is on: readability formats those messages eagerly, describing each element it
+    cleans and copying its whole text, even when no message is written."""
+    log = logging.getLogger("readability.readability")
+
+    @functools.wraps(helper)
+    def quiet(*args: Any, **kwargs: Any) -> str:
+        return helper(*args, **kwargs) if log.isEnabledFor(logging.DEBUG) else ""
+
+    return quiet
+
+
+readability_module.describe = _when_debugging(readability_module.describe)
+readability_module.text_content = _when_debugging(readability_module.text_content)
 
 _HEADINGS = HEADING_TAGS
 _BLOCK_PREFIXES = ("blockquote", "dl", "div", "img", "ol", "p", "table", "ul")
@@ -88,18 +107,19 @@ STATEMENT_MIN_WORDS = 8
 # ... and at most this share of its words sits in links (a list of links is navigation).
 STATEMENT_MAX_LINK_SHARE = 0.3
 
-_UNLIKELY_RE = READABILITY_RES["unlikelyCandidatesRe"]
+# readability's patterns of class and id names, searched fast (:class:`.patterns.NamePattern`).
+_UNLIKELY_RE = NamePattern(READABILITY_RES["unlikelyCandidatesRe"].pattern)
+_MAYBE_RE = NamePattern(READABILITY_RES["okMaybeItsACandidateRe"].pattern)
+_NEGATIVE_RE = NamePattern(READABILITY_RES["negativeRe"].pattern)
+_POSITIVE_RE = NamePattern(READABILITY_RES["positiveRe"].pattern)
 _SLUG_WORD_RE = re.compile(r"[^\W_]+")
 # Cookie and consent managers (OneTrust, a consent platform's preference center) hold long
 # legal prose that readability can score as the article; their text is never the content.
-_CONSENT_RE = re.compile(r"(?:^|[-_ ])(?:onetrust|cookies?|consent|gdpr)(?:$|[-_ ])", re.I)
+_CONSENT_RE = NamePattern(r"(?:^|[-_ ])(?:onetrust|cookies?|consent|gdpr)(?:$|[-_ ])")
 # Banners that a consent manager opens as a dialog carry no telling name ("sp-cc-wrapper"),
 # only the role; an article is never inside a dialog.
 _DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
-_MAYBE_RE = READABILITY_RES["okMaybeItsACandidateRe"]
 _SEMANTIC_TAGS = frozenset(("main", "article", "math"))
-# Elements with a class or an id: the only ones whose name can call them unlikely.
-_NAMED_XPATH = ".//*[@class or @id]"
 # The unlikely pass never drops these or anything inside them: code, headings (a "header"
 # class on a heading or its anchor link names the heading itself) and quotations (an embedded
 # post is classed after its source: "twitter-tweet", "instagram-media").
@@ -147,9 +167,15 @@ class _TreeDocument(Document):  # type: ignore[misc]
         for top in root.iter(*_KEPT_SUBTREE_TAGS):
             if top not in kept:  # a nested one was taken with its outermost
                 kept.update(top.iter())
-        for el in root.xpath(_NAMED_XPATH):  # document order; only elements with a name
+        # Every element in document order, listed before any goes; only a name can doom one.
+        for el in list(root.iterdescendants(Element)):
+            classes = el.get("class")
+            element_id = el.get("id")
+            if classes is None and element_id is None:
+                continue
             if (
-                el.tag not in ("html", "body")
+                _unlikely_names(classes, element_id)
+                and el.tag not in ("html", "body")
                 and el not in kept
                 and el not in holds_semantic
                 and el not in protected
@@ -238,7 +264,7 @@ class _TreeDocument(Document):  # type: ignore[misc]
             return 0.0
         # readability's measure: the text length of the links over the element's.
         lengths = self._lengths
-        linked = sum(_text_length(link, lengths) for link in elem.findall(".//a"))
+        linked = sum(_text_length(link, lengths) for link in elem.iterdescendants("a"))
         return float(linked) / max(_text_length(elem, lengths), 1)
 
     def class_weight(self, elem: HtmlElement) -> float:
@@ -247,13 +273,8 @@ class _TreeDocument(Document):  # type: ignore[misc]
         # that spells the element's heading is no name either: it is weighed without it.
         element_id = elem.get("id")
         if element_id and _is_heading_slug(elem, element_id):
-            del elem.attrib["id"]
-            try:
-                weight = float(super().class_weight(elem))
-            finally:
-                elem.set("id", element_id)
-        else:
-            weight = float(super().class_weight(elem))
+            element_id = None
+        weight = _names_weight(elem.get("class"), element_id)
         if self._sanitizing and elem.tag in _HEADINGS:
             return max(weight, 0.0)
         return weight
@@ -264,27 +285,25 @@ class _TreeDocument(Document):  # type: ignore[misc]
 
     def transform_misused_divs_into_paragraphs(self) -> None:
         # Same rule as readability (a div without block descendants is a paragraph), computed
-        # in one bottom-up pass instead of serializing every div's children.
+        # in one pass instead of serializing every div's children: each block marks its
+        # ancestors, up to the first one marked already.
         elements = list(self.html.iter())
-        has_block: dict[HtmlElement, bool] = {}
-        for el in reversed(elements):
-            found = False
-            for child in el:
-                tag = child.tag
-                if not isinstance(tag, str):
-                    continue
-                if tag.startswith(_BLOCK_PREFIXES) or has_block.get(child, False):
-                    found = True
-                    break
-            has_block[el] = found
+        holds_block: set[HtmlElement] = set()
+        for el in elements:
+            tag = el.tag
+            if isinstance(tag, str) and tag.startswith(_BLOCK_PREFIXES):
+                parent = el.getparent()
+                while parent is not None and parent not in holds_block:
+                    holds_block.add(parent)
+                    parent = parent.getparent()
         divs = [el for el in elements if el.tag == "div"]
         for el in divs:
-            if not has_block[el]:
+            if el not in holds_block:
                 el.tag = "p"
         for el in divs:
             if el.tag != "div":
                 continue
-            _wrap_inline_runs(el, has_block)
+            _wrap_inline_runs(el, holds_block)
 
 
 def _text_length(el: HtmlElement, lengths: dict[HtmlElement, int] | None) -> int:
@@ -320,11 +339,20 @@ def clean_length(text: str) -> int:
     return length
 
 
+def _readability_text_length(el: HtmlElement) -> int:
+    """readability's ``text_length`` (the length of *el*'s cleaned text), measured by
+    :func:`clean_length`: readability's own rewrites the whole text in three passes."""
+    return clean_length(el.text_content() or "")
+
+
 @functools.lru_cache(maxsize=1024)
 def _cleaned_run_length(run: str) -> int:
     """The length of one whitespace run once readability's ``clean`` has rewritten it."""
     run = _NEWLINE_RUN_RE.sub("\n", _LONG_SPACE_RE.sub(" " * 255, run))
     return len(_TAB_RUN_RE.sub(" ", run))
+
+
+readability_module.text_length = _readability_text_length
 
 
 def _lift(candidates: Candidates, best_candidate: Any, root: HtmlElement) -> Any:
@@ -385,10 +413,40 @@ def _named_unlikely(el: HtmlElement) -> bool:
     return True
 
 
+def _unlikely_names(classes: str | None, element_id: str | None) -> bool:
+    """:func:`_unlikely_name` of a class and an id, each value's searches remembered apart
+    (readability's words hold no space, so none spans the two)."""
+    unlikely, maybe = _name_marks(classes or "")
+    if element_id:
+        id_unlikely, id_maybe = _name_marks(element_id)
+        unlikely, maybe = unlikely or id_unlikely, maybe or id_maybe
+    return unlikely and not maybe
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_marks(name: str) -> tuple[bool, bool]:
+    """Whether *name* holds a word readability calls unlikely, and one that names content."""
+    return bool(_UNLIKELY_RE.search(name)), bool(_MAYBE_RE.search(name))
+
+
 @functools.lru_cache(maxsize=4096)
 def _unlikely_name(features: str) -> bool:
     """readability's test of a class and id string (a page repeats a few names many times)."""
     return bool(_UNLIKELY_RE.search(features)) and not _MAYBE_RE.search(features)
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_weight(classes: str | None, element_id: str | None) -> float:
+    """readability's ``class_weight`` of a class and an id (no keywords of its own given):
+    -25 for each that names chrome, +25 for each that names content."""
+    weight = 0.0
+    for feature in (classes, element_id):
+        if feature:
+            if _NEGATIVE_RE.search(feature):
+                weight -= 25
+            if _POSITIVE_RE.search(feature):
+                weight += 25
+    return weight
 
 
 def _is_heading_slug(el: HtmlElement, element_id: str) -> bool:
@@ -507,7 +565,7 @@ def _new_p(beside: HtmlElement) -> HtmlElement:
     return beside.makeelement("p", {})
 
 
-def _wrap_inline_runs(div: HtmlElement, has_block: dict[HtmlElement, bool]) -> None:
+def _wrap_inline_runs(div: HtmlElement, holds_block: set[HtmlElement]) -> None:
     """Wrap a div's loose text and runs of inline children in ``<p>``s, drop its ``<br>``s."""
     children = list(div)
     paragraph = None
@@ -521,7 +579,7 @@ def _wrap_inline_runs(div: HtmlElement, has_block: dict[HtmlElement, bool]) -> N
         if child.tag == "br":
             paragraph = None
             continue
-        if child.tag not in INLINE_TAGS or has_block.get(child, True):
+        if child.tag not in INLINE_TAGS or child in holds_block:
             paragraph = None
             continue
         if paragraph is None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["PHRASES", "SEARCHED", "matches"]
+__all__ = ["PHRASES", "SEARCHED", "any_pattern", "has_phrases", "matches", "matches_any"]
 
 PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
     # Headings that open a section after, or beside, the content: related stories, sharing,
@@ -273,6 +273,43 @@ def _compiled(rule: str, language: str) -> re.Pattern[str] | None:
     if rule in SEARCHED:
         return re.compile("|".join(phrases), re.I)
     return re.compile(f"{_EDGE}(?:{'|'.join(phrases)}){_EDGE}", re.I)
+
+
+def has_phrases(rule: str, language: str | None) -> bool:
+    """True when *rule* has phrases in *language*: else :func:`matches` is always false."""
+    return language is not None and _compiled(rule, language) is not None
+
+
+@functools.cache
+def _compiled_any(rules: tuple[str, ...], language: str) -> re.Pattern[str] | None:
+    phrases = [phrase for rule in rules for phrase in PHRASES[rule].get(language, ())]
+    if not phrases:
+        return None
+    return re.compile(f"{_EDGE}(?:{'|'.join(phrases)}){_EDGE}", re.I)
+
+
+def any_pattern(rules: tuple[str, ...], language: str | None) -> re.Pattern[str] | None:
+    """The one pattern of all *rules*' phrases in *language* (none of :data:`SEARCHED`), whose
+    ``fullmatch`` of a text is :func:`matches_any`; ``None`` when there are no phrases.
+
+    For a caller testing many texts: the pattern is looked up once.
+    Raises ``KeyError`` for a rule that :data:`PHRASES` does not hold, ``ValueError`` for a
+    searched one.
+    """
+    if not SEARCHED.isdisjoint(rules):
+        raise ValueError(f"searched rules are matched one by one: {rules}")
+    return None if language is None else _compiled_any(rules, language)
+
+
+def matches_any(rules: tuple[str, ...], language: str | None, text: str) -> bool:
+    """True when :func:`matches` is true for one of *rules* (none of :data:`SEARCHED`): one
+    pattern of all their phrases reads the text once.
+
+    Raises ``KeyError`` for a rule that :data:`PHRASES` does not hold, ``ValueError`` for a
+    searched one.
+    """
+    pattern = any_pattern(rules, language)
+    return pattern is not None and pattern.fullmatch(text) is not None
 
 
 def matches(rule: str, language: str | None, text: str) -> bool:

@@ -18,7 +18,7 @@ from lxml.html import HtmlElement
 from .counts import is_data_table, tag_name
 from .patterns import HEADING_TAGS
 
-__all__ = ["BLOCK_TAGS", "SKIP_TAGS", "serialize"]
+__all__ = ["BLOCK_TAGS", "SKIP_TAGS", "added_words_at_most", "serialize"]
 
 BLOCK_TAGS = frozenset(
     [
@@ -372,3 +372,38 @@ def serialize(root: HtmlElement, *, _inside_cell: bool = False) -> str:
                 pending_break = _PARA
     flush()
     return "".join(lines)
+
+
+_FENCED_TAGS = ("pre", "xmp", "plaintext")
+
+
+def added_words_at_most(root: HtmlElement) -> int:
+    """At most how many words :func:`serialize` adds to the text under *root* (or under any
+    part of it): a bullet per list item, hashes per heading, two fences per code block and
+    the pipes and rule of each table, as if every table were a data table.
+
+    Serializing never adds other words: whitespace is collapsed and text nodes are only
+    joined or kept apart, so the words of the text (its nodes counted apart, as
+    :class:`~.counts.BlockCounts` counts them) plus this bound the words of the result.
+    Keep it in step with the markers :func:`_tokens` and :func:`_table_markdown` write.
+    """
+    added = 0
+    for el in root.iter("li", "table", *_HEADINGS, *_FENCED_TAGS):  # one walk for all
+        tag = el.tag
+        if tag == "table":
+            widths = [_row_width(row) for row in el.iter("tr")]
+            if widths:
+                added += (len(widths) + 2) * (max(widths) + 1)
+        else:
+            added += 2 if tag in _FENCED_TAGS else 1
+    return added
+
+
+def _row_width(row: HtmlElement) -> int:
+    """The cells :func:`_table_markdown` writes for *row*, colspans included."""
+    width = 0
+    for cell in row:
+        if tag_name(cell) in ("td", "th"):
+            span = cell.get("colspan", "1")
+            width += int(span) if span.isdigit() and 1 < int(span) <= 50 else 1
+    return width

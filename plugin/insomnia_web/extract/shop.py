@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from lxml.html import HtmlElement
 
 from .counts import class_and_id, tag_name, word_count
+from .patterns import NamePattern
 from .rules import matches
 
 __all__ = ["drop_language_matrices", "drop_review_lists", "drop_shop_chrome", "may_list_reviews"]
@@ -58,7 +59,7 @@ class ReviewLists:
     min_reviews: int = 3
     """A list holds at least this many reviews: one or two blocks named "review" are often an
     editor's verdict or a rating summary."""
-    widget_name: re.Pattern[str] = re.compile(r"reviews?(?![a-z])", re.I)
+    widget_name: NamePattern = NamePattern(r"reviews?(?![a-z])")
     """The widget around a review list is named after reviews ("woocommerce-Reviews",
     "customer-reviews_feature_div", "reviews-section")."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from lxml.html import HtmlElement
 
@@ -49,16 +49,19 @@ def og_type(root: HtmlElement) -> str:
     return ""
 
 
-def _ld_types(root: HtmlElement) -> set[str]:
+def _ld_types(texts: Iterable[str]) -> set[str]:
     types: set[str] = set()
-    for text in ld_json_texts(root):
+    for text in texts:
         types.update(_LD_TYPE_RE.findall(text))
     return types
 
 
-def article_claim(root: HtmlElement) -> ArticleClaim:
-    """Return how strongly the page (before scripts are removed) claims to be an article."""
-    types = _ld_types(root)
+def article_claim(root: HtmlElement, ld_texts: Sequence[str] | None = None) -> ArticleClaim:
+    """Return how strongly the page (before scripts are removed) claims to be an article.
+
+    *ld_texts* are the page's :func:`ld_json_texts` when the caller has read them.
+    """
+    types = _ld_types(ld_json_texts(root) if ld_texts is None else ld_texts)
     if types & _NEWS_TYPES:
         return ArticleClaim.NEWS
     if types & _GENERIC_TYPES or root.find('.//*[@itemprop="articleBody"]') is not None:
