@@ -204,3 +204,26 @@ def test_serializing_adds_no_more_words_than_its_bound(markup: str) -> None:
     body = document_fromstring(f"<html><body>{markup}</body></html>").find("body")
     assert body is not None
     assert count_words(serialize(body)) <= word_count(body) + added_words_at_most(body)
+
+
+def test_an_article_with_much_text_outside_it_meets_the_page_extraction() -> None:
+    """The page extraction runs when the page could hold enough prose above the article to
+    set it aside, however large the article's share of the page."""
+    story = " ".join(
+        f"Paragraph {n} of the story tells what the council decided." for n in range(40)
+    )
+    bio = " ".join(f"Line {n} of the author's biography." for n in range(20))
+    root = document_fromstring(f"<html><body><p>{story}</p><p>{bio}</p></body></html>")
+    article_text = serialize(root.body[1])
+    assert count_words(article_text) >= 0.1 * word_count(root)  # the share a news claim needs
+    assert not html_module._article_surely_chosen(article_text, root, None, ArticleClaim.NEWS)
+
+
+def test_an_article_that_is_nearly_the_whole_page_skips_the_page_extraction() -> None:
+    """With too few words outside the article to set it aside, the page extraction is skipped."""
+    story = " ".join(
+        f"Paragraph {n} of the story tells what the council decided." for n in range(40)
+    )
+    root = document_fromstring(f"<html><body><p>{story}</p><p>Share this.</p></body></html>")
+    article_text = serialize(root.body[0])
+    assert html_module._article_surely_chosen(article_text, root, None, ArticleClaim.NEWS)

@@ -170,15 +170,22 @@ def _article_surely_chosen(
     article_text: str, root: HtmlElement, counts: BlockCounts | None, claim: ArticleClaim
 ) -> bool:
     """True when :func:`_choose` picks the article whatever the page extraction of *root*
-    holds: the article holds its share of an upper bound of the page text's words (the
-    words of the whole tree, *counts* when the caller has them, plus those serializing may
-    add). Pruning only removes text, so the page extraction need not run."""
+    holds, so the page extraction need not run. Pruning only removes text, so an upper
+    bound of the page text's words is the words of the whole tree (*counts* when the caller
+    has them) plus those serializing may add. The article must hold its share of that bound,
+    and the words the page text could hold outside the article (the bound less the
+    article's own words, which came from the same tree) must fall short of the prose above
+    it that sets an article aside (:func:`_below_the_story`)."""
     article_words = count_words(article_text)
     if not article_words:
         return False
     words = counts.words.get(root, 0) if counts is not None else word_count(root)
-    most = words + added_words_at_most(root)
-    return article_words >= _ARTICLE_SHARE[claim] * most
+    added = added_words_at_most(root)
+    most = words + added
+    if article_words < _ARTICLE_SHARE[claim] * most:
+        return False
+    outside = most + added - article_words
+    return outside < PROSE_ABOVE_MIN_WORDS or outside <= PROSE_ABOVE_SHARE * article_words
 
 
 def _readability_fits(html: str, root: HtmlElement, spent: float) -> bool:
