@@ -7,11 +7,12 @@ little is too little depends on whether the page declares itself an article. A p
 article that the page extraction lost altogether (it kept another region, such as a comment
 thread) is kept whatever its share; an article that is one post of a thread of post boxes
 is set aside for the page extraction. Customer review lists (on a product page, or marked
-up review by review) go before either extraction runs. After the choice, a line said twice
-is read once; on a product page a sentence that its paragraph repeats and a script's JSON
-line go, and a product description that the page declares in JSON-LD but the result lacks
-is added, and so is a story's lead paragraph held in its header (:mod:`.lead`). The author
-and dates the page states come along (:mod:`.article_meta`).
+up review by review) go before either extraction runs. After the choice, a story's closing
+calls to subscribe go (:mod:`.closing`), a line said twice is read once; on a product page a
+sentence that its paragraph repeats and a script's JSON line go, and a product description
+that the page declares in JSON-LD but the result lacks is added, and so is a story's lead
+paragraph held in its header (:mod:`.lead`). The author and dates the page states come along
+(:mod:`.article_meta`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from lxml.html import HtmlElement
 from .article_meta import article_meta
 from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
+from .closing import drop_closing_lines
 from .dedup import finish_lines
 from .forum import drop_forum_chrome, drop_lone_post, is_forum_thread
 from .language import page_language
@@ -191,6 +193,8 @@ def extract_html(
         return Extracted(title, finish_lines(article_text), "readability", None, *about)
     page_text = serialize(_tidy(prune_boilerplate(root, language), language))
     text, method = _choose(article_text, page_text, claim)
+    if not thread:  # a forum post may say anything, a story's prompts go
+        text = drop_closing_lines(text, language)
     text = add_lead(text, lead)
     text = finish_product_text(finish_lines(text), product)
     return Extracted(title, text, method, None, *about)
