@@ -4,7 +4,7 @@ Listings, forum threads, product pages, documentation and collections spread the
 over many similar blocks; an article extractor keeps one of them. Here the page is kept
 whole and pruned instead: navigation, headers and footers, sidebars, forms, cookie and
 consent banners, share widgets, sections under "Related" headings and link lists go, and so
-do figure captions, a grid of priced
+do figure captions, linked teasers of other stories (:mod:`.teasers`), a grid of priced
 product cards beside a long buying guide (anywhere on the page, as shops put the guide
 below ``<main>``), a button repeated on every card, the field names
 repeated on every card, a card's name printed again within the card, a card's
@@ -41,6 +41,7 @@ from .prune import (
     drop_link_lists,
     drop_titled_sections,
 )
+from .teasers import drop_linked_teasers
 
 __all__ = ["prune_article", "prune_boilerplate"]
 
@@ -90,6 +91,7 @@ def prune_boilerplate(
     body = root.find("body")
     drop_boilerplate(root, body if body is not None else root, inside_main=False, counts=counts)
     drop_titled_sections(body if body is not None else root, language)
+    drop_linked_teasers(body if body is not None else root)
     _drop_captions(body if body is not None else root)
     # Shops often put the card grid in <main> and the category guide below it, outside
     # <main>: the grid must go before <main> is picked as the region, or the guide is lost.

@@ -9,11 +9,12 @@ article that the page extraction lost altogether (it kept another region, such a
 thread) is kept whatever its share; an article that is one post of a thread of post boxes,
 or a block below the story that the page text holds above it, is set aside for the page
 extraction. Customer review lists (on a product page, or marked
-up review by review) go before either extraction runs. After the choice, a line said twice
-is read once; on a product page a sentence that its paragraph repeats and a script's JSON
-line go, and a product description that the page declares in JSON-LD but the result lacks
-is added, and so is a story's lead paragraph held in its header or named by its class
-(:mod:`.lead`). The author and dates the page states come along (:mod:`.article_meta`).
+up review by review) go before either extraction runs. After the choice, a story's closing
+calls to subscribe go (:mod:`.closing`), a line said twice is read once; on a product page a
+sentence that its paragraph repeats and a script's JSON line go, and a product description
+that the page declares in JSON-LD but the result lacks is added, and so is a story's lead
+paragraph held in its header or named by its class (:mod:`.lead`). The author and dates the
+page states come along (:mod:`.article_meta`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from lxml.html import HtmlElement
 from .article_meta import article_meta
 from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
+from .closing import drop_closing_lines
 from .counts import BlockCounts, word_count
 from .dedup import finish_lines
 from .forum import drop_forum_chrome, drop_lone_post, is_forum_thread
@@ -188,6 +190,21 @@ def _article_surely_chosen(
     return outside < PROSE_ABOVE_MIN_WORDS or outside <= PROSE_ABOVE_SHARE * article_words
 
 
+def _article_or_page(
+    article_text: str,
+    root: HtmlElement,
+    counts: BlockCounts | None,
+    claim: ArticleClaim,
+    language: str | None,
+) -> tuple[str, str]:
+    """The text and method :func:`_choose` picks, the page extraction of *root* run only
+    when the article is not surely chosen (:func:`_article_surely_chosen`)."""
+    if article_text and _article_surely_chosen(article_text, root, counts, claim):
+        return article_text, "readability"
+    page_text = serialize(_tidy(prune_boilerplate(root, language, counts), language))
+    return _choose(article_text, page_text, claim)
+
+
 def _readability_fits(html: str, root: HtmlElement, spent: float) -> bool:
     """True when readability may run on this page within the budget."""
     if len(html) > BUDGET.readability_max_chars:
@@ -258,11 +275,9 @@ def extract_html(
     article_text = drop_lone_post(root, article_text)  # one post of a thread is not the page
     if article_text and spent() > BUDGET.seconds:  # out of time: the article is the best so far
         return Extracted(title, finish_lines(article_text), "readability", None, *about)
-    if article_text and _article_surely_chosen(article_text, root, counts, claim):
-        text, method = article_text, "readability"
-    else:
-        page_text = serialize(_tidy(prune_boilerplate(root, language, counts), language))
-        text, method = _choose(article_text, page_text, claim)
+    text, method = _article_or_page(article_text, root, counts, claim, language)
+    if not thread:  # a forum post may say anything, a story's prompts go
+        text = drop_closing_lines(text, language)
     text = add_lead(text, lead)
     text = finish_product_text(finish_lines(text), product)
     return Extracted(title, text, method, None, *about)

@@ -78,6 +78,8 @@ DROP_ROLES = frozenset(
 # German and French CMS templates).
 # "subscription-eligible" (and -enabled, -available, -price) marks a product card that can be
 # bought on subscription, not a newsletter box.
+# "related" is read inside a joined name too ("relatedArticlesText", "postrelated"): the word
+# names a block of links to other stories whatever it is glued to.
 # Not "modal": shops render product details (measurements, materials) into modal sheets that
 # open from a link; popups that are chrome carry role="dialog" or are named popup or overlay.
 BOILERPLATE_RE = NamePattern(
@@ -87,7 +89,7 @@ BOILERPLATE_RE = NamePattern(
     r"side-?bar|breadcrumbs?|crumbs|cookies?|cookie-?banner|consent|gdpr|"
     r"share|sharing|social|social-?links|share-?buttons|newsletter|subscribe|"
     r"subscription(?![-_](?:eligible|enabled|available|price|product|item))|"
-    r"signup|sign-?up|related|related-?posts|recommended|popular|trending|promo|advert|ads|"
+    r"signup|sign-?up|[a-z\d]*related[a-z\d]*|recommended|popular|trending|promo|advert|ads|"
     r"ad-?slot|adsbygoogle|sponsor|sponsored|popup|overlay|skip-?link|editsection|"
     r"pagination|pager|comment-?form|comments|comment-?list|commentlist|comment-?section|"
     r"reviews?|recommendations?|respond|disqus|toolbar|tags|tag-?cloud|author-?bio|"

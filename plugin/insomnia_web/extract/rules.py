@@ -238,6 +238,13 @@ PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
         "fr": (r"\ba (?:écrit|dit)\s*:?\s*(?:\u2191|\^)?$",),
         "es": (r"\b(?:escribió|dijo)\s*:?\s*(?:\u2191|\^)?$",),
     },
+    # A call to subscribe or follow among a story's last lines: searched.
+    "closing_line": {
+        "en": (r"\bfollow us\b", r"\bsubscribe (?:now|to|today)\b", r"\bnewsletter\b"),
+        "de": (r"\bfolgen sie uns\b", r"\babonnieren sie\b", r"\bnewsletter\b"),
+        "fr": (r"\bsuivez-nous\b", r"\babonnez-vous\b", r"\bnewsletter\b"),
+        "es": (r"\bs[ií]guenos\b", r"\bsuscr[ií]bete\b", r"\bnewsletter\b"),
+    },
     # A copyright notice ("©" and "(c)" need no language: see :mod:`.tidy`): searched.
     "legal_line": {
         "en": (r"^\W*copyright\b", r"\ball rights reserved\b"),
@@ -260,7 +267,7 @@ PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
 
 # Rules whose phrases are searched for inside the text (anchored by the phrase itself, if at
 # all) instead of matched against the whole of it.
-SEARCHED = frozenset(("quote_attribution", "legal_line", "language_name"))
+SEARCHED = frozenset(("quote_attribution", "legal_line", "language_name", "closing_line"))
 # Marks and punctuation around a phrase do not change it ("Sponsored ·", "» Related", "関連記事：").
 _EDGE = r"\W*"
 
