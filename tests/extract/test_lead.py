@@ -72,3 +72,29 @@ def test_a_lead_photo_caption_is_no_lead() -> None:
     """A block named a lead that holds a photo is the lead picture and its caption."""
     page = _story(f"<div class='ArticlePage-lead'><img src='a.jpg'><p>{_NAMED_LEAD}</p></div>")
     assert _NAMED_LEAD not in extract_html(page).text
+
+
+def test_the_first_paragraph_under_the_headline_is_the_lead() -> None:
+    """A paragraph of prose right under the headline, unnamed and outside the body, is kept."""
+    page = _story(f"<div class='byline'>Von Anna Berg</div><p>{_NAMED_LEAD}</p>")
+    text = extract_html(page).text
+    assert _NAMED_LEAD in text
+    assert text.index(_NAMED_LEAD) < text.index("Absatz 0")
+
+
+def test_a_photo_caption_under_the_headline_is_no_lead() -> None:
+    """The only paragraph beside a photo under the headline is its caption, not a lead."""
+    page = _story(f"<div class='photo'><img src='a.jpg'><p>{_NAMED_LEAD}</p></div>")
+    assert _NAMED_LEAD not in extract_html(page).text
+
+
+def test_a_paragraph_in_a_block_named_a_caption_is_no_lead() -> None:
+    """A paragraph in a block named a caption or credit under the headline is no lead."""
+    page = _story(f"<div class='media-caption'><div><p>{_NAMED_LEAD}</p></div></div>")
+    assert _NAMED_LEAD not in extract_html(page).text
+
+
+def test_a_lead_with_a_drop_cap_is_not_added_again() -> None:
+    """A lead whose first letter stands apart ("W hile") is the text's own first paragraph."""
+    text = "# Title\n\nWhile the bridge stood, the town grew.\n\nBody."
+    assert add_lead(text, ["W hile the bridge stood, the town grew."]) == text

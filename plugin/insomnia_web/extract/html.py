@@ -13,7 +13,8 @@ up review by review) go before either extraction runs. After the choice, a story
 calls to subscribe go (:mod:`.closing`), a line said twice is read once; on a product page a
 sentence that its paragraph repeats and a script's JSON line go, and a product description
 that the page declares in JSON-LD but the result lacks is added, and so is a story's lead
-paragraph held in its header or named by its class (:mod:`.lead`). The author and dates the
+paragraph held in its header, named by its class or standing first under the headline
+(:mod:`.lead`). The author and dates the
 page states come along (:mod:`.article_meta`).
 """
 

@@ -8,11 +8,15 @@ anything is pruned, and put back under the headline when the chosen text lacks i
 
 Sites that give the lead no ``<header>`` name it in its class or id instead (``lead``,
 ``intro``, ``standfirst``, ``article-deck``, ``field-perex``, ``texto-bajada``): the first
-block so named after the ``<h1>`` that holds a paragraph of prose is the lead then.
+block so named after the ``<h1>`` that holds a paragraph of prose is the lead then. A page
+that marks its lead neither way gets its first ``<p>`` after the ``<h1>`` when it reads as a
+lead by the same tests and is no photo's caption (alone beside a picture, or in a block
+named a caption or a credit).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,10 +26,19 @@ from lxml.html import HtmlElement
 from .counts import class_and_id, word_count
 from .dedup import repeat_key
 from .patterns import BOILERPLATE_BLOCKS, MAX_NAME_CHARS
-from .prune import names_boilerplate
+from .prune import names_article_extra, names_boilerplate
 from .words import count_words
 
-__all__ = ["LEAD", "NAMED_LEAD", "LeadRule", "NamedLeadRule", "add_lead", "story_lead"]
+__all__ = [
+    "FIRST_PARAGRAPH",
+    "LEAD",
+    "NAMED_LEAD",
+    "FirstParagraphRule",
+    "LeadRule",
+    "NamedLeadRule",
+    "add_lead",
+    "story_lead",
+]
 
 
 @dataclass(frozen=True)
@@ -88,13 +101,38 @@ NAMED_LEAD = NamedLeadRule(
 )
 
 
+@dataclass(frozen=True)
+class FirstParagraphRule:
+    """A lead that neither a header nor a name marks: the first paragraph under the headline."""
+
+    tags: frozenset[str]
+    """Tags of a paragraph (a ``<div>`` or a list is a section, a teaser or chrome)."""
+    pictures: frozenset[str]
+    """A paragraph alone beside one of these (in its parent) is a photo's caption."""
+    caption_levels: int
+    """... as is one that this many blocks around it (itself first) name a caption, a
+    credit or a byline."""
+
+
+FIRST_PARAGRAPH = FirstParagraphRule(
+    tags=frozenset(("p",)),
+    pictures=frozenset(("img", "picture", "video", "figure")),
+    caption_levels=3,
+)
+
+
 def _words(el: HtmlElement) -> str:
     return " ".join(" ".join(el.itertext()).split())
 
 
 def story_lead(root: HtmlElement, rule: LeadRule = LEAD) -> list[str]:
-    """The lead paragraphs of the story's header, else its named lead, else ``[]``."""
-    return _header_lead(root, rule) or _named_lead(root, rule, NAMED_LEAD)
+    """The lead paragraphs of the story's header, else its named lead, else its first
+    paragraph under the headline, else ``[]``."""
+    return (
+        _header_lead(root, rule)
+        or _named_lead(root, rule, NAMED_LEAD)
+        or _first_paragraph_lead(root, rule, NAMED_LEAD, FIRST_PARAGRAPH)
+    )
 
 
 def _is_prose(text: str, el: HtmlElement, rule: LeadRule) -> bool:
@@ -120,6 +158,43 @@ def _named_lead(root: HtmlElement, rule: LeadRule, named: NamedLeadRule) -> list
         if gap > named.max_gap_words:
             return []
     return []
+
+
+def _first_paragraph_lead(
+    root: HtmlElement, rule: LeadRule, named: NamedLeadRule, first: FirstParagraphRule
+) -> list[str]:
+    """The first paragraph after the page's ``<h1>``, when little text stands between them
+    and it reads as a lead and not as a photo's caption."""
+    headline = next(root.iter(rule.headline), None)
+    if headline is None:
+        return []
+    gap = 0
+    for el in _after(root, headline):
+        if el.tag in first.tags and not _is_caption(el, first):
+            text = _words(el)
+            if _is_named_lead(text, el, root, rule, named):
+                return [text]
+        gap += count_words(el.text or "")
+        if gap > named.max_gap_words:
+            return []
+    return []
+
+
+def _is_caption(el: HtmlElement, first: FirstParagraphRule) -> bool:
+    """True when *el* is a photo's caption: a block around it names a caption or a credit,
+    or it is the only paragraph beside a picture."""
+    parent = el.getparent()
+    if parent is not None and _alone_beside_picture(el, parent, first):
+        return True
+    blocks = itertools.islice(itertools.chain((el,), el.iterancestors()), first.caption_levels)
+    return any(names_article_extra(up) for up in blocks)
+
+
+def _alone_beside_picture(el: HtmlElement, parent: HtmlElement, first: FirstParagraphRule) -> bool:
+    """True when *parent* holds a picture and no paragraph but *el*."""
+    if next(parent.iter(*first.pictures), None) is None:
+        return False
+    return not any(p is not el for p in parent.iter(*first.tags))
 
 
 def _after(root: HtmlElement, headline: HtmlElement) -> Iterator[HtmlElement]:
@@ -179,12 +254,18 @@ def _header_lead(root: HtmlElement, rule: LeadRule) -> list[str]:
     return []
 
 
+def _spaceless(text: str) -> str:
+    """:func:`.dedup.repeat_key` of *text* without its spaces: a drop cap set apart ("W hile")
+    or a word split over two tags is the same text."""
+    return repeat_key(text).replace(" ", "")
+
+
 def add_lead(text: str, lead: list[str]) -> str:
     """*text* with the *lead* paragraphs it lacks put under its headline (or on top)."""
     if not lead:
         return text  # most pages: no need to read the whole text's words
-    flat = repeat_key(text)
-    missing = [p for p in lead if repeat_key(p) not in flat]
+    flat = _spaceless(text)
+    missing = [p for p in lead if _spaceless(p) not in flat]
     if not missing:
         return text
     block = "\n\n".join(missing)

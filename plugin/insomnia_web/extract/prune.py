@@ -32,6 +32,7 @@ __all__ = [
     "drop_link_lines",
     "drop_link_lists",
     "drop_titled_sections",
+    "names_article_extra",
     "names_boilerplate",
 ]
 
@@ -64,6 +65,12 @@ def names_boilerplate(el: HtmlElement) -> bool:
     """True when *el*'s class and id name chrome ("site-footer") and not content ("post")."""
     features = class_and_id(el)
     return bool(features) and len(features) <= MAX_NAME_CHARS and _names_boilerplate(features)
+
+
+def names_article_extra(el: HtmlElement) -> bool:
+    """True when *el*'s class and id name a caption, credit, byline or dateline."""
+    features = class_and_id(el)
+    return bool(features) and len(features) <= MAX_NAME_CHARS and _names_article_extra(features)
 
 
 @functools.lru_cache(maxsize=4096)
