@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from insomnia_web.extract import extract_html
-from insomnia_web.extract.closing import drop_closing_lines
+from insomnia_web.extract.closing import drop_closing_lines, drop_trailing_heading
 
 _STORY = (
     "<p>The council approved twelve new cycle routes between the districts on Tuesday, at a "
@@ -49,3 +49,28 @@ def test_prose_that_mentions_a_newsletter_stays() -> None:
 def test_a_page_in_an_unknown_language_keeps_its_lines() -> None:
     """Without a page language no phrase applies, and every line stays."""
     assert drop_closing_lines("Text.\nFollow us on Instagram.", None).endswith("Instagram.")
+
+
+def _long_story() -> str:
+    return _STORY + (
+        "<p>Work on the river bank starts in spring, once the flood season is over, and the "
+        "council will publish a map of the diversions a month before the first lane closes.</p>"
+    )
+
+
+def test_a_heading_that_ends_the_story_goes() -> None:
+    """A heading after the story's last long section, with nothing left under it, goes."""
+    html = (
+        '<html lang="en"><head><title>Cycle routes</title></head><body><article>'
+        f"<h1>New cycle routes</h1>{_long_story()}<h2>From the same columnist</h2>"
+        "</article></body></html>"
+    )
+    text = extract_html(html).text
+    assert "first lane closes" in text
+    assert "same columnist" not in text
+
+
+def test_a_listing_keeps_its_last_card_title() -> None:
+    """A heading after a short blurb is a card's title, and stays."""
+    text = "## Cards\n\n### First card\n\nA short blurb.\n\n### Second card"
+    assert drop_trailing_heading(text) == text

@@ -30,7 +30,7 @@ from lxml.html import HtmlElement
 from .article_meta import article_meta
 from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
-from .closing import drop_closing_lines
+from .closing import drop_closing_lines, drop_trailing_heading
 from .counts import BlockCounts, word_count
 from .dedup import finish_lines
 from .forum import drop_forum_chrome, drop_lone_post, is_forum_thread
@@ -278,7 +278,7 @@ def extract_html(
         return Extracted(title, finish_lines(article_text), "readability", None, *about)
     text, method = _article_or_page(article_text, root, counts, claim, language)
     if not thread:  # a forum post may say anything, a story's prompts go
-        text = drop_closing_lines(text, language)
+        text = drop_trailing_heading(drop_closing_lines(text, language))
     text = add_lead(text, lead)
     text = finish_product_text(finish_lines(text), product)
     return Extracted(title, text, method, None, *about)
