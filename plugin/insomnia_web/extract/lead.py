@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
@@ -145,19 +145,7 @@ def _is_prose(text: str, el: HtmlElement, rule: LeadRule) -> bool:
 def _named_lead(root: HtmlElement, rule: LeadRule, named: NamedLeadRule) -> list[str]:
     """The first block after the page's ``<h1>`` that its class or id names a lead, when
     little text stands between them."""
-    headline = next(root.iter(rule.headline), None)
-    if headline is None:
-        return []
-    gap = 0
-    for el in _after(root, headline):
-        if _names_lead(el, named):
-            text = _words(el)
-            if _is_named_lead(text, el, root, rule, named):
-                return [text]
-        gap += count_words(el.text or "")
-        if gap > named.max_gap_words:
-            return []
-    return []
+    return _lead_after_headline(root, rule, named, lambda el: _names_lead(el, named))
 
 
 def _first_paragraph_lead(
@@ -165,12 +153,25 @@ def _first_paragraph_lead(
 ) -> list[str]:
     """The first paragraph after the page's ``<h1>``, when little text stands between them
     and it reads as a lead and not as a photo's caption."""
+    return _lead_after_headline(
+        root, rule, named, lambda el: el.tag in first.tags and not _is_caption(el, first)
+    )
+
+
+def _lead_after_headline(
+    root: HtmlElement,
+    rule: LeadRule,
+    named: NamedLeadRule,
+    candidate: Callable[[HtmlElement], bool],
+) -> list[str]:
+    """The first *candidate* block after the page's ``<h1>`` that reads as a lead, within
+    ``named.max_gap_words`` words of text after the headline; ``[]`` when there is none."""
     headline = next(root.iter(rule.headline), None)
     if headline is None:
         return []
     gap = 0
     for el in _after(root, headline):
-        if el.tag in first.tags and not _is_caption(el, first):
+        if candidate(el):
             text = _words(el)
             if _is_named_lead(text, el, root, rule, named):
                 return [text]
