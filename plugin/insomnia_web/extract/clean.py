@@ -15,9 +15,9 @@ from collections.abc import Iterable
 
 from lxml.html import HtmlElement
 
-from .counts import class_and_id, tag_name, word_count
-from .patterns import MAX_NAME_CHARS, NamePattern
-from .prune import names_boilerplate
+from .counts import tag_name, word_count
+from .patterns import NamePattern
+from .prune import names_boilerplate, names_of
 
 __all__ = ["is_hidden", "strip_invisible"]
 
@@ -286,8 +286,7 @@ def _is_revealed_panel(el: HtmlElement, targets: set[str]) -> bool:
     previous = el.getprevious()
     if previous is not None and tag_name(previous) in _FOLD_TITLE_TAGS:
         return True
-    features = class_and_id(el)
-    return len(features) <= MAX_NAME_CHARS and bool(_PANEL_RE.search(features))
+    return bool(_PANEL_RE.search(names_of(el)))
 
 
 def _switched_panes(hidden: list[HtmlElement]) -> set[HtmlElement]:

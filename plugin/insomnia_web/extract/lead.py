@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
-from .counts import class_and_id, word_count
+from .counts import word_count
 from .dedup import repeat_key
-from .patterns import BOILERPLATE_BLOCKS, MAX_NAME_CHARS
-from .prune import names_article_extra, names_boilerplate
+from .patterns import BOILERPLATE_BLOCKS, NamePattern
+from .prune import names_article_extra, names_boilerplate, names_of
 from .words import count_words
 
 __all__ = [
@@ -71,7 +71,7 @@ LEAD = LeadRule(
 class NamedLeadRule:
     """A lead that the markup names in its class or id, below the headline."""
 
-    names: re.Pattern[str]
+    names: NamePattern
     """Class or id words naming a story's lead (standfirst, deck, intro, abstract, in the
     words of several languages' newsrooms: ``perex``, ``bajada``, ``chapo``). Not
     ``summary``: a CMS names its whole body field so (``text-with-summary``)."""
@@ -89,10 +89,9 @@ class NamedLeadRule:
 
 
 NAMED_LEAD = NamedLeadRule(
-    names=re.compile(
+    names=NamePattern(
         r"(?:^|[-_ ])(?:lead|leader|intro|standfirst|subtitle|sub-?title|perex|"
-        r"bajada|deck|excerpt|abstract|description|chapo|chapeau)(?:$|[-_ ])",
-        re.I,
+        r"bajada|deck|excerpt|abstract|description|chapo|chapeau)(?:$|[-_ ])"
     ),
     max_words=150,
     outside=frozenset(("nav", "aside", "footer", "form", "figure", "figcaption", "img")),
@@ -212,8 +211,8 @@ def _after(root: HtmlElement, headline: HtmlElement) -> Iterator[HtmlElement]:
 
 def _names_lead(el: HtmlElement, named: NamedLeadRule) -> bool:
     """True when *el*'s class or id names a lead ("article-intro", "entry__subtitle")."""
-    features = class_and_id(el)
-    return len(features) <= MAX_NAME_CHARS and bool(named.names.search(features))
+    features = names_of(el)
+    return bool(features) and bool(named.names.search(features))
 
 
 def _is_named_lead(

@@ -34,6 +34,7 @@ __all__ = [
     "drop_titled_sections",
     "names_article_extra",
     "names_boilerplate",
+    "names_of",
 ]
 
 
@@ -61,16 +62,24 @@ def _boilerplate_kind(el: HtmlElement, tag: str, inside_main: bool) -> int:
     return 2 if names_boilerplate(el) else 0
 
 
+def names_of(el: HtmlElement) -> str:
+    """*el*'s class and id (:func:`~.counts.class_and_id`), or ``""`` when they are longer
+    than names are (:data:`~.patterns.MAX_NAME_CHARS`): every rule that reads an element's
+    names reads them through this."""
+    features = class_and_id(el)
+    return features if len(features) <= MAX_NAME_CHARS else ""
+
+
 def names_boilerplate(el: HtmlElement) -> bool:
     """True when *el*'s class and id name chrome ("site-footer") and not content ("post")."""
-    features = class_and_id(el)
-    return bool(features) and len(features) <= MAX_NAME_CHARS and _names_boilerplate(features)
+    features = names_of(el)
+    return bool(features) and _names_boilerplate(features)
 
 
 def names_article_extra(el: HtmlElement) -> bool:
     """True when *el*'s class and id name a caption, credit, byline or dateline."""
-    features = class_and_id(el)
-    return bool(features) and len(features) <= MAX_NAME_CHARS and _names_article_extra(features)
+    features = names_of(el)
+    return bool(features) and _names_article_extra(features)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -298,10 +307,7 @@ def drop_article_extras(article: HtmlElement) -> None:
             tag = tag_name(child)
             if not tag:
                 continue
-            features = class_and_id(child)
-            if tag == "figcaption" or (
-                features and len(features) <= MAX_NAME_CHARS and _names_article_extra(features)
-            ):
+            if tag == "figcaption" or names_article_extra(child):
                 doomed.append(child)
                 continue
             stack.append(child)

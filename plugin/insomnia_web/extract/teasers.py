@@ -10,14 +10,14 @@ they hold a large share of the page they are its content, and all stay.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from lxml.etree import XPath
 from lxml.html import HtmlElement
 
-from .counts import class_and_id, tag_name, word_count
-from .patterns import MAX_NAME_CHARS
+from .counts import tag_name, word_count
+from .patterns import NamePattern
+from .prune import names_of
 
 __all__ = ["TEASER", "TeaserRule", "drop_linked_teasers"]
 
@@ -26,19 +26,19 @@ __all__ = ["TEASER", "TeaserRule", "drop_linked_teasers"]
 class TeaserRule:
     """What a linked teaser looks like in markup, and when one is the page itself."""
 
-    names: re.Pattern[str]
+    names: NamePattern
     """Class or id words naming a teaser (``teaser``, ``newsteaser``, ``teaser__link``)."""
     max_share: float
     """Teasers holding together more than this share of the region's words are its content
     (a list of stories), and stay."""
 
 
-TEASER = TeaserRule(names=re.compile(r"teaser", re.I), max_share=1 / 3)
+TEASER = TeaserRule(names=NamePattern(r"teaser"), max_share=1 / 3)
 
 
 def _is_teaser(el: HtmlElement, rule: TeaserRule) -> bool:
-    features = class_and_id(el)
-    return bool(features) and len(features) <= MAX_NAME_CHARS and bool(rule.names.search(features))
+    features = names_of(el)
+    return bool(features) and bool(rule.names.search(features))
 
 
 def _linked(el: HtmlElement) -> bool:
