@@ -110,13 +110,14 @@ def _prose_words(text: str) -> int:
     return sum(n for n in counts if n >= PARAGRAPH_MIN_WORDS)
 
 
+def _sentence_lines(text: str) -> list[str]:
+    """The lines of *text* long enough to be sentences, stripped."""
+    return [line.strip() for line in text.splitlines() if count_words(line) >= SENTENCE_MIN_WORDS]
+
+
 def _lost_by_page(article_text: str, page_text: str) -> bool:
     """True when the page text holds almost none of the article's sentence lines."""
-    sentences = [
-        line.strip()
-        for line in article_text.splitlines()
-        if count_words(line) >= SENTENCE_MIN_WORDS
-    ]
+    sentences = _sentence_lines(article_text)
     if not sentences:
         return False
     page_lines = {line.strip() for line in page_text.splitlines()}
@@ -127,11 +128,7 @@ def _lost_by_page(article_text: str, page_text: str) -> bool:
 def _prose_above(article_text: str, page_text: str) -> int | None:
     """Words of the page text's paragraphs above the article's first sentence line, or None
     when the page text holds none of the article's sentence lines."""
-    sentences = {
-        line.strip()
-        for line in article_text.splitlines()
-        if count_words(line) >= SENTENCE_MIN_WORDS
-    }
+    sentences = set(_sentence_lines(article_text))
     above = 0
     for line in page_text.splitlines():
         text = line.strip()
