@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
@@ -127,11 +127,7 @@ def _words(el: HtmlElement) -> str:
 def story_lead(root: HtmlElement, rule: LeadRule = LEAD) -> list[str]:
     """The lead paragraphs of the story's header, else its named lead, else its first
     paragraph under the headline, else ``[]``."""
-    return (
-        _header_lead(root, rule)
-        or _named_lead(root, rule, NAMED_LEAD)
-        or _first_paragraph_lead(root, rule, NAMED_LEAD, FIRST_PARAGRAPH)
-    )
+    return _header_lead(root, rule) or _lead_after_headline(root, rule, NAMED_LEAD, FIRST_PARAGRAPH)
 
 
 def _is_prose(text: str, el: HtmlElement, rule: LeadRule) -> bool:
@@ -141,43 +137,29 @@ def _is_prose(text: str, el: HtmlElement, rule: LeadRule) -> bool:
     return words >= rule.min_words and linked <= rule.max_link_share * words
 
 
-def _named_lead(root: HtmlElement, rule: LeadRule, named: NamedLeadRule) -> list[str]:
-    """The first block after the page's ``<h1>`` that its class or id names a lead, when
-    little text stands between them."""
-    return _lead_after_headline(root, rule, named, lambda el: _names_lead(el, named))
-
-
-def _first_paragraph_lead(
+def _lead_after_headline(
     root: HtmlElement, rule: LeadRule, named: NamedLeadRule, first: FirstParagraphRule
 ) -> list[str]:
-    """The first paragraph after the page's ``<h1>``, when little text stands between them
-    and it reads as a lead and not as a photo's caption."""
-    return _lead_after_headline(
-        root, rule, named, lambda el: el.tag in first.tags and not _is_caption(el, first)
-    )
-
-
-def _lead_after_headline(
-    root: HtmlElement,
-    rule: LeadRule,
-    named: NamedLeadRule,
-    candidate: Callable[[HtmlElement], bool],
-) -> list[str]:
-    """The first *candidate* block after the page's ``<h1>`` that reads as a lead, within
-    ``named.max_gap_words`` words of text after the headline; ``[]`` when there is none."""
+    """In one walk after the page's ``<h1>``, within ``named.max_gap_words`` words of text:
+    the first block that its class or id names a lead and that reads as one, else the first
+    paragraph that reads as a lead and is no photo's caption; ``[]`` when there is neither."""
     headline = next(root.iter(rule.headline), None)
     if headline is None:
         return []
     gap = 0
+    paragraph: list[str] = []
     for el in _after(root, headline):
-        if candidate(el):
+        named_here = _names_lead(el, named)
+        if named_here or (not paragraph and el.tag in first.tags and not _is_caption(el, first)):
             text = _words(el)
             if _is_named_lead(text, el, root, rule, named):
-                return [text]
+                if named_here:
+                    return [text]
+                paragraph = [text]
         gap += count_words(el.text or "")
         if gap > named.max_gap_words:
-            return []
-    return []
+            break
+    return paragraph
 
 
 def _is_caption(el: HtmlElement, first: FirstParagraphRule) -> bool:
