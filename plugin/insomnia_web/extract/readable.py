@@ -174,12 +174,11 @@ class _TreeDocument(Document):  # type: ignore[misc]
             if classes is None and element_id is None:
                 continue
             if (
-                _unlikely_names(classes, element_id)
+                _named_unlikely(el, classes, element_id)
                 and el.tag not in ("html", "body")
                 and el not in kept
                 and el not in holds_semantic
                 and el not in protected
-                and _named_unlikely(el)
             ):
                 el.drop_tree()
 
@@ -400,22 +399,23 @@ def _is_entry_header(el: HtmlElement) -> bool:
     return el.tag == "header" and parent is not None and parent.tag == "article"
 
 
-def _named_unlikely(el: HtmlElement) -> bool:
-    """readability's test: *el*'s class or id names chrome and nothing that names content.
+def _named_unlikely(el: HtmlElement, classes: str | None, element_id: str | None) -> bool:
+    """readability's test: *el*'s class or id (*classes*, *element_id*) names chrome and
+    nothing that names content.
 
     An id that only spells the element's heading ("respond-to-review-comments") is not a name.
     """
-    if not _unlikely_name(class_and_id(el)):
+    if not _unlikely_names(classes, element_id):
         return False
-    element_id = el.get("id", "")
     if element_id and _is_heading_slug(el, element_id):
-        return _unlikely_name(el.get("class", ""))
+        return _unlikely_names(classes, None)
     return True
 
 
 def _unlikely_names(classes: str | None, element_id: str | None) -> bool:
-    """:func:`_unlikely_name` of a class and an id, each value's searches remembered apart
-    (readability's words hold no space, so none spans the two)."""
+    """Whether a class and an id hold a word readability calls unlikely and none that names
+    content, each value's searches remembered apart (readability's words hold no space, so
+    none spans the two)."""
     unlikely, maybe = _name_marks(classes or "")
     if element_id:
         id_unlikely, id_maybe = _name_marks(element_id)
@@ -427,12 +427,6 @@ def _unlikely_names(classes: str | None, element_id: str | None) -> bool:
 def _name_marks(name: str) -> tuple[bool, bool]:
     """Whether *name* holds a word readability calls unlikely, and one that names content."""
     return bool(_UNLIKELY_RE.search(name)), bool(_MAYBE_RE.search(name))
-
-
-@functools.lru_cache(maxsize=4096)
-def _unlikely_name(features: str) -> bool:
-    """readability's test of a class and id string (a page repeats a few names many times)."""
-    return bool(_UNLIKELY_RE.search(features)) and not _MAYBE_RE.search(features)
 
 
 @functools.lru_cache(maxsize=4096)
