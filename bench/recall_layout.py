@@ -47,9 +47,12 @@ from insomnia_web.rank.features import Weights
 from insomnia_web.rank.ranker import Fusion, rank_candidates, select_weighted
 from insomnia_web.rank.rerank import Reranker, fuse
 from insomnia_web.schemas import ExcerptItem, ResultItem, SearchCacheInfo, WebSearchOutput
+from insomnia_web.tools.search_cache import provenance_header
 
 BUDGETS = (500, 1000, 2000)
-HEADER = "[cache: miss · searxng · 2026-12-02T10:00Z]"
+HEADER = provenance_header(SearchCacheInfo(status="miss"), provider="searxng")
+PREVIOUS_HEADER = "[cache: miss · searxng · 2026-12-02T10:00Z]"
+"""The previous release's provenance line on a miss: it gave the time."""
 Z95 = 1.96
 PER_HOST = parse_manifest({}).web.pipeline.max_pages_per_host
 """Pages of one host an excerpt search reads, by default."""
@@ -145,7 +148,7 @@ def before(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, in
         body.append(
             "\n".join(["Other results (not used):"] + [f"- {d.title} - {d.url}" for d in rest])
         )
-    text = f"{HEADER}\n{wrap_untrusted(chr(10).join(body))}"
+    text = f"{PREVIOUS_HEADER}\n{wrap_untrusted(chr(10).join(body))}"
     words = sum(len(c.raw_text.split()) for c in chosen)
     return text, estimate_tokens(text), sum(estimate_tokens(c.raw_text) for c in chosen), words
 

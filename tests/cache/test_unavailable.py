@@ -60,7 +60,7 @@ async def test_search_runs_uncached_and_the_header_says_so(
     result = await rt.call_tool("WebSearch", {"query": "python asyncio"})
     assert result.ok, result.text
     assert time.monotonic() - started < 2
-    assert result.text.startswith("[cache: unavailable · mock · ")
+    assert result.text.startswith("[cache: unavailable · mock]\n")
     assert result.output is not None
     assert result.output["cache"]["status"] == "unavailable"
     warnings = [w for w in result.output["warnings"] if w.startswith("cache_unavailable:")]
@@ -89,7 +89,7 @@ async def test_a_server_that_never_answers_costs_one_timeout(
     finally:
         server.close()
     assert result.ok, result.text
-    assert result.text.startswith("[cache: unavailable · mock · ")
+    assert result.text.startswith("[cache: unavailable · mock]\n")
     assert 0.5 <= elapsed < 1.5
 
 

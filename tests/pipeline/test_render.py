@@ -19,7 +19,7 @@ from insomnia_web.schemas import (
     WebSearchOutput,
 )
 
-HEADER = "[cache: miss · mock · 2026-12-02T10:00Z]"
+HEADER = "[cache: miss · mock]"
 
 
 def sample(**changes: object) -> WebSearchOutput:

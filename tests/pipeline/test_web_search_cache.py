@@ -28,7 +28,7 @@ from tests.tools.test_cache_off_loop import HOLD_S, TICK_S, competing_writer, ti
 
 from .conftest import HOSTS, Page, SimWeb, article
 
-MISS_RE = re.compile(r"^\[cache: miss · mock · \d{4}-\d\d-\d\dT\d\d:\d\dZ\]$")
+MISS_RE = re.compile(r"^\[cache: miss · mock\]$")
 T0 = 1_800_000_000.0
 
 

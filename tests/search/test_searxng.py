@@ -122,7 +122,7 @@ async def test_search_end_to_end_sends_searxng_parameters(
     assert results[0]["snippet"] == "About result 0 & more"
     assert results[0]["age"] == "2026-11-30"
     assert results[0]["provider"] == "searxng"
-    assert result.text.splitlines()[0].startswith("[source: searxng · ")
+    assert result.text.splitlines()[0] == "[source: searxng]"
 
 
 @pytest.mark.asyncio

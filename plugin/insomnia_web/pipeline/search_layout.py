@@ -2,7 +2,7 @@
 
 Layout (the provenance line comes first; :mod:`insomnia_web.tools.search_cache` writes it)::
 
-    [cache: miss · brave · 2026-12-02T10:00Z]
+    [cache: miss · brave]
     <<<UNTRUSTED WEB CONTENT>>>
     [1] URL
     By Author · published 2026-03-01

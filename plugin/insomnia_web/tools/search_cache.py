@@ -14,12 +14,15 @@ database that cannot be reached (``cache_unavailable``) into an uncached search 
 
 Every WebSearch text starts with a provenance line (:func:`provenance_header`)::
 
-    [cache: miss · brave · 2026-12-02T10:00Z]
+    [cache: miss · brave]
     [cache: exact match · 2h old]
     [cache: similar match to "earlier query" · 1d old]
     [cache: finding match to "earlier question" · 3d old]
-    [cache: unavailable · brave · 2026-12-02T10:00Z]
-    [source: brave · 2026-12-02T10:00Z]            (the cache is disabled)
+    [cache: unavailable · brave]
+    [source: brave]                        (the cache is disabled)
+
+A reused answer says how old it is; a fresh one names its provider only, as its time is the
+call's, which the host's history records (a timestamp costs a dozen tokens of every answer).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import msgspec
 
 from ..cache import CacheStore, Finding, SearchHit
 from ..errors import ToolError
-from ..modeltext import format_age, format_utc, one_line
+from ..modeltext import format_age, one_line
 from ..schemas import FindingItem, SearchCacheInfo, WebSearchOutput
 from ..search.base import SearchRequest
 
@@ -110,20 +113,19 @@ def _quoted(query: str | None) -> str:
     return f'"{text}"'
 
 
-def provenance_header(
-    info: SearchCacheInfo, *, provider: str, searched_at: float, cache_enabled: bool = True
-) -> str:
-    """The first line of every WebSearch text: where the answer came from, and how old it is.
+def provenance_header(info: SearchCacheInfo, *, provider: str, cache_enabled: bool = True) -> str:
+    """The first line of every WebSearch text: where the answer came from, and how old it is
+    when it was reused.
 
-    With the cache disabled there is no cache to speak of: the line names the provider and
-    the time only (``[source: brave · 2026-12-02T10:00Z]``).
+    With the cache disabled there is no cache to speak of: the line names the provider only
+    (``[source: brave]``).
     """
     if not cache_enabled:
-        return f"[source: {provider} · {format_utc(searched_at)}]"
+        return f"[source: {provider}]"
     if info.status == "unavailable":
-        return f"[cache: unavailable · {provider} · {format_utc(searched_at)}]"
+        return f"[cache: unavailable · {provider}]"
     if info.status == "miss" or info.match is None:
-        return f"[cache: miss · {provider} · {format_utc(searched_at)}]"
+        return f"[cache: miss · {provider}]"
     age = format_age(info.age_s or 0.0)
     if info.match == "exact":
         return f"[cache: exact match · {age} old]"

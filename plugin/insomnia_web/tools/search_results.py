@@ -2,7 +2,7 @@
 
 ::
 
-    [cache: miss · brave · 2026-12-02T10:00Z]
+    [cache: miss · brave]
     <<<UNTRUSTED WEB CONTENT>>>
     [1] Title - https://example.com/page
         Snippet text (2 days ago)

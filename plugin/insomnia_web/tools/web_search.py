@@ -310,7 +310,6 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         header = provenance_header(
             info,
             provider=provider,
-            searched_at=self._now().timestamp(),
             cache_enabled=store.cache is not None,
         )
         if altered_query:
