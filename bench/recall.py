@@ -120,7 +120,7 @@ from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpt
 from insomnia_web.rank.analysis import analyze
 from insomnia_web.rank.bm25 import BM25
 from insomnia_web.rank.budget import selection_cost, source_label_cost
-from insomnia_web.rank.candidates import build_candidates
+from insomnia_web.rank.candidates import build_candidates, query_terms
 from insomnia_web.rank.features import BM25_ONLY, DEFAULT_WEIGHTS, Weights
 from insomnia_web.rank.models import Excerpt
 from insomnia_web.rank.ranker import rank_candidates
@@ -186,10 +186,12 @@ def answered(q: Question, texts: Sequence[str]) -> bool:
 # -- methods ------------------------------------------------------------------------------
 
 
-def excerpts_run(found: Sequence[Excerpt]) -> Run:
+def excerpts_run(found: Sequence[Excerpt], query: str) -> Run:
     """Price what select_excerpts returned as it prices it (``selection_cost``: one label per
-    source, heading lines, separators); labels are what is not passage text."""
-    total = selection_cost((e.title, e.url, e.heading, e.text) for e in found)
+    source, heading lines for *query*, separators); labels are what is not passage text."""
+    total = selection_cost(
+        ((e.title, e.url, e.heading, e.text) for e in found), frozenset(query_terms(query))
+    )
     text = sum(estimate_tokens(e.text) for e in found)
     return Run([e.text for e in found], total, total - text)
 
@@ -198,7 +200,7 @@ def method_runner(method: Method) -> Runner:
     """Return a runner for ``select_excerpts`` with *method* (the public entry point)."""
 
     def run(query: str, docs: list[SourceDoc], budget: int) -> Run:
-        return excerpts_run(select_excerpts(query, docs, max_tokens=budget, method=method))
+        return excerpts_run(select_excerpts(query, docs, max_tokens=budget, method=method), query)
 
     return run
 

@@ -60,7 +60,7 @@ def sample(**changes: object) -> WebSearchOutput:
 def test_header_first_then_one_label_per_source_inside_delimiters() -> None:
     """The provenance line comes first; a source's label comes once, its passages below it,
     ``…`` between passages that are not adjacent on the page."""
-    lines = render_excerpt_search(sample(), HEADER).splitlines()
+    lines = render_excerpt_search(sample(query="which part"), HEADER).splitlines()
     assert lines[0] == HEADER
     assert lines[1] == UNTRUSTED_BEGIN
     assert lines[2:7] == ["[1] First - https://a.test/1", "§ Part", "alpha", "…", "beta"]
@@ -153,7 +153,7 @@ def _random_output(rng: random.Random) -> WebSearchOutput:
     warnings = [f"warning {i} " * rng.randint(1, 20) for i in range(rng.randint(0, 4))]
     return sample(
         results=results, excerpts=excerpts, pages=pages, findings=findings, warnings=warnings,
-        filtered=rng.randint(0, 2),
+        filtered=rng.randint(0, 2), query=rng.choice(["q", "tortoise section"]),
     )  # fmt: skip
 
 
@@ -203,3 +203,11 @@ def test_a_byline_comes_once_under_its_source_label() -> None:
     lines = render_excerpt_search(sample(excerpts=both), HEADER).splitlines()
     assert lines[2:4] == ["[1] First - https://a.test/1", line]
     assert lines.count(line) == 1
+
+
+def test_a_heading_naming_nothing_the_query_asks_is_left_out() -> None:
+    """The heading line shows only when the heading names a term of the query."""
+    asked = render_excerpt_search(sample(query="which part"), HEADER)
+    not_asked = render_excerpt_search(sample(query="alpha beta"), HEADER)
+    assert "§ Part" in asked
+    assert "§" not in not_asked

@@ -8,6 +8,7 @@ from insomnia_web.net import SafeClient
 from insomnia_web.pipeline import PipelineResult, frame_cost, run_excerpts
 from insomnia_web.pipeline.excerpts import one_round
 from insomnia_web.rank.budget import selection_cost
+from insomnia_web.rank.candidates import query_terms
 from insomnia_web.schemas import ResultItem
 from tests.pdfs import make_pdf
 
@@ -195,7 +196,8 @@ async def test_budget_is_respected(sim: SimWeb, client: SafeClient, ctx: Recordi
         for h in ("a.test", "b.test")
     ]
     out = await run([result(i + 1, u) for i, u in enumerate(urls)], client, ctx, max_tokens=150)
-    cost = selection_cost((e.title, e.url, e.heading, e.text) for e in out.excerpts)
+    asked = frozenset(query_terms(QUERY))
+    cost = selection_cost(((e.title, e.url, e.heading, e.text) for e in out.excerpts), asked)
     assert out.excerpts
     assert cost + frame_cost(out.pages, out.warnings) <= 150
     assert out.tokens == cost

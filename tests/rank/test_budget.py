@@ -16,6 +16,7 @@ from insomnia_web.rank.budget import (
     source_label,
     source_label_cost,
 )
+from insomnia_web.rank.candidates import query_terms
 
 TEXT = "Reykjavik is the capital of Iceland and its largest city by population."
 DOC = SourceDoc(url="https://example.org/iceland", title="Iceland facts", text=TEXT, rank=1)
@@ -37,7 +38,7 @@ def test_heading_line_adds_to_the_cost() -> None:
 
 def test_an_exact_fit_is_taken_and_one_token_less_is_not() -> None:
     """A budget equal to the excerpt's full cost returns it; one token less returns nothing."""
-    cost = selection_cost([(DOC.title, DOC.url, None, TEXT)])
+    cost = selection_cost([(DOC.title, DOC.url, None, TEXT)], ())
     assert len(select_excerpts("capital of iceland", [DOC], max_tokens=cost)) == 1
     assert select_excerpts("capital of iceland", [DOC], max_tokens=cost - 1) == []
 
@@ -49,7 +50,7 @@ def test_a_smaller_passage_fills_the_room_a_larger_one_cannot() -> None:
         SourceDoc(url="https://big.example", title="Big", text=big, rank=1),
         SourceDoc(url="https://small.example", title="Small", text=TEXT, rank=2),
     ]
-    budget = selection_cost([("Small", "https://small.example", None, TEXT)]) + 5
+    budget = selection_cost([("Small", "https://small.example", None, TEXT)], ()) + 5
     found = select_excerpts("iceland capital reykjavik", docs, max_tokens=budget)
     assert [e.url for e in found] == ["https://small.example"]
 
@@ -66,19 +67,30 @@ def test_a_source_label_is_paid_once_for_all_its_passages() -> None:
     one = ("T", "https://a.example/", None, TEXT)
     other = ("U", "https://b.example/", None, TEXT)
     label = source_label_cost("T", "https://a.example/")
-    assert selection_cost([one, one]) == label + 2 * passage_cost("T", None, TEXT)
-    assert selection_cost([one, other]) > selection_cost([one, one])
+    assert selection_cost([one, one], ()) == label + 2 * passage_cost("T", None, TEXT, ())
+    assert selection_cost([one, other], ()) > selection_cost([one, one], ())
+
+
+ASKED = frozenset(query_terms("geography of iceland"))
 
 
 def test_a_heading_the_title_already_says_is_not_shown_or_paid_for() -> None:
     """Heading parts whose words are all in the title are left out of the heading line."""
-    assert shown_heading("Iceland facts", "Iceland facts > Geography") == "Geography"
-    assert shown_heading("Iceland facts", "Iceland Facts") is None
-    assert shown_heading("Iceland facts", None) is None
-    assert passage_cost("Iceland facts", "Iceland facts", TEXT) == passage_cost(
-        "Iceland facts", None, TEXT
+    assert shown_heading("Iceland facts", "Iceland facts > Geography", ASKED) == "Geography"
+    assert shown_heading("Iceland facts", "Iceland Facts", ASKED) is None
+    assert shown_heading("Iceland facts", None, ASKED) is None
+    assert passage_cost("Iceland facts", "Iceland facts", TEXT, ASKED) == passage_cost(
+        "Iceland facts", None, TEXT, ASKED
     )
-    assert passage_cost("T", "Geography", TEXT) > passage_cost("T", None, TEXT)
+    assert passage_cost("T", "Geography", TEXT, ASKED) > passage_cost("T", None, TEXT, ASKED)
+
+
+def test_a_heading_naming_nothing_the_query_asks_is_not_shown_or_paid_for() -> None:
+    """A heading that shares no term with the query is left out, an outer one included."""
+    assert shown_heading("Iceland facts", "Iceland facts > Economy", ASKED) is None
+    assert shown_heading("Guide", "Geography > Economy", ASKED) is None
+    assert shown_heading("Guide", "Economy > Geography", ASKED) == "Geography"
+    assert passage_cost("T", "Economy", TEXT, ASKED) == passage_cost("T", None, TEXT, ASKED)
 
 
 def test_a_title_the_url_already_says_is_left_out_of_the_label() -> None:
@@ -122,7 +134,7 @@ def test_the_label_is_priced_as_it_is_shown() -> None:
 def test_a_long_heading_is_cut_like_a_title() -> None:
     """A heading line keeps at most its first words."""
     heading = " ".join(f"word{i}" for i in range(30))
-    shown = shown_heading("T", heading)
+    shown = shown_heading("T", heading, query_terms("word0"))
     assert shown is not None
     assert shown.endswith("…")
     assert len(shown.split()) == MAX_HEADING_WORDS

@@ -7,6 +7,7 @@ import pytest
 import insomnia_web.rank
 from insomnia_web.rank import Excerpt, SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.budget import selection_cost
+from insomnia_web.rank.candidates import query_terms
 
 FILLER = (
     "Visitors often arrive in the late afternoon when the light over the harbour turns gold "
@@ -30,9 +31,10 @@ def doc(rank: int, text: str, *, snippet: str | None = None, title: str = "") ->
     )
 
 
-def total_cost(excerpts: list[Excerpt]) -> int:
-    """Return the budget cost of *excerpts*, labels included."""
-    return selection_cost((e.title, e.url, e.heading, e.text) for e in excerpts)
+def total_cost(excerpts: list[Excerpt], query: str) -> int:
+    """Return the budget cost of *excerpts* for *query*, labels included."""
+    asked = frozenset(query_terms(query))
+    return selection_cost(((e.title, e.url, e.heading, e.text) for e in excerpts), asked)
 
 
 def corpus() -> list[SourceDoc]:
@@ -60,7 +62,7 @@ def test_public_names_are_exported() -> None:
 def test_budget_is_respected(method: str, budget: int) -> None:
     """The excerpts plus their label overhead never exceed max_tokens."""
     found = select_excerpts("volcano lava harbour", corpus(), max_tokens=budget, method=method)  # type: ignore[arg-type]
-    assert total_cost(found) <= budget
+    assert total_cost(found, "volcano lava harbour") <= budget
 
 
 def test_relevant_passages_come_first_when_budget_is_tight() -> None:

@@ -14,6 +14,7 @@ from ..hosts.names import normalize_host
 from ..net.client import SafeClient
 from ..rank import Excerpt, Method, SourceDoc, select_excerpts
 from ..rank.budget import selection_cost
+from ..rank.candidates import query_terms
 from ..rank.rerank import Reranker
 from ..schemas import ExcerptItem, PageStatus, ResultItem
 from .fetch import FetchContext, Gate, PageOutcome, PageRequest, fetch_pages
@@ -174,6 +175,7 @@ async def run_excerpts(
         pages=pages_status,
         tokens=selection_cost(
             ((e.title, e.url, e.heading, e.text) for e in chosen),
+            frozenset(query_terms(query)),
             {e.url: e.byline for e in chosen if e.byline},
         ),
         warnings=warnings,

@@ -25,24 +25,26 @@ Layout (the provenance line comes first; :mod:`insomnia_web.tools.search_cache` 
 One id per source: its label comes once (:func:`~insomnia_web.rank.budget.source_label`:
 the whole URL, after the title only when the URL does not already say it; with the page's
 byline, when it states its author or dates), its passages below it in page order, ``…``
-between passages that are not adjacent on the page. A heading line is shown only for the
-parts of the heading path the title does not already say, and not again for the next
-passage under the same heading. :func:`fit_excerpt_search` keeps the *whole* text within
-``max_tokens``: it drops the lowest-scoring passages until the text fits, and lists the
-unused results, in their shortest form (the bare URLs, which is what WebFetch takes), only
-when the budget still has room.
+between passages that are not adjacent on the page. A heading line is shown only for a
+part of the heading path the title does not already say and that names a term of the
+query, and not again for the next passage under the same heading.
+:func:`fit_excerpt_search` keeps the *whole* text within ``max_tokens``: it drops the
+lowest-scoring passages until the text fits, and lists the unused results, in their
+shortest form (the bare URLs, which is what WebFetch takes), only when the budget still
+has room.
 Findings come last: they are never ranked above fetched sources.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import msgspec
 
 from ..modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END, format_age, one_line, wrap_untrusted
 from ..rank import estimate_tokens
 from ..rank.budget import shown_heading, source_label
+from ..rank.candidates import query_terms
 from ..schemas import (
     ExcerptItem,
     FindingItem,
@@ -73,7 +75,7 @@ def _adjacent(prev: ExcerptItem, e: ExcerptItem) -> bool:
     return prev.end >= 0 and e.start >= prev.end and e.start - prev.end <= 2
 
 
-def _source_block(passages: Sequence[ExcerptItem]) -> str:
+def _source_block(passages: Sequence[ExcerptItem], asked: Collection[str]) -> str:
     first = passages[0]
     lines = [source_label(first.id, first.title, first.url)]
     if first.byline:
@@ -81,7 +83,7 @@ def _source_block(passages: Sequence[ExcerptItem]) -> str:
     prev: ExcerptItem | None = None
     prev_heading: str | None = None
     for e in passages:
-        heading = shown_heading(e.title, e.heading)
+        heading = shown_heading(e.title, e.heading, asked)
         if prev is not None and not _adjacent(prev, e):
             lines.append(GAP_MARK)
         elif prev is not None:
@@ -93,12 +95,13 @@ def _source_block(passages: Sequence[ExcerptItem]) -> str:
     return "\n".join(lines)
 
 
-def _excerpt_blocks(excerpts: Sequence[ExcerptItem]) -> list[str]:
+def _excerpt_blocks(excerpts: Sequence[ExcerptItem], query: str) -> list[str]:
     """One block per source, in the order their ids come."""
+    asked = frozenset(query_terms(query))
     groups: dict[int, list[ExcerptItem]] = {}
     for e in excerpts:
         groups.setdefault(e.id, []).append(e)
-    return [_source_block(group) for group in groups.values()]
+    return [_source_block(group, asked) for group in groups.values()]
 
 
 def _other_results(results: Sequence[ResultItem], used: set[str]) -> str:
@@ -181,7 +184,7 @@ def render_excerpt_search(output: WebSearchOutput, header: str, *, other: str | 
     """
     body: list[str] = []
     if output.excerpts:
-        body.append("\n\n".join(_excerpt_blocks(output.excerpts)))
+        body.append("\n\n".join(_excerpt_blocks(output.excerpts, output.query)))
     elif output.results:
         body.append("No passage of the results matched the query.")
     else:

