@@ -12,6 +12,7 @@ from insomnia_web import MockProvider, Runtime, SearchHit
 from insomnia_web.net.politeness import HostRateLimiter
 from insomnia_web.runtime import ToolResult
 from insomnia_web.testing import ProviderPlugin
+from tests.support import LOOPBACK
 
 from .conftest import SITE, MakeRuntime, Site, manifest_for
 
@@ -198,3 +199,45 @@ async def test_an_unreachable_site_fails_with_its_own_error_and_is_asked_again(
     robots = tool.services.politeness.robots  # type: ignore[attr-defined]
     assert robots is not None
     assert robots._sites == {}
+
+
+WWW = f"www.{SITE}"
+
+
+def _www_robots(site: Site, permissions: dict[str, list[str]], cache: Path) -> Runtime:
+    """A runtime whose site's robots.txt redirects to the www variant, which disallows
+    /no-ai; *permissions* say what WebFetch may read."""
+    site.set("/robots.txt", b"", status=301, headers={"Location": site.url("/www-robots", WWW)})
+    site.set("/www-robots", "User-agent: *\nDisallow: /no-ai\n", content_type="text/plain")
+    site.set("/no-ai/page", "<p>A page of the site.</p>")
+    resolve = {SITE: [LOOPBACK], WWW: [LOOPBACK]}
+    manifest = manifest_for(
+        site.port, cache, url_policy={"resolve": resolve}, permissions=permissions
+    )
+    return Runtime(manifest, load_entrypoints=False)
+
+
+@pytest.mark.asyncio
+async def test_a_robots_redirect_to_a_denied_www_host_is_not_followed(
+    site: Site, tmp_path: Path
+) -> None:
+    """A robots.txt that moved to the www variant is read there only when WebFetch may read
+    that host: a denied host is not contacted, and the site then has no rules."""
+    denied = _www_robots(
+        site, {"allow": [f"WebFetch(domain:{SITE})"], "deny": [f"WebFetch(domain:{WWW})"]},
+        tmp_path / "denied.sqlite3",
+    )  # fmt: skip
+    try:
+        assert (await fetch(denied, site, "/no-ai/page")).ok
+        assert "/www-robots" not in site.hits
+    finally:
+        await denied.aclose()
+    both = {"allow": [f"WebFetch(domain:{SITE})", f"WebFetch(domain:{WWW})"]}
+    allowed = _www_robots(site, both, tmp_path / "allowed.sqlite3")
+    try:
+        result = await fetch(allowed, site, "/no-ai/page")
+        assert result.error is not None
+        assert result.error.code == "robots_disallowed"
+        assert site.hits["/www-robots"] == 1
+    finally:
+        await allowed.aclose()

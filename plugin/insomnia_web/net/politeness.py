@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from yarl import URL
 
 from ..errors import ToolError
-from .robots import ROBOTS_TIMEOUT_S, RobotsCache
+from .robots import ROBOTS_TIMEOUT_S, HostCheck, RobotsCache
 
 if TYPE_CHECKING:
     from .client import SafeClient
@@ -105,14 +105,18 @@ class Politeness:
         if self.robots is not None:
             await self.robots.aclose()
 
-    def gate(self, timeout_s: float) -> Callable[[URL], Awaitable[None]]:
-        """The ``before_request`` hook of one fetch whose deadline is *timeout_s* from now."""
+    def gate(self, timeout_s: float, *, may_contact: HostCheck) -> Callable[[URL], Awaitable[None]]:
+        """The ``before_request`` hook of one fetch whose deadline is *timeout_s* from now;
+        *may_contact* tells whether a robots.txt may be read from another host (its ``www.``
+        variant) that redirects there."""
         deadline = self.clock() + timeout_s
 
         async def before_request(url: URL) -> None:
             if self.robots is not None:
                 left = max(deadline - self.clock(), 0.0)
-                await self.robots.check(url, timeout_s=min(left, ROBOTS_TIMEOUT_S))
+                await self.robots.check(
+                    url, may_contact=may_contact, timeout_s=min(left, ROBOTS_TIMEOUT_S)
+                )
             await self.limiter.acquire((url.host or "").lower(), deadline=deadline)
 
         return before_request

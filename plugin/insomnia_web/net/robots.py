@@ -16,7 +16,11 @@ agent (the RFC merges every group that names it).
   means no rules; a 5xx or 429 means "disallow everything" (kept for
   :data:`ROBOTS_ERROR_TTL_S` only, so a later call tries again). A site that cannot be
   reached at all (timeout, connection, TLS or protocol failure) fails the fetch with that
-  error, as the page itself would, and is asked again on the next call.
+  error, as the page itself would, and is asked again on the next call. A robots.txt that
+  redirects is followed on its own host and to its ``www.`` variant (or back), and to that
+  variant only when the caller's *may_contact* allows the host (the permission rules: a
+  host the policy denies is never contacted, not even for its robots.txt); anywhere else it
+  means no rules.
 """
 
 from __future__ import annotations
@@ -37,11 +41,15 @@ if TYPE_CHECKING:
     from .client import SafeClient
     from .urlpolicy import Target
 
+HostCheck = Callable[[str], bool]
+"""Whether a host may be contacted (the caller's permission rules)."""
+
 __all__ = [
     "MAX_ROBOTS_BYTES",
     "ROBOTS_ERROR_TTL_S",
     "ROBOTS_TIMEOUT_S",
     "ROBOTS_TTL_S",
+    "HostCheck",
     "RobotsCache",
     "RobotsRules",
     "parse_robots",
@@ -182,9 +190,14 @@ class RobotsCache:
         self.clock = clock
         self._sites: dict[str, tuple[float, asyncio.Task[RobotsRules]]] = {}
 
-    async def check(self, url: URL, *, timeout_s: float = ROBOTS_TIMEOUT_S) -> None:
-        """Raise ``robots_disallowed`` when the site's robots.txt disallows *url*."""
-        rules = await self.rules_for(url, timeout_s=timeout_s)
+    async def check(
+        self, url: URL, *, may_contact: HostCheck, timeout_s: float = ROBOTS_TIMEOUT_S
+    ) -> None:
+        """Raise ``robots_disallowed`` when the site's robots.txt disallows *url*.
+
+        *may_contact* says whether a host other than *url*'s may be contacted (a robots.txt
+        redirect to the ``www.`` variant)."""
+        rules = await self.rules_for(url, may_contact=may_contact, timeout_s=timeout_s)
         if rules.allows(_path(url)):
             return
         origin = str(url.origin())
@@ -201,13 +214,15 @@ class RobotsCache:
             details={"robots_url": f"{origin}/robots.txt", "user_agent": self.token},
         )
 
-    async def rules_for(self, url: URL, *, timeout_s: float = ROBOTS_TIMEOUT_S) -> RobotsRules:
+    async def rules_for(
+        self, url: URL, *, may_contact: HostCheck, timeout_s: float = ROBOTS_TIMEOUT_S
+    ) -> RobotsRules:
         """The rules of *url*'s origin (fetched now, or reused while young enough)."""
         origin = str(url.origin())
         now = self.clock()
         entry = self._sites.get(origin)
         if entry is None or entry[0] <= now or (entry[1].done() and entry[1].cancelled()):
-            task = asyncio.ensure_future(self._read(origin))
+            task = asyncio.ensure_future(self._read(origin, may_contact))
             self._remember(origin, now + ROBOTS_TTL_S, task)
             task.add_done_callback(lambda t: self._expire_early(origin, t))
         else:
@@ -246,11 +261,14 @@ class RobotsCache:
         elif task.result().disallow_all:
             self._sites[origin] = (self.clock() + ROBOTS_ERROR_TTL_S, task)
 
-    async def _read(self, origin: str) -> RobotsRules:
+    async def _read(self, origin: str, may_contact: HostCheck) -> RobotsRules:
         robots_url = f"{origin}/robots.txt"
+        host = URL(origin).host
 
         async def same_site(target: Target) -> None:
-            if not _same_site(target.host, URL(origin).host):
+            if target.host == host:
+                return
+            if not _same_site(target.host, host) or not may_contact(target.host):
                 raise ToolError("redirect_not_followed", f"robots.txt moved to {target.url}")
 
         try:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeVar
 
 import msgspec
 
 from ..config import Manifest
-from .base import Tool
+from .base import Tool, ToolContext
 from .services import WebServices
 
-__all__ = ["WebTool"]
+__all__ = ["WebTool", "fetch_allowed"]
 
 InT = TypeVar("InT", bound=msgspec.Struct)
 OutT = TypeVar("OutT", bound=msgspec.Struct)
@@ -26,3 +27,9 @@ class WebTool(Tool[InT, OutT]):
     async def aclose(self) -> None:
         """Release the shared client, cache and providers (once for all tools)."""
         await self.services.aclose()
+
+
+def fetch_allowed(ctx: ToolContext) -> Callable[[str], bool]:
+    """Whether WebFetch may read a host without asking anyone, by *ctx*'s rules: what a
+    page's robots.txt may be read from when it redirects to another host."""
+    return lambda host: ctx.permission_for("WebFetch", host) == "allow"

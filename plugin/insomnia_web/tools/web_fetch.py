@@ -30,7 +30,7 @@ from .fetch_findings import canonical_source, verify_findings
 from .fetch_layout import render_fetch
 from .fetch_paging import slice_text
 from .fetch_progress import DownloadProgress
-from .web_base import WebTool
+from .web_base import WebTool, fetch_allowed
 
 if TYPE_CHECKING:  # the cache and the extractor are imported on first use, not at registration
     from ..cache import CacheStore, Snapshot
@@ -237,7 +237,9 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             max_bytes=cfg.max_response_bytes,
             allow_truncate=True,
             redirect_check=self._redirect_check(ctx),
-            before_request=self.services.politeness.gate(cfg.timeout_s),
+            before_request=self.services.politeness.gate(
+                cfg.timeout_s, may_contact=fetch_allowed(ctx)
+            ),
             on_bytes=DownloadProgress(url, ctx.progress),
         )
         result.raise_for_status()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
@@ -36,7 +37,7 @@ from .search_filter import (
     recheck_output,
 )
 from .search_results import render_results, result_items
-from .web_base import WebTool
+from .web_base import WebTool, fetch_allowed
 
 __all__ = ["WebSearch", "shorten_query"]
 
@@ -242,7 +243,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             reranker=reranker,
             filtered=outcome.refused,
             header=header,
-            gate=self.services.politeness.gate,
+            gate=functools.partial(self.services.politeness.gate, may_contact=fetch_allowed(ctx)),
         )
         return msgspec.structs.replace(
             output, excerpts=found.excerpts, pages=found.pages, warnings=found.warnings
