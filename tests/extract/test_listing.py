@@ -275,3 +275,47 @@ def test_boilerplate_read_from_given_counts_goes_as_when_counted_again() -> None
     assert _text(given) == _text(counted)
     assert "About us" not in _text(given)
     assert "Sentence 29" in _text(given)
+
+
+def _card(i: int, byline: str) -> str:
+    blurb = "A short look at how the new release changes the way teams ship their code."
+    return (
+        f"<li><div class=card><h4 class=card__title><a href='/news/{i}'>Story {i}</a></h4>"
+        f"<p>{blurb}</p>{byline}</div></li>"
+    )
+
+
+def _footer_byline(i: int) -> str:
+    return (
+        f"<div class=card__footer><a href='/profile/writer-{i}/'>Writer {i}</a> on Mar 0{i}</div>"
+    )
+
+
+def test_a_card_byline_named_footer_stays() -> None:
+    """A byline that a grid's cards keep in a "footer" block stays with each card."""
+    cards = "".join(_card(i, _footer_byline(i)) for i in range(1, 5))
+    body = _body(f"<main><ul class=cards>{cards}</ul></main>")
+    drop_boilerplate(body, body, inside_main=False)
+    assert "Writer 3 on Mar 03" in _text(body)
+
+
+def test_a_lone_block_of_author_links_named_footer_goes() -> None:
+    """A "footer" block of author links outside a grid of cards is still chrome."""
+    text = "Our reporters followed the harvest from the first frost to the last market day."
+    body = _body(
+        f"<main><h1><a href='/story'>Harvest</a></h1><p>{text} {text} {text}</p>"
+        f"{_footer_byline(1)}</main>"
+    )
+    drop_boilerplate(body, body, inside_main=False)
+    assert "Writer 1" not in _text(body)
+
+
+def test_a_card_list_of_author_links_stays() -> None:
+    """A card's list of author links is its byline, not a menu; a menu beside still goes."""
+    authors = "<ul class=author-list><li><a href='/author/ann-lee/'>Ann Lee</a></li></ul>"
+    cards = "".join(_card(i, authors) for i in range(1, 5))
+    menu = "<ul>" + "".join(f"<li><a href='/m{i}'>Menu {i}</a></li>" for i in range(5)) + "</ul>"
+    body = _body(f"<main>{menu}<ul class=cards>{cards}</ul></main>")
+    drop_link_lists(body, BlockCounts(body))
+    assert _text(body).count("Ann Lee") == 4
+    assert "Menu 2" not in _text(body)

@@ -14,12 +14,19 @@ or a ``<figure>`` whose only words are a few) describe the picture, not the item
 too. This runs on the page extraction only:
 there the page is a listing or a set of blocks, and an article's own figures are kept by
 the article extraction.
+
+A card's byline is the item's, not chrome (:func:`is_card_byline`): a few words whose links
+all lead to author pages, under the card's linked title, in a card repeated beside others
+of the same template. Themes put it in a card "footer" or a list of author links, which
+the boilerplate and link-list rules would otherwise take for a page footer or a menu.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from lxml.etree import XPath
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, tag_name
@@ -27,7 +34,7 @@ from .patterns import HEADING_TAGS, NamePattern
 from .rules import matches
 from .serialize import INLINE_TAGS
 
-__all__ = ["drop_card_labels"]
+__all__ = ["drop_card_labels", "is_card_byline"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,70 @@ class CardLabels:
 
 
 CARD_LABELS = CardLabels()
+
+
+@dataclass(frozen=True)
+class CardBylines:
+    """A card's byline, kept with its card (:func:`is_card_byline`)."""
+
+    max_words: int = 15
+    """A byline is short: an author or three and a date ("Renato Losio on Mar 08, 2026")."""
+    max_title_levels: int = 3
+    """The card's linked title sits in an ancestor at most this many levels above it ..."""
+    max_card_levels: int = 3
+    """... and that ancestor, or one at most this many levels above it, has a sibling of the
+    same tag and class: the card is one of a grid built from one template."""
+    author_path: re.Pattern[str] = re.compile(
+        r"/(?:authors?|profiles?|people|contributors?|writers?)/", re.IGNORECASE
+    )
+    """Where an author link leads (``/author/connie-loizos/``, ``/profile/Renato-Losio/``);
+    a link marked ``rel="author"`` is one too."""
+
+
+CARD_BYLINES = CardBylines()
+_LINKED_HEADING = XPath(
+    "boolean(.//*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6]//a)"
+)
+
+
+def _is_author_link(link: HtmlElement) -> bool:
+    """True for a link to an author's page (by its path, or marked ``rel="author"``)."""
+    if "author" in (link.get("rel") or "").lower().split():
+        return True
+    return CARD_BYLINES.author_path.search(link.get("href") or "") is not None
+
+
+def _repeated(el: HtmlElement) -> bool:
+    """True when *el* or one of its nearest ancestors has a sibling of its tag and class."""
+    node: HtmlElement | None = el
+    for _ in range(CARD_BYLINES.max_card_levels + 1):
+        if node is None:
+            return False
+        key = (node.tag, node.get("class"))
+        siblings = (*node.itersiblings(), *node.itersiblings(preceding=True))
+        if any(tag_name(sib) and (sib.tag, sib.get("class")) == key for sib in siblings):
+            return True
+        node = node.getparent()
+    return False
+
+
+def is_card_byline(el: HtmlElement, words: int) -> bool:
+    """True when *el* (of *words* words) is a card's byline: short, every link of it leads to
+    an author's page, an ancestor close above it holds the card's linked title, and the card
+    is one of a grid (:class:`CardBylines`)."""
+    if words > CARD_BYLINES.max_words:
+        return False
+    links = list(el.iter("a"))
+    if not links or not all(_is_author_link(link) for link in links):
+        return False
+    card = el.getparent()
+    for _ in range(CARD_BYLINES.max_title_levels):
+        if card is None:
+            return False
+        if _LINKED_HEADING(card):
+            return _repeated(card)
+        card = card.getparent()
+    return False
 
 
 def _sole_carrier(el: HtmlElement, words: int, counts: BlockCounts) -> HtmlElement | None:

@@ -8,6 +8,7 @@ from lxml.etree import XPath
 from lxml.html import HtmlElement
 
 from .counts import BlockCounts, class_and_id, growing_word_count, tag_name, word_count
+from .listing import CARD_BYLINES, is_card_byline
 from .patterns import (
     ARTICLE_EXTRA_RE,
     BOILERPLATE_BLOCKS,
@@ -157,7 +158,11 @@ def drop_boilerplate(
             limit = rule.max_share_by_tag if kind == 1 else rule.max_share_by_class
             if tag == "footer" or (el.get("role") or "").strip().lower() == "contentinfo":
                 limit = 1.01  # a page footer is never the content, even on an empty page
-            if _share_below(el, total, limit, words) and el.find(".//main") is None:
+            if (
+                _share_below(el, total, limit, words)
+                and el.find(".//main") is None
+                and not (kind == 2 and _card_byline(el, words))
+            ):
                 doomed.append(el)
                 continue
         child_inside = inside or tag in ("main", "article")
@@ -166,6 +171,19 @@ def drop_boilerplate(
             stack.append((child, child_inside, child_in_story))
     for el in doomed:
         el.drop_tree()
+
+
+def _card_byline(el: HtmlElement, words: dict[HtmlElement, int] | None) -> bool:
+    """True when class-named chrome *el* is a card's byline (:func:`~.listing.is_card_byline`);
+    its words are read only as far as a byline's length (a sidebar is not counted whole)."""
+    if words is not None:
+        return is_card_byline(el, words.get(el, 0))
+    limit = CARD_BYLINES.max_words
+    count = 0
+    for count in growing_word_count(el):
+        if count > limit:
+            return False
+    return is_card_byline(el, count)
 
 
 def _share_below(
@@ -248,6 +266,7 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
                     and short_links
                     and small
                     and not _is_card_title(child, links)
+                    and not is_card_byline(child, total)
                 ):
                     lists.append(child)
                     continue
