@@ -227,3 +227,25 @@ def test_an_article_that_is_nearly_the_whole_page_skips_the_page_extraction() ->
     root = document_fromstring(f"<html><body><p>{story}</p><p>Share this.</p></body></html>")
     article_text = serialize(root.body[0])
     assert html_module._article_surely_chosen(article_text, root, None, ArticleClaim.NEWS)
+
+
+@pytest.mark.parametrize(
+    ("ld_type", "claim"),
+    [
+        ('"NewsArticle"', ArticleClaim.NEWS),
+        ('["WebPage", "NewsArticle"]', ArticleClaim.NEWS),
+        ('[ "WebPage" , "Article" ]', ArticleClaim.GENERIC),
+        ('["WebPage", "CollectionPage"]', ArticleClaim.NONE),
+    ],
+)
+def test_every_type_of_a_json_ld_type_list_is_read(ld_type: str, claim: ArticleClaim) -> None:
+    """A JSON-LD ``@type`` list claims an article when any of its types does, not only the
+    first."""
+    from insomnia_web.extract.signals import article_claim
+
+    page = (
+        '<html><head><script type="application/ld+json">'
+        f'{{"@context": "https://schema.org", "@type": {ld_type}, "headline": "A"}}'
+        "</script></head><body><p>Text.</p></body></html>"
+    )
+    assert article_claim(document_fromstring(page)) == claim

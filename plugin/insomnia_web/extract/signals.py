@@ -10,7 +10,9 @@ from lxml.html import HtmlElement
 
 __all__ = ["ArticleClaim", "article_claim", "ld_json_texts", "og_type"]
 
-_LD_TYPE_RE = re.compile(r'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
+_LD_TYPE_RE = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[A-Za-z]+")')
+"""A JSON-LD ``@type``: one name, or a list of them."""
+_LD_NAME_RE = re.compile(r'"([A-Za-z]+)"')
 # Types that news sites and blogs use for a story; CMSs put the generic ones on any page.
 _NEWS_TYPES = frozenset(
     (
@@ -52,7 +54,8 @@ def og_type(root: HtmlElement) -> str:
 def _ld_types(texts: Iterable[str]) -> set[str]:
     types: set[str] = set()
     for text in texts:
-        types.update(_LD_TYPE_RE.findall(text))
+        for value in _LD_TYPE_RE.findall(text):
+            types.update(_LD_NAME_RE.findall(value))
     return types
 
 
