@@ -13,12 +13,20 @@ links; whitespace inside inline text is collapsed.
 
 from __future__ import annotations
 
+from lxml.etree import Element
 from lxml.html import HtmlElement
 
 from .counts import is_data_table, tag_name
 from .patterns import HEADING_TAGS
+from .words import count_words
 
-__all__ = ["BLOCK_TAGS", "SKIP_TAGS", "added_words_at_most", "serialize"]
+__all__ = [
+    "BLOCK_TAGS",
+    "SKIP_TAGS",
+    "added_words_at_most",
+    "long_line_words_before",
+    "serialize",
+]
 
 BLOCK_TAGS = frozenset(
     [
@@ -407,3 +415,75 @@ def _row_width(row: HtmlElement) -> int:
             span = cell.get("colspan", "1")
             width += int(span) if span.isdigit() and 1 < int(span) <= 50 else 1
     return width
+
+
+# What :func:`serialize` writes as one block however its inside is pruned: a table (its rows
+# become one line each when it is, or becomes, a data table) and preformatted text.
+_WHOLE_BLOCK_TAGS = frozenset(("table", *_FENCED_TAGS))
+
+
+def long_line_words_before(root: HtmlElement, stop: HtmlElement, min_words: int) -> int:
+    """At most how many words the lines of *min_words* words or more that :func:`serialize`
+    writes for *root* before *stop* (an element under it) hold, whatever elements are
+    removed from *root* first.
+
+    Every block element ends a line, so a line's text comes from one block, its innermost
+    block ancestor, and a block stays while any of its text does. Removing elements can
+    only join pieces of one block's text; a long line of it holds at least
+    ``min_words - 1`` of its words and one marker (a bullet, heading hashes) at most. A
+    table or a code block is one block whose words and markers all count.
+    """
+    words, whole = _block_words_before(root, stop)
+    total = 0
+    for block, n in words.items():
+        if block in whole:
+            total += n if n >= min_words else 0
+        elif n >= min_words - 1:
+            total += n + n // (min_words - 1)
+    return total
+
+
+def _block_words_before(
+    root: HtmlElement, stop: HtmlElement
+) -> tuple[dict[HtmlElement, int], set[HtmlElement]]:
+    """The words of text before *stop* per block that holds them as its own (text nodes
+    counted apart, as :class:`~.counts.BlockCounts` counts them; each table's and code
+    block's markers included, :func:`added_words_at_most`), and those tables and code blocks."""
+    ancestors = set(stop.iterancestors())
+    block_of: dict[HtmlElement, HtmlElement | None] = {}
+    whole: set[HtmlElement] = set()
+    words: dict[HtmlElement, int] = {}
+    for el in root.iter(Element):
+        if el is stop:
+            break
+        tag = tag_name(el)
+        outer = block_of.get(el.getparent()) if el is not root else None
+        if outer is not None and el.tail and el not in ancestors:  # a tail after stop waits
+            words[outer] = words.get(outer, 0) + count_words(el.tail)
+        block = _own_block(el, tag, outer, whole, el is root)
+        block_of[el] = block
+        if block is None:
+            continue
+        n = count_words(el.text) if el.text else 0
+        if block is el and el in whole:
+            n += added_words_at_most(el)  # pipes, rule, fences, bullets: all of it, once
+        if n:
+            words[block] = words.get(block, 0) + n
+    return words, whole
+
+
+def _own_block(
+    el: HtmlElement, tag: str, outer: HtmlElement | None, whole: set[HtmlElement], top: bool
+) -> HtmlElement | None:
+    """The block whose line holds *el*'s own text (``None``: the text is never written),
+    given the block *outer* of its parent; a new table or code block joins *whole*."""
+    if tag in SKIP_TAGS or (outer is None and not top):
+        return None
+    if outer is not None and outer in whole:
+        return outer
+    if tag in _WHOLE_BLOCK_TAGS:
+        whole.add(el)
+        return el
+    if top or tag in BLOCK_TAGS or tag not in INLINE_TAGS:
+        return el
+    return outer
