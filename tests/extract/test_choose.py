@@ -7,7 +7,7 @@ from lxml.html import HtmlElement, document_fromstring
 
 from insomnia_web.extract import extract_html
 from insomnia_web.extract import html as html_module
-from insomnia_web.extract.counts import word_count
+from insomnia_web.extract.counts import BlockCounts, word_count
 from insomnia_web.extract.html import _choose
 from insomnia_web.extract.readable import readable_article
 from insomnia_web.extract.serialize import added_words_at_most, long_line_words_before, serialize
@@ -257,21 +257,30 @@ _TEN = "one two three four five six seven eight nine ten"
         + "</tr></table>",
         f"<ul><li>{_TEN} {_TEN}</li><li>{_TEN} a b c d e f g h i</li></ul>",
         f"<pre>{_TEN}\n{_TEN}</pre><h2>{_TEN} {_TEN}</h2>",
+        f"<table role='presentation'><tr><td>{_TEN}</td><td><div>{_TEN} {_TEN}</div>"
+        f"<p id='stop'>STOP {_TEN}</p></td></tr><tr><td>a</td><td>b</td></tr></table>",
+        f"<div>{_TEN} <span>{_TEN}<div>{_TEN}</div></span> {_TEN}<div>"
+        f"<p id='stop'>STOP {_TEN}</p></div>{_TEN} {_TEN}</div>",
     ],
 )
 def test_long_lines_above_an_element_stay_within_their_bound(markup: str) -> None:
     """However pruning removes one element, the paragraph-length lines written above an
-    element hold no more words than the bound the page-extraction skip reads."""
-    page = f"<html><body>{markup}<p id='stop'>STOP {_TEN}</p><p>{_TEN} {_TEN}</p></body></html>"
+    element hold no more words than the bound the page-extraction skip reads, whether the
+    bound walks every element or reads the tree's word counts."""
+    stop_markup = "" if "id='stop'" in markup else f"<p id='stop'>STOP {_TEN}</p>"
+    page = f"<html><body>{markup}{stop_markup}<p>{_TEN} {_TEN}</p></body></html>"
     for index in range(len(list(document_fromstring(page).iter()))):
         root = document_fromstring(page)
         body = root.find("body")
         stop = root.get_element_by_id("stop")
-        bound = long_line_words_before(root, stop, html_module.PARAGRAPH_MIN_WORDS)
+        bounds = [
+            long_line_words_before(root, stop, html_module.PARAGRAPH_MIN_WORDS, words)
+            for words in (None, BlockCounts(root).words)
+        ]
         removed = list(root.iter())[index]
         if removed is not stop and removed not in set(stop.iterancestors()):
             removed.drop_tree()
-        assert _long_line_words_above(body, html_module.PARAGRAPH_MIN_WORDS) <= bound
+        assert _long_line_words_above(body, html_module.PARAGRAPH_MIN_WORDS) <= min(bounds)
 
 
 def test_short_lines_above_the_article_block_let_the_page_extraction_be_skipped() -> None:

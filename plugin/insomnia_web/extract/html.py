@@ -192,7 +192,8 @@ def _article_surely_chosen(
         return True
     if block is None:
         return False
-    above = long_line_words_before(root, block, PARAGRAPH_MIN_WORDS)
+    known = counts.words if counts is not None else None
+    above = long_line_words_before(root, block, PARAGRAPH_MIN_WORDS, known)
     return not _sets_aside(above, article_words)
 
 

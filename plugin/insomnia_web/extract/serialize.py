@@ -13,10 +13,9 @@ links; whitespace inside inline text is collapsed.
 
 from __future__ import annotations
 
-from lxml.etree import Element
 from lxml.html import HtmlElement
 
-from .counts import is_data_table, tag_name
+from .counts import is_data_table, tag_name, word_count
 from .patterns import HEADING_TAGS
 from .words import count_words
 
@@ -422,7 +421,12 @@ def _row_width(row: HtmlElement) -> int:
 _WHOLE_BLOCK_TAGS = frozenset(("table", *_FENCED_TAGS))
 
 
-def long_line_words_before(root: HtmlElement, stop: HtmlElement, min_words: int) -> int:
+def long_line_words_before(
+    root: HtmlElement,
+    stop: HtmlElement,
+    min_words: int,
+    words: dict[HtmlElement, int] | None = None,
+) -> int:
     """At most how many words the lines of *min_words* words or more that :func:`serialize`
     writes for *root* before *stop* (an element under it) hold, whatever elements are
     removed from *root* first.
@@ -432,10 +436,14 @@ def long_line_words_before(root: HtmlElement, stop: HtmlElement, min_words: int)
     only join pieces of one block's text; a long line of it holds at least
     ``min_words - 1`` of its words and one marker (a bullet, heading hashes) at most. A
     table or a code block is one block whose words and markers all count.
+
+    With *words* (each element's words, as :class:`~.counts.BlockCounts` counts them), a
+    block too short for a long line is not walked, and an inline element's words all go to
+    its block (as if it held no block: the bound only grows).
     """
-    words, whole = _block_words_before(root, stop)
+    blocks, whole = _block_words_before(root, stop, min_words - 1, words)
     total = 0
-    for block, n in words.items():
+    for block, n in blocks.items():
         if block in whole:
             total += n if n >= min_words else 0
         elif n >= min_words - 1:
@@ -444,32 +452,63 @@ def long_line_words_before(root: HtmlElement, stop: HtmlElement, min_words: int)
 
 
 def _block_words_before(
-    root: HtmlElement, stop: HtmlElement
+    root: HtmlElement, stop: HtmlElement, min_text: int, words: dict[HtmlElement, int] | None
 ) -> tuple[dict[HtmlElement, int], set[HtmlElement]]:
     """The words of text before *stop* per block that holds them as its own (text nodes
     counted apart, as :class:`~.counts.BlockCounts` counts them; each table's and code
-    block's markers included, :func:`added_words_at_most`), and those tables and code blocks."""
+    block's markers included, :func:`added_words_at_most`), and those tables and code blocks.
+
+    A subtree that ends before *stop* is counted without a walk when it is a table or a code
+    block, and, with *words*, when it is a block of fewer than *min_text* words (none of its
+    blocks writes a long line) or an inline element (its words go to its block)."""
     ancestors = set(stop.iterancestors())
-    block_of: dict[HtmlElement, HtmlElement | None] = {}
     whole: set[HtmlElement] = set()
-    words: dict[HtmlElement, int] = {}
-    for el in root.iter(Element):
+    found: dict[HtmlElement, int] = {}
+    stack: list[tuple[HtmlElement, HtmlElement | None]] = [(root, None)]
+    while stack:
+        el, outer = stack.pop()
         if el is stop:
             break
-        tag = tag_name(el)
-        outer = block_of.get(el.getparent()) if el is not root else None
         if outer is not None and el.tail and el not in ancestors:  # a tail after stop waits
-            words[outer] = words.get(outer, 0) + count_words(el.tail)
-        block = _own_block(el, tag, outer, whole, el is root)
-        block_of[el] = block
+            found[outer] = found.get(outer, 0) + count_words(el.tail)
+        tag = tag_name(el)
+        block = _own_block(el, tag, outer, whole, el is root) if tag else None
         if block is None:
             continue
-        n = count_words(el.text) if el.text else 0
-        if block is el and el in whole:
-            n += added_words_at_most(el)  # pipes, rule, fences, bullets: all of it, once
+        if el in ancestors:
+            n = added_words_at_most(el) if block is el and el in whole else 0
+        else:
+            counted = _subtree_words(el, block, whole, min_text, words)
+            if counted is not None:
+                if counted:
+                    found[block] = found.get(block, 0) + counted
+                continue
+            n = 0
+        if el.text:
+            n += count_words(el.text)
         if n:
-            words[block] = words.get(block, 0) + n
-    return words, whole
+            found[block] = found.get(block, 0) + n
+        stack.extend((child, block) for child in reversed(el))
+    return found, whole
+
+
+def _subtree_words(
+    el: HtmlElement,
+    block: HtmlElement,
+    whole: set[HtmlElement],
+    min_text: int,
+    words: dict[HtmlElement, int] | None,
+) -> int | None:
+    """The words the subtree of *el* (which ends before the walk's stop) gives its *block*,
+    or ``None`` when it must be walked (:func:`_block_words_before`)."""
+    if block is el and el in whole:
+        counted = words.get(el, 0) if words is not None else word_count(el)
+        return counted + added_words_at_most(el)  # pipes, rule, fences, bullets: all, once
+    if words is None:
+        return None
+    if block is el:
+        return 0 if words.get(el, 0) < min_text else None
+    return words.get(el, 0)
 
 
 def _own_block(
