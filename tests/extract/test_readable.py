@@ -317,3 +317,25 @@ def test_the_article_names_its_block_in_the_tree_it_was_read_from() -> None:
     assert found is not None
     assert found.block is tree.get_element_by_id("story")
     assert len(found.block) == len(SERVICES)
+
+
+def test_the_unlikely_pass_drops_named_blocks_whole_and_judges_every_sibling_after_them() -> None:
+    """A block named as chrome goes with all it holds, and every element after it, nested or
+    not, is still judged by its own name."""
+    from insomnia_web.extract.readable import _TreeDocument
+
+    tree = _tree(
+        "<html><body><div class='sidebar'><p class='content'>Inside</p></div>"
+        "<div class='story'><p>Kept</p><div class='comment'>Gone</div>"
+        "<div><span class='menu'>Gone too</span><p>Kept too</p></div></div>"
+        "<div class='footer'>Last</div></body></html>"
+    )
+    doc = _TreeDocument(tree)
+    doc._html(True)
+    doc.remove_unlikely_candidates()
+    text = " ".join(doc.html.itertext())
+    assert "Inside" not in text
+    assert "Gone" not in text
+    assert "Last" not in text
+    assert "Kept" in text
+    assert "Kept too" in text

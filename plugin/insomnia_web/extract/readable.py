@@ -38,7 +38,7 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from lxml.etree import Element, tounicode
+from lxml.etree import tounicode
 from lxml.html import HtmlElement
 from readability import Document
 from readability import readability as readability_module
@@ -174,20 +174,24 @@ class _TreeDocument(Document):  # type: ignore[misc]
         for top in root.iter(*_KEPT_SUBTREE_TAGS):
             if top not in kept:  # a nested one was taken with its outermost
                 kept.update(top.iter())
-        # Every element in document order, listed before any goes; only a name can doom one.
-        for el in list(root.iterdescendants(Element)):
+        # Every element in document order; only a name can doom one, and the inside of one
+        # that goes is not looked at (what it holds went with it).
+        stack = list(reversed(root))
+        while stack:
+            el = stack.pop()
             classes = el.get("class")
             element_id = el.get("id")
-            if classes is None and element_id is None:
-                continue
             if (
-                _named_unlikely(el, classes, element_id)
+                (classes is not None or element_id is not None)
+                and _named_unlikely(el, classes, element_id)
                 and el.tag not in ("html", "body")
                 and el not in kept
                 and el not in holds_semantic
                 and el not in protected
             ):
                 el.drop_tree()
+            else:
+                stack.extend(reversed(el))
 
     def score_paragraphs(self) -> Candidates:
         # readability's scoring, to the same numbers: each paragraph of at least
