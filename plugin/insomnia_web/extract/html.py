@@ -4,7 +4,8 @@
 pruned whole-page extraction. When readability kept too little of what the page really holds
 (a listing, a forum thread, a product page, documentation), the page extraction wins; how
 little is too little depends on whether the page declares itself an article (an article
-holding its share of every word the page could give wins without the page extraction). A prose
+holding its share of every word the page could give, with too few paragraphs written above its
+block to set it aside, wins without the page extraction). A prose
 article that the page extraction lost altogether (it kept another region, such as a comment
 thread) is kept whatever its share; an article that is one post of a thread of post boxes,
 or a block below the story that the page text holds above it, is set aside for the page
