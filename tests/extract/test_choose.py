@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from lxml.html import document_fromstring
+from lxml.html import HtmlElement, document_fromstring
 
 from insomnia_web.extract import extract_html
 from insomnia_web.extract import html as html_module
-from insomnia_web.extract.counts import word_count
+from insomnia_web.extract.counts import BlockCounts, word_count
 from insomnia_web.extract.html import _choose
 from insomnia_web.extract.readable import readable_article
-from insomnia_web.extract.serialize import added_words_at_most, serialize
+from insomnia_web.extract.serialize import added_words_at_most, long_line_words_before, serialize
 from insomnia_web.extract.signals import ArticleClaim
 from insomnia_web.extract.words import count_words
 
@@ -227,6 +227,85 @@ def test_an_article_that_is_nearly_the_whole_page_skips_the_page_extraction() ->
     root = document_fromstring(f"<html><body><p>{story}</p><p>Share this.</p></body></html>")
     article_text = serialize(root.body[0])
     assert html_module._article_surely_chosen(article_text, root, None, ArticleClaim.NEWS)
+
+
+def _long_line_words_above(body: HtmlElement, min_words: int) -> int:
+    """Words of the serialized lines of *min_words* words or more above the line of the
+    element with id ``stop``, which starts with the word STOP (after a marker, if any)."""
+    total = 0
+    for line in serialize(body).splitlines():
+        if "STOP" in line.split()[:2]:
+            return total
+        words = count_words(line)
+        total += words if words >= min_words else 0
+    raise AssertionError("no stop line")
+
+
+_TEN = "one two three four five six seven eight nine ten"
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        f"<div>{_TEN} <nav><a href='/'>Home</a></nav> {_TEN}</div>",
+        f"<ul><li><div>{_TEN} nine<br>{_TEN}</div></li></ul>",
+        f"<p>{_TEN} <span>{_TEN}</span><aside><p>{_TEN}</p></aside> {_TEN}</p>",
+        "<table><tr>"
+        + "<td>a</td>" * 10
+        + "</tr><tr><td><div>b</div></td>"
+        + "<td>c</td>" * 9
+        + "</tr></table>",
+        f"<ul><li>{_TEN} {_TEN}</li><li>{_TEN} a b c d e f g h i</li></ul>",
+        f"<pre>{_TEN}\n{_TEN}</pre><h2>{_TEN} {_TEN}</h2>",
+        f"<table role='presentation'><tr><td>{_TEN}</td><td><div>{_TEN} {_TEN}</div>"
+        f"<p id='stop'>STOP {_TEN}</p></td></tr><tr><td>a</td><td>b</td></tr></table>",
+        f"<div>{_TEN} <span>{_TEN}<div>{_TEN}</div></span> {_TEN}<div>"
+        f"<p id='stop'>STOP {_TEN}</p></div>{_TEN} {_TEN}</div>",
+    ],
+)
+def test_long_lines_above_an_element_stay_within_their_bound(markup: str) -> None:
+    """However pruning removes one element, the paragraph-length lines written above an
+    element hold no more words than the bound the page-extraction skip reads, whether the
+    bound walks every element or reads the tree's word counts."""
+    stop_markup = "" if "id='stop'" in markup else f"<p id='stop'>STOP {_TEN}</p>"
+    page = f"<html><body>{markup}{stop_markup}<p>{_TEN} {_TEN}</p></body></html>"
+    for index in range(len(list(document_fromstring(page).iter()))):
+        root = document_fromstring(page)
+        body = root.find("body")
+        stop = root.get_element_by_id("stop")
+        bounds = [
+            long_line_words_before(root, stop, html_module.PARAGRAPH_MIN_WORDS, words)
+            for words in (None, BlockCounts(root).words)
+        ]
+        removed = list(root.iter())[index]
+        if removed is not stop and removed not in set(stop.iterancestors()):
+            removed.drop_tree()
+        assert _long_line_words_above(body, html_module.PARAGRAPH_MIN_WORDS) <= min(bounds)
+
+
+def test_short_lines_above_the_article_block_let_the_page_extraction_be_skipped() -> None:
+    """A story whose page holds only menus above it and much text below it is chosen without
+    the page extraction; a paragraph of prose above it makes the page extraction run."""
+    story = " ".join(
+        f"Paragraph {n} of the story tells what the council decided." for n in range(40)
+    )
+    menu = "".join(f"<li><a href='/s/{n}'>Section {n}</a></li>" for n in range(30))
+    footer = " ".join(f"Line {n} of the site's long footer text." for n in range(60))
+    for above, skipped in (("", True), (f"<p>{footer}</p>", False)):
+        root = document_fromstring(
+            f"<html><body><ul>{menu}</ul>{above}<div id='story'><p>{story}</p></div>"
+            f"<footer><p>{footer}</p></footer></body></html>"
+        )
+        block = root.get_element_by_id("story")
+        article_text = serialize(block)
+        assert (
+            html_module._article_surely_chosen(article_text, root, None, ArticleClaim.NEWS, None)
+            is False
+        )
+        chosen = html_module._article_surely_chosen(
+            article_text, root, None, ArticleClaim.NEWS, block
+        )
+        assert chosen is skipped
 
 
 @pytest.mark.parametrize(

@@ -383,5 +383,21 @@ def test_forum_chrome_hands_back_the_counts_of_a_tree_it_left_whole() -> None:
     fresh = BlockCounts(body)
     assert counts.words == fresh.words
     assert counts.link_words == fresh.link_words
+    assert counts.links == fresh.links
     chrome = _body(f"<div class=post><p>{_POST}</p><a href='#r'>Reply</a></div>")
     assert drop_forum_chrome(chrome) is None
+
+
+def test_counts_made_without_links_count_them_alike_on_first_use() -> None:
+    """Counts made words-only give the same link words and link counts, nested links
+    included, when they are first read."""
+    body = _body(
+        f"<div><p>{_POST} <a href='/a'>one <a href='/b'>two three</a></a></p>"
+        "<ul><li><a href='/c'>four</a> five</li></ul></div>"
+    )
+    fresh = BlockCounts(body)
+    lazy = BlockCounts(body, links=False)
+    assert lazy.words == fresh.words
+    assert lazy.links == fresh.links
+    assert lazy.link_words == fresh.link_words
+    assert lazy.links[body] == 3

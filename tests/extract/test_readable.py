@@ -6,7 +6,7 @@ from lxml.html import HtmlElement, document_fromstring
 
 from insomnia_web.extract import extract_html
 from insomnia_web.extract.parse import parse_html
-from insomnia_web.extract.readable import _peers, readable_article
+from insomnia_web.extract.readable import _peers, read_article, readable_article
 
 SERVICES = ["Cloud hosting", "Data backup", "Security audits", "Network design"]
 
@@ -302,3 +302,40 @@ def test_readabilitys_text_length_measures_its_cleaned_text() -> None:
     assert readability_module.text_length is _readability_text_length
     expected = len(readability_module.clean(el.text_content()))
     assert readability_module.text_length(el) == expected
+
+
+def test_the_article_names_its_block_in_the_tree_it_was_read_from() -> None:
+    """read_article names the element of the given tree (not of readability's copy) that
+    holds the story, and leaves the tree whole."""
+    story = "".join(f"<p>{_sentences(topic)} {_sentences(topic)}</p>" for topic in SERVICES)
+    tree = _tree(
+        "<html><body><nav><a href='/'>Home</a></nav>"
+        f"<div id='main'><h1>Our services</h1><div id='story'>{story}</div></div>"
+        "</body></html>"
+    )
+    found = read_article(tree)
+    assert found is not None
+    assert found.block is tree.get_element_by_id("story")
+    assert len(found.block) == len(SERVICES)
+
+
+def test_the_unlikely_pass_drops_named_blocks_whole_and_judges_every_sibling_after_them() -> None:
+    """A block named as chrome goes with all it holds, and every element after it, nested or
+    not, is still judged by its own name."""
+    from insomnia_web.extract.readable import _TreeDocument
+
+    tree = _tree(
+        "<html><body><div class='sidebar'><p class='content'>Inside</p></div>"
+        "<div class='story'><p>Kept</p><div class='comment'>Gone</div>"
+        "<div><span class='menu'>Gone too</span><p>Kept too</p></div></div>"
+        "<div class='footer'>Last</div></body></html>"
+    )
+    doc = _TreeDocument(tree)
+    doc._html(True)
+    doc.remove_unlikely_candidates()
+    text = " ".join(doc.html.itertext())
+    assert "Inside" not in text
+    assert "Gone" not in text
+    assert "Last" not in text
+    assert "Kept" in text
+    assert "Kept too" in text

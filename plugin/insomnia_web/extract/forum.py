@@ -398,7 +398,7 @@ def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> BlockCou
     ``poster_stat``); the class names and the post number apply to every page. Returns the
     counts of *root* when nothing was dropped (they still hold for the tree), else ``None``.
     """
-    counts = BlockCounts(root)
+    counts = BlockCounts(root, links=False)  # links counted only if the page extraction asks
     words = counts.words
     limit = POST_CHROME.max_share * words.get(root, 0)
     phrases = any_pattern(_CONTROL_RULES, language)  # the same as matches_any, looked up once

@@ -4,7 +4,8 @@
 pruned whole-page extraction. When readability kept too little of what the page really holds
 (a listing, a forum thread, a product page, documentation), the page extraction wins; how
 little is too little depends on whether the page declares itself an article (an article
-holding its share of every word the page could give wins without the page extraction). A prose
+holding its share of every word the page could give, with too few paragraphs written above its
+block to set it aside, wins without the page extraction). A prose
 article that the page extraction lost altogether (it kept another region, such as a comment
 thread) is kept whatever its share; an article that is one post of a thread of post boxes,
 or a block below the story that the page text holds above it, is set aside for the page
@@ -39,8 +40,8 @@ from .lead import add_lead, story_lead
 from .model import Extracted
 from .parse import parse_html
 from .product import finish_product_text, read_product
-from .readable import readable_article
-from .serialize import added_words_at_most, serialize
+from .readable import read_article
+from .serialize import added_words_at_most, long_line_words_before, serialize
 from .shop import drop_shop_chrome, may_list_reviews
 from .signals import ArticleClaim, article_claim, ld_json_texts
 from .tidy import tidy_blocks
@@ -143,9 +144,7 @@ def _prose_above(article_text: str, page_text: str) -> int | None:
 def _below_the_story(article_text: str, page_text: str, article_words: int) -> bool:
     """True when the page text holds much of a story's prose above the article."""
     above = _prose_above(article_text, page_text)
-    if above is None:
-        return False
-    return above >= PROSE_ABOVE_MIN_WORDS and above > PROSE_ABOVE_SHARE * article_words
+    return above is not None and _sets_aside(above, article_words)
 
 
 def _choose(article_text: str, page_text: str, claim: ArticleClaim) -> tuple[str, str]:
@@ -167,15 +166,21 @@ def _choose(article_text: str, page_text: str, claim: ArticleClaim) -> tuple[str
 
 
 def _article_surely_chosen(
-    article_text: str, root: HtmlElement, counts: BlockCounts | None, claim: ArticleClaim
+    article_text: str,
+    root: HtmlElement,
+    counts: BlockCounts | None,
+    claim: ArticleClaim,
+    block: HtmlElement | None = None,
 ) -> bool:
     """True when :func:`_choose` picks the article whatever the page extraction of *root*
     holds, so the page extraction need not run. Pruning only removes text, so an upper
     bound of the page text's words is the words of the whole tree (*counts* when the caller
     has them) plus those serializing may add. The article must hold its share of that bound,
-    and the words the page text could hold outside the article (the bound less the
-    article's own words, which came from the same tree) must fall short of the prose above
-    it that sets an article aside (:func:`_below_the_story`)."""
+    and the prose the page text could hold above it must fall short of what sets an article
+    aside (:func:`_below_the_story`): that prose is at most the words outside the article
+    (the bound less the article's own words, which came from the same tree), and at most
+    the words of the paragraph-length lines the tree writes before the article's *block*
+    (its element in *root*, when readability names one), whatever pruning removes."""
     article_words = count_words(article_text)
     if not article_words:
         return False
@@ -184,8 +189,19 @@ def _article_surely_chosen(
     most = words + added
     if article_words < _ARTICLE_SHARE[claim] * most:
         return False
-    outside = most + added - article_words
-    return outside < PROSE_ABOVE_MIN_WORDS or outside <= PROSE_ABOVE_SHARE * article_words
+    if not _sets_aside(most + added - article_words, article_words):
+        return True
+    if block is None:
+        return False
+    known = counts.words if counts is not None else None
+    above = long_line_words_before(root, block, PARAGRAPH_MIN_WORDS, known)
+    return not _sets_aside(above, article_words)
+
+
+def _sets_aside(prose_above: int, article_words: int) -> bool:
+    """True when *prose_above* words of paragraphs above an article of *article_words*
+    words set it aside for the page text (:func:`_below_the_story`)."""
+    return prose_above >= PROSE_ABOVE_MIN_WORDS and prose_above > PROSE_ABOVE_SHARE * article_words
 
 
 def _article_or_page(
@@ -194,10 +210,12 @@ def _article_or_page(
     counts: BlockCounts | None,
     claim: ArticleClaim,
     language: str | None,
+    block: HtmlElement | None = None,
 ) -> tuple[str, str]:
     """The text and method :func:`_choose` picks, the page extraction of *root* run only
-    when the article is not surely chosen (:func:`_article_surely_chosen`)."""
-    if article_text and _article_surely_chosen(article_text, root, counts, claim):
+    when the article (read from *block*) is not surely chosen
+    (:func:`_article_surely_chosen`)."""
+    if article_text and _article_surely_chosen(article_text, root, counts, claim, block):
         return article_text, "readability"
     page_text = serialize(_tidy(prune_boilerplate(root, language, counts), language))
     return _choose(article_text, page_text, claim)
@@ -263,9 +281,11 @@ def extract_html(
     thread = is_forum_thread(root)  # every post of a thread is content: page extraction only
     counts = drop_forum_chrome(root, language)  # the tree's counts, when it was left whole
     article_text = ""
+    block = None
     if _readability_fits(html, root, spent()) and not thread:
-        article = readable_article(root)  # works on a copy: root stays whole
-        if article is not None:
+        found = read_article(root)  # works on a copy: root stays whole
+        if found is not None:
+            article, block = found
             prune_article(article, language)
             if product.is_product:  # shops print a description twice (mobile, desktop)
                 _tidy(article, language)
@@ -273,7 +293,7 @@ def extract_html(
     article_text = drop_lone_post(root, article_text)  # one post of a thread is not the page
     if article_text and spent() > BUDGET.seconds:  # out of time: the article is the best so far
         return Extracted(title, finish_lines(article_text), "readability", None, *about)
-    text, method = _article_or_page(article_text, root, counts, claim, language)
+    text, method = _article_or_page(article_text, root, counts, claim, language, block)
     if not thread:  # a forum post may say anything, a story's prompts go
         text = drop_trailing_heading(drop_closing_lines(text, language))
     text = add_lead(text, lead)

@@ -36,9 +36,9 @@ import itertools
 import logging
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
-from lxml.etree import Element, tounicode
+from lxml.etree import tounicode
 from lxml.html import HtmlElement
 from readability import Document
 from readability import readability as readability_module
@@ -55,7 +55,7 @@ from .counts import (
 from .patterns import HEADING_TAGS, NamePattern
 from .serialize import INLINE_TAGS
 
-__all__ = ["readable_article"]
+__all__ = ["Article", "read_article", "readable_article"]
 
 logging.getLogger("readability.readability").setLevel(logging.CRITICAL)
 
@@ -145,10 +145,17 @@ class _TreeDocument(Document):  # type: ignore[misc]
         self._lengths: dict[HtmlElement, int] | None = None
         self.fragment = False  # set by get_article: the article misses similar blocks
         self.consent = False  # set by get_article: the article is a consent banner's text
+        self.block: HtmlElement | None = None  # set by get_article: its block, in the tree
+        self._copied: list[HtmlElement] = []
 
     def _parse(self, input: Any) -> HtmlElement:
         self.encoding = "utf-8"
-        return copy.deepcopy(self._tree)
+        copied = copy.deepcopy(self._tree)
+        # Listed before readability changes the copy: an element's place in the list is
+        # its place in the tree.
+        self._copied = list(copied.iter())
+        self.block = None
+        return copied
 
     def remove_unlikely_candidates(self) -> None:
         # readability's rule (a class or id naming chrome, unless it also names content, an
@@ -167,20 +174,24 @@ class _TreeDocument(Document):  # type: ignore[misc]
         for top in root.iter(*_KEPT_SUBTREE_TAGS):
             if top not in kept:  # a nested one was taken with its outermost
                 kept.update(top.iter())
-        # Every element in document order, listed before any goes; only a name can doom one.
-        for el in list(root.iterdescendants(Element)):
+        # Every element in document order; only a name can doom one, and the inside of one
+        # that goes is not looked at (what it holds went with it).
+        stack = list(reversed(root))
+        while stack:
+            el = stack.pop()
             classes = el.get("class")
             element_id = el.get("id")
-            if classes is None and element_id is None:
-                continue
             if (
-                _named_unlikely(el, classes, element_id)
+                (classes is not None or element_id is not None)
+                and _named_unlikely(el, classes, element_id)
                 and el.tag not in ("html", "body")
                 and el not in kept
                 and el not in holds_semantic
                 and el not in protected
             ):
                 el.drop_tree()
+            else:
+                stack.extend(reversed(el))
 
     def score_paragraphs(self) -> Candidates:
         # readability's scoring, to the same numbers: each paragraph of at least
@@ -241,6 +252,7 @@ class _TreeDocument(Document):  # type: ignore[misc]
     ) -> HtmlElement:
         best_candidate = _lift(candidates, best_candidate, self.html)
         best = best_candidate["elem"]
+        self.block = _in_tree(best, self._copied, self._tree)
         parent = best.getparent()
         siblings = list(parent) if parent is not None else []
         peers = _peers(candidates, best)
@@ -303,6 +315,16 @@ class _TreeDocument(Document):  # type: ignore[misc]
             if el.tag != "div":
                 continue
             _wrap_inline_runs(el, holds_block)
+
+
+def _in_tree(el: HtmlElement, copied: list[HtmlElement], tree: HtmlElement) -> HtmlElement | None:
+    """The element of *tree* that *el* was copied from, given the elements of the copy as
+    first made (*copied*, in document order), or ``None`` for an element made later."""
+    try:
+        index = copied.index(el)
+    except ValueError:
+        return None
+    return next(itertools.islice(tree.iter(), index, None), None)
 
 
 def _text_length(el: HtmlElement, lengths: dict[HtmlElement, int] | None) -> int:
@@ -590,8 +612,19 @@ def _wrap_inline_runs(div: HtmlElement, holds_block: set[HtmlElement]) -> None:
             child.drop_tree()
 
 
-def readable_article(tree: HtmlElement) -> HtmlElement | None:
-    """Return readability's article element for *tree* (left unchanged), or ``None``.
+class Article(NamedTuple):
+    """readability's article and where it stands in the tree it was read from."""
+
+    element: HtmlElement
+    """The article, made of copies: the tree is left unchanged."""
+    block: HtmlElement | None
+    """The element of the tree readability chose as the article's block (its best
+    candidate, lifted), or ``None`` when it chose none and kept the whole body. The
+    article holds text of this block and of its siblings only."""
+
+
+def read_article(tree: HtmlElement) -> Article | None:
+    """Return readability's article for *tree* (left unchanged) and its block, or ``None``.
 
     ``None`` also when the article is one fragment of a page of similar blocks, or the text
     of a dialog or a cookie or consent banner.
@@ -601,6 +634,13 @@ def readable_article(tree: HtmlElement) -> HtmlElement | None:
         doc.summary(html_partial=True)
     except Exception:  # readability raises Unparseable and assorted internal errors
         return None
-    if doc.fragment or doc.consent:
+    if doc.fragment or doc.consent or doc.article is None:
         return None
-    return doc.article
+    return Article(doc.article, doc.block)
+
+
+def readable_article(tree: HtmlElement) -> HtmlElement | None:
+    """Return readability's article element for *tree* (left unchanged), or ``None``
+    (:func:`read_article`)."""
+    found = read_article(tree)
+    return found.element if found is not None else None

@@ -15,10 +15,17 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement
 
-from .counts import is_data_table, tag_name
+from .counts import is_data_table, tag_name, word_count
 from .patterns import HEADING_TAGS
+from .words import count_words
 
-__all__ = ["BLOCK_TAGS", "SKIP_TAGS", "added_words_at_most", "serialize"]
+__all__ = [
+    "BLOCK_TAGS",
+    "SKIP_TAGS",
+    "added_words_at_most",
+    "long_line_words_before",
+    "serialize",
+]
 
 BLOCK_TAGS = frozenset(
     [
@@ -407,3 +414,115 @@ def _row_width(row: HtmlElement) -> int:
             span = cell.get("colspan", "1")
             width += int(span) if span.isdigit() and 1 < int(span) <= 50 else 1
     return width
+
+
+# What :func:`serialize` writes as one block however its inside is pruned: a table (its rows
+# become one line each when it is, or becomes, a data table) and preformatted text.
+_WHOLE_BLOCK_TAGS = frozenset(("table", *_FENCED_TAGS))
+
+
+def long_line_words_before(
+    root: HtmlElement,
+    stop: HtmlElement,
+    min_words: int,
+    words: dict[HtmlElement, int] | None = None,
+) -> int:
+    """At most how many words the lines of *min_words* words or more that :func:`serialize`
+    writes for *root* before *stop* (an element under it) hold, whatever elements are
+    removed from *root* first.
+
+    Every block element ends a line, so a line's text comes from one block, its innermost
+    block ancestor, and a block stays while any of its text does. Removing elements can
+    only join pieces of one block's text; a long line of it holds at least
+    ``min_words - 1`` of its words and one marker (a bullet, heading hashes) at most. A
+    table or a code block is one block whose words and markers all count.
+
+    With *words* (each element's words, as :class:`~.counts.BlockCounts` counts them), a
+    block too short for a long line is not walked, and an inline element's words all go to
+    its block (as if it held no block: the bound only grows).
+    """
+    blocks, whole = _block_words_before(root, stop, min_words - 1, words)
+    total = 0
+    for block, n in blocks.items():
+        if block in whole:
+            total += n if n >= min_words else 0
+        elif n >= min_words - 1:
+            total += n + n // (min_words - 1)
+    return total
+
+
+def _block_words_before(
+    root: HtmlElement, stop: HtmlElement, min_text: int, words: dict[HtmlElement, int] | None
+) -> tuple[dict[HtmlElement, int], set[HtmlElement]]:
+    """The words of text before *stop* per block that holds them as its own (text nodes
+    counted apart, as :class:`~.counts.BlockCounts` counts them; each table's and code
+    block's markers included, :func:`added_words_at_most`), and those tables and code blocks.
+
+    A subtree that ends before *stop* is counted without a walk when it is a table or a code
+    block, and, with *words*, when it is a block of fewer than *min_text* words (none of its
+    blocks writes a long line) or an inline element (its words go to its block)."""
+    ancestors = set(stop.iterancestors())
+    whole: set[HtmlElement] = set()
+    found: dict[HtmlElement, int] = {}
+    stack: list[tuple[HtmlElement, HtmlElement | None]] = [(root, None)]
+    while stack:
+        el, outer = stack.pop()
+        if el is stop:
+            break
+        if outer is not None and el.tail and el not in ancestors:  # a tail after stop waits
+            found[outer] = found.get(outer, 0) + count_words(el.tail)
+        tag = tag_name(el)
+        block = _own_block(el, tag, outer, whole, el is root) if tag else None
+        if block is None:
+            continue
+        if el in ancestors:
+            n = added_words_at_most(el) if block is el and el in whole else 0
+        else:
+            counted = _subtree_words(el, block, whole, min_text, words)
+            if counted is not None:
+                if counted:
+                    found[block] = found.get(block, 0) + counted
+                continue
+            n = 0
+        if el.text:
+            n += count_words(el.text)
+        if n:
+            found[block] = found.get(block, 0) + n
+        stack.extend((child, block) for child in reversed(el))
+    return found, whole
+
+
+def _subtree_words(
+    el: HtmlElement,
+    block: HtmlElement,
+    whole: set[HtmlElement],
+    min_text: int,
+    words: dict[HtmlElement, int] | None,
+) -> int | None:
+    """The words the subtree of *el* (which ends before the walk's stop) gives its *block*,
+    or ``None`` when it must be walked (:func:`_block_words_before`)."""
+    if block is el and el in whole:
+        counted = words.get(el, 0) if words is not None else word_count(el)
+        return counted + added_words_at_most(el)  # pipes, rule, fences, bullets: all, once
+    if words is None:
+        return None
+    if block is el:
+        return 0 if words.get(el, 0) < min_text else None
+    return words.get(el, 0)
+
+
+def _own_block(
+    el: HtmlElement, tag: str, outer: HtmlElement | None, whole: set[HtmlElement], top: bool
+) -> HtmlElement | None:
+    """The block whose line holds *el*'s own text (``None``: the text is never written),
+    given the block *outer* of its parent; a new table or code block joins *whole*."""
+    if tag in SKIP_TAGS or (outer is None and not top):
+        return None
+    if outer is not None and outer in whole:
+        return outer
+    if tag in _WHOLE_BLOCK_TAGS:
+        whole.add(el)
+        return el
+    if top or tag in BLOCK_TAGS or tag not in INLINE_TAGS:
+        return el
+    return outer
