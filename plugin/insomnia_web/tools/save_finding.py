@@ -39,8 +39,12 @@ class SaveFinding(WebTool[SaveFindingInput, SaveFindingOutput]):
         )
 
     def subject(self, args: SaveFindingInput, ctx: ToolContext) -> CallSubject:
-        """No host is contacted; the summary shows what will be stored."""
-        return CallSubject(summary=f"save finding for {args.query!r}: {args.content[:200]!r}")
+        """No host is contacted; the summary shows all that will be stored: the query, the
+        whole content and the source URL (in its stored form)."""
+        summary = f"save finding for {args.query!r}: {args.content!r}"
+        if args.source_url:
+            summary += f", claimed source {canonical_source(args.source_url)!r}"
+        return CallSubject(summary=summary)
 
     def precheck(self, raw: Mapping[str, Any]) -> None:
         """Refuse a blank fact or a non-http(s) source before anyone is asked to approve."""
