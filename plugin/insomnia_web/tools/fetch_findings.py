@@ -4,7 +4,9 @@ A finding saved with a ``source_url`` becomes verified when a WebFetch of that U
 text containing it. Text is compared as sequences of words (case-folded; punctuation,
 Markdown markers and whitespace ignored), sentence by sentence: every sentence of the
 finding must occur in the page. A finding of fewer than :data:`MIN_WORDS` words is never
-verified this way: too short to be evidence.
+verified this way: too short to be evidence. Only the text WebFetch extracts for a reader
+(``readable`` or ``full`` mode) verifies: a ``raw`` fetch, which returns scripts, comments and
+hidden elements too, never does.
 """
 
 from __future__ import annotations

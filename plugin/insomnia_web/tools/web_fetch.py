@@ -172,10 +172,14 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
         key: str,
         warnings: list[str],
     ) -> Snapshot:
-        """Store a *fresh* page, then verify the saved findings it confirms."""
+        """Store a *fresh* page, then verify the saved findings it confirms.
+
+        Only the text a reader sees verifies a finding: ``raw`` mode returns the source,
+        scripts and hidden elements included, so it verifies none.
+        """
         if fresh:
             page = await self._store(cache, page, warnings)
-        if cache is not None:
+        if cache is not None and page.mode != "raw":
             warnings.extend(await self._verify(cache, (key, page.final_url), page))
         return page
 
