@@ -130,7 +130,8 @@ def render_unread(pages: Sequence[PageStatus]) -> str:
 
 
 def render_findings(findings: Sequence[FindingItem]) -> str:
-    """Saved findings, each labelled unverified (or verified by its page); ``""`` if none."""
+    """Saved findings, each on one line that starts with its label: unverified (or verified by
+    its page); ``""`` if none."""
     if not findings:
         return ""
     lines = []
@@ -142,7 +143,8 @@ def render_findings(findings: Sequence[FindingItem]) -> str:
             if f.source_url:
                 label += f" (claimed source: {f.source_url})"
         query = " ".join(f.query.split()).replace('"', "'")
-        lines.append(f'{label}, saved {format_age(f.age_s)} ago for "{query}": {f.content}')
+        content = " ".join(f.content.split())  # one line: no line of its own can forge a label
+        lines.append(f'{label}, saved {format_age(f.age_s)} ago for "{query}": {content}')
     return wrap_untrusted("\n".join(lines))
 
 
