@@ -158,3 +158,18 @@ def test_unknown_hosts_prompt_offers_no_always() -> None:
     text = format_request(PromptRequest(call=call, reason="default is ask"))
     assert "hosts: unknown" in text
     assert "[a]lways" not in text
+
+
+@pytest.mark.asyncio
+async def test_terminal_prompt_shows_control_characters_as_escapes(terminal: Terminal) -> None:
+    """A question holding an escape sequence or a bidi override shows it escaped, inert."""
+    prompter = TerminalPrompter(stdin=terminal.stdin, stderr=terminal.stderr)
+    call = ToolCall(
+        id="c", tool="WebFetch", input={}, summary="fetch \x1b[2Jhttps://a.example/\u202ecod.exe"
+    )
+    question = PromptRequest(call=call, reason="asked", prompt="\x1b]0;title\x07")
+    terminal.type(b"d\n")
+    assert await prompter.ask(question) == "deny"
+    screen = terminal.screen()
+    assert not any(c in screen for c in "\x1b\u202e\x07")
+    assert "fetch \\x1b[2Jhttps://a.example/\\u202ecod.exe" in screen

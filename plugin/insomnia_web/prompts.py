@@ -16,6 +16,7 @@ from typing import ClassVar, Literal, Protocol, TextIO
 import msgspec
 
 from .permissions import ToolCall
+from .textcheck import terminal_safe
 
 __all__ = [
     "ANSWERS",
@@ -169,7 +170,7 @@ class TerminalPrompter:
         self._turn = asyncio.Lock()  # one question at a time on one terminal
 
     def _write(self, text: str) -> None:
-        self.stderr.write(text)
+        self.stderr.write(terminal_safe(text))
         self.stderr.flush()
 
     async def ask(self, request: PromptRequest) -> Answer:

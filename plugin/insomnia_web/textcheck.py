@@ -1,16 +1,21 @@
-"""Lone surrogates: strings a JSON decoder may produce that are not Unicode text.
+"""Text checks: lone surrogates in tool input, terminal controls in text to print.
 
+Lone surrogates are strings a JSON decoder may produce that are not Unicode text:
 ``"\\ud800"`` is valid JSON, and Python decodes it to a one-character string that no UTF-8
 encoder accepts. Tool input holding one is refused as ``invalid_input`` naming the field;
 what is recorded of it has U+FFFD in its place.
+
+Web text printed on a terminal goes through :func:`terminal_safe` first: an escape sequence
+in a page, a title or an error must not drive the terminal.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["first_surrogate_field", "replace_surrogates"]
+__all__ = ["first_surrogate_field", "replace_surrogates", "terminal_safe"]
 
 
 def first_surrogate_field(value: Any, path: str = "$") -> str | None:
@@ -44,3 +49,19 @@ def replace_surrogates(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [replace_surrogates(v) for v in value]
     return value
+
+
+_TERMINAL_CONTROLS = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def terminal_safe(text: str) -> str:
+    """*text* with every character a terminal would act on shown as its escape (``\\x1b``).
+
+    C0 controls but tab and line feed, DEL, C1 controls (ESC and CSI start escape sequences
+    that move the cursor, set the title or write the clipboard) and the bidi marks,
+    embeddings, overrides and isolates (which reorder what is shown) are replaced, so web
+    text printed by the command line shows as written.
+    """
+    return _TERMINAL_CONTROLS.sub(lambda m: repr(m.group())[1:-1], text)

@@ -19,6 +19,7 @@ import msgspec
 
 from ..config import Manifest
 from ..errors import ToolError
+from ..textcheck import terminal_safe
 from ..tools.fetch_progress import format_bytes
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ def run_extract(
             continue
         if len(files) > 1:
             out.write(("\n" if printed else "") + f"==> {name} <==\n")
-        out.write((doc["text"] or "").rstrip("\n") + "\n")
+        out.write(terminal_safe((doc["text"] or "").rstrip("\n")) + "\n")
         printed += 1
     return status
 

@@ -14,6 +14,7 @@ import msgspec
 
 from ..history import Event, ProgressEvent
 from ..runtime import ToolResult
+from ..textcheck import terminal_safe
 
 __all__ = ["StderrProgress", "is_terminal", "print_result", "warn"]
 
@@ -27,8 +28,8 @@ def is_terminal(stream: TextIO) -> bool:
 
 
 def warn(message: str, err: TextIO | None = None) -> None:
-    """``insomnia-web: MESSAGE`` on stderr."""
-    (err or sys.stderr).write(f"insomnia-web: {message}\n")
+    """``insomnia-web: MESSAGE`` on stderr (terminal controls shown as escapes)."""
+    (err or sys.stderr).write(terminal_safe(f"insomnia-web: {message}\n"))
 
 
 def print_result(
@@ -39,13 +40,16 @@ def print_result(
     err: TextIO,
     text: str | None = None,
 ) -> int:
-    """Print *result* (its *text* when given) and return the exit status: 0 ok, 1 error."""
+    """Print *result* (its *text* when given) and return the exit status: 0 ok, 1 error.
+
+    Text holds web content: its terminal controls are shown as escapes (JSON escapes them).
+    """
     if as_json:
         out.write(msgspec.json.encode(result).decode() + "\n")
     elif result.ok:
-        out.write((text if text is not None else result.text).rstrip("\n") + "\n")
+        out.write(terminal_safe((text if text is not None else result.text).rstrip("\n")) + "\n")
     else:
-        err.write(result.text.rstrip("\n") + "\n")
+        err.write(terminal_safe(result.text.rstrip("\n")) + "\n")
     return 0 if result.ok else 1
 
 
@@ -67,7 +71,7 @@ class StderrProgress:
         if not isinstance(event, ProgressEvent):
             return
         count = f" ({event.done}/{event.total})" if event.total else ""
-        line = f"{event.message}{count}"
+        line = terminal_safe(f"{event.message}{count}").replace("\n", " ")
         if self.live:
             self.stream.write(f"\r\x1b[K{line}")
             self.stream.flush()

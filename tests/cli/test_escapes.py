@@ -1,0 +1,40 @@
+"""The command line prints web text without letting it drive the terminal."""
+
+from __future__ import annotations
+
+import io
+
+from insomnia_web.cli.output import StderrProgress, print_result
+from insomnia_web.history import ProgressEvent
+from insomnia_web.runtime import ToolResult
+
+HOSTILE = "Title\x1b]52;c;cm0gLXJmIH4K\x07 body\x1b[2J\x9b31m \u202eexe.pdf\nnext line\tkept"
+
+
+def test_result_text_shows_terminal_controls_as_escapes() -> None:
+    """A page's escape sequences and bidi overrides print as escapes; lines and tabs stay."""
+    out, err = io.StringIO(), io.StringIO()
+    result = ToolResult(call_id="c", tool="WebFetch", ok=True, text=HOSTILE)
+    assert print_result(result, as_json=False, out=out, err=err) == 0
+    printed = out.getvalue()
+    assert not any(c in printed for c in "\x1b\x07\x9b\u202e")
+    assert "\\x1b]52;c;cm0gLXJmIH4K\\x07 body\\x1b[2J\\x9b31m \\u202eexe.pdf" in printed
+    assert "\nnext line\tkept" in printed
+
+
+def test_error_text_shows_terminal_controls_as_escapes() -> None:
+    """A failed call's text on stderr shows its controls as escapes too."""
+    out, err = io.StringIO(), io.StringIO()
+    result = ToolResult(call_id="c", tool="WebFetch", ok=False, text=HOSTILE)
+    assert print_result(result, as_json=False, out=out, err=err) == 1
+    assert "\x1b" not in err.getvalue()
+    assert out.getvalue() == ""
+
+
+def test_progress_line_shows_terminal_controls_as_escapes() -> None:
+    """A progress message cannot write an escape sequence to the live status line."""
+    stream = io.StringIO()
+    progress = StderrProgress(stream, live=True)
+    progress.append(ProgressEvent(call_id="c", message=HOSTILE, done=None, total=None))
+    shown = stream.getvalue().removeprefix("\r\x1b[K")
+    assert not any(c in shown for c in "\x1b\n")
