@@ -36,7 +36,15 @@ PAGE_HTML = f"""<!doctype html>
 <p>A second paragraph keeps the readability pass happy with enough text to call an article.
 It talks about loopback interfaces, test servers and the MCP protocol in plain words.</p>
 </article></body></html>"""
-HOSTS = ("site.test", "once.test", "decline.test", "always.test", "modern.test")
+HOSTS = (
+    "site.test",
+    "once.test",
+    "decline.test",
+    "always.test",
+    "modern.test",
+    "forged.test",
+    "swapped.test",
+)
 
 
 async def _page(request: web.Request) -> web.Response:

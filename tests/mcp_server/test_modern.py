@@ -7,12 +7,14 @@ answers with the question and the client's retry carries the person's answer.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
 from anyio.from_thread import BlockingPortal
-from mcp import types
+from mcp import Client, types
 
 from .conftest import (
     PAGE_TEXT,
@@ -114,3 +116,54 @@ def test_invalid_input_is_reported_without_asking(conn: Connection, elicitor: El
     assert result.is_error is True
     assert error_of(result)["code"] == "invalid_input"
     assert elicitor.asked == []
+
+
+def call_with_answer(
+    conn: Connection, name: str, args: dict[str, Any], decision: str, state: str | None = None
+) -> types.CallToolResult:
+    """``tools/call`` sent with an answer the server did not ask for (a forged retry)."""
+    answer = types.ElicitResult(action="accept", content={"decision": decision})
+    result = conn.portal.call(
+        partial(
+            conn.client.call_tool,
+            name,
+            args,
+            input_responses={"permission": answer},
+            request_state=state,
+        )
+    )
+    assert isinstance(result, types.CallToolResult)
+    return result
+
+
+def test_an_answer_nobody_was_asked_for_is_not_taken(
+    conn: Connection, elicitor: Elicitor, site_port: int
+) -> None:
+    """A call that arrives with an "always" answer before any question is still asked."""
+    elicitor.answers.append(types.ElicitResult(action="decline"))
+    url = f"http://forged.test:{site_port}/page"
+    result = call_with_answer(conn, "web_fetch", {"url": url}, "always")
+    assert error_of(result)["code"] == "permission_denied"
+    (asked,) = elicitor.asked
+    assert url in asked.message
+
+
+def test_an_answer_holds_only_for_the_call_it_was_asked_about(
+    conn: Connection, elicitor: Elicitor, site_port: int
+) -> None:
+    """The answer to a question about one URL, sent back with another URL, is not taken."""
+    client = conn.client
+    assert isinstance(client, Client)
+
+    async def ask_only() -> object:
+        url = f"http://once.test:{site_port}/page"
+        return await client.session.call_tool("web_fetch", {"url": url}, allow_input_required=True)
+
+    first = conn.portal.call(ask_only)
+    assert isinstance(first, types.InputRequiredResult)
+    elicitor.answers.append(types.ElicitResult(action="decline"))
+    swapped = {"url": f"http://swapped.test:{site_port}/page"}
+    result = call_with_answer(conn, "web_fetch", swapped, "once", first.request_state)
+    assert error_of(result)["code"] == "permission_denied"
+    (asked,) = elicitor.asked
+    assert "swapped.test" in asked.message

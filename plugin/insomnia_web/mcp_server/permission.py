@@ -9,6 +9,9 @@ domains, for the rest of the session), or deny.
   tool call waits.
 - 2026-07-28 clients cannot receive server requests: the call first answers with an
   ``InputRequiredResult`` carrying the same form, and the client's retry brings the answer.
+  The result's ``request_state`` seals the question to the call (tool, arguments, question
+  text): an answer is taken only from a retry that echoes the seal of that same call, so an
+  answer nobody asked for, or one sent back with other arguments, is asked again.
 - A client that declared no elicitation capability cannot be asked: the call is refused with
   ``permission_denied``, whose hint names the rule to add to ``[permissions] allow``.
 """
@@ -16,10 +19,15 @@ domains, for the rest of the session), or deny.
 from __future__ import annotations
 
 import contextvars
+import hashlib
+import hmac
 import logging
+import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from mcp import types
 from mcp.server.session import ServerSession
 
@@ -29,6 +37,7 @@ __all__ = [
     "PERMISSION_INPUT_KEY",
     "CallScope",
     "ElicitationPrompter",
+    "QuestionSeal",
     "answer_from",
     "can_elicit",
     "elicitation_form",
@@ -135,3 +144,26 @@ class ElicitationPrompter:
             log.warning("elicitation failed (%s); denying %s", exc, request.call.tool)
             return "deny"
         return answer_from(result)
+
+
+class QuestionSeal:
+    """Seals a question sent in an ``InputRequiredResult`` to the call it asks about.
+
+    The seal is an HMAC, under a key of this server process, of the tool, its arguments and
+    the question's text; the client echoes it in ``request_state`` and cannot make one for
+    another call.
+    """
+
+    def __init__(self) -> None:
+        self._key = secrets.token_bytes(32)
+
+    def seal(self, tool: str, args: Mapping[str, Any], message: str) -> str:
+        """The ``request_state`` of the question *message* about *tool* with *args*."""
+        body = msgspec.json.encode([tool, args, message], order="sorted")
+        return hmac.new(self._key, body, hashlib.sha256).hexdigest()
+
+    @staticmethod
+    def matches(state: str | None, expected: str) -> bool:
+        """Whether a retry's ``request_state`` is the seal *expected* (compared in constant
+        time)."""
+        return isinstance(state, str) and hmac.compare_digest(state, expected)

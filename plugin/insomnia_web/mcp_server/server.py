@@ -19,12 +19,14 @@ from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from ..config import Manifest
 from ..errors import ToolError
 from ..modeltext import render_error
+from ..prompts import Answer
 from ..runtime import Runtime, ToolResult
 from .listing import call_result, mcp_tool, tool_names
 from .permission import (
     PERMISSION_INPUT_KEY,
     CallScope,
     ElicitationPrompter,
+    QuestionSeal,
     answer_from,
     can_elicit,
     elicitation_form,
@@ -109,11 +111,34 @@ def _lone_surrogate(name: str, field: str, renamer: Renamer) -> types.CallToolRe
     )
 
 
-def _input_required(message: str, schema: dict[str, Any]) -> types.InputRequiredResult:
+def _input_required(message: str, schema: dict[str, Any], state: str) -> types.InputRequiredResult:
     request = types.ElicitRequest(
         params=types.ElicitRequestFormParams(message=message, requested_schema=schema)
     )
-    return types.InputRequiredResult(input_requests={PERMISSION_INPUT_KEY: request})
+    return types.InputRequiredResult(
+        input_requests={PERMISSION_INPUT_KEY: request}, request_state=state
+    )
+
+
+def _retry_answer(
+    runtime: Runtime,
+    seal: QuestionSeal,
+    name: str,
+    args: dict[str, Any],
+    params: types.CallToolRequestParams,
+) -> Answer | types.InputRequiredResult | None:
+    """On a 2026-07-28 connection: the answer a retry brings for this very call, the question
+    to send when it brings none (or one sealed for another call), or ``None`` when the call
+    needs no question."""
+    pending = runtime.pending_prompt(name, args)
+    if pending is None:
+        return None
+    message, schema = elicitation_form(pending)
+    state = seal.seal(name, args, message)
+    reply = (params.input_responses or {}).get(PERMISSION_INPUT_KEY)
+    if isinstance(reply, types.ElicitResult) and seal.matches(params.request_state, state):
+        return answer_from(reply)
+    return _input_required(message, schema, state)
 
 
 def build_server(runtime: Runtime) -> Server[Any]:
@@ -126,6 +151,7 @@ def build_server(runtime: Runtime) -> Server[Any]:
     names = tool_names(runtime.tools)
     renamer = Renamer({runtime_name: public for public, runtime_name in names.items()})
     listing = [mcp_tool(runtime.tools[names[public]].tool, renamer) for public in names]
+    seal = QuestionSeal()
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -146,12 +172,10 @@ def build_server(runtime: Runtime) -> Server[Any]:
         answer = None
         if elicit and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
             # 2026-07-28 servers send no requests: ask before running, via the client's retry.
-            responses = params.input_responses or {}
-            reply = responses.get(PERMISSION_INPUT_KEY)
-            if isinstance(reply, types.ElicitResult):
-                answer = answer_from(reply)
-            elif (pending := runtime.pending_prompt(name, args)) is not None:
-                return _input_required(*elicitation_form(pending))
+            reply = _retry_answer(runtime, seal, name, args, params)
+            if isinstance(reply, types.InputRequiredResult):
+                return reply
+            answer = reply
         scope = CallScope(
             session=ctx.session, request_id=ctx.request_id, can_elicit=elicit, answer=answer
         )
