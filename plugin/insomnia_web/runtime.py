@@ -54,7 +54,7 @@ from .plugins import (
 )
 from .prompts import DenyPrompter, Prompter, PromptRequest
 from .search.base import SearchProvider
-from .textcheck import first_surrogate_field, replace_surrogates
+from .textcheck import MAX_INT, first_huge_int_field, first_surrogate_field, replace_surrogates
 from .tools.base import Tool, ToolContext, ToolSpec, tool_spec
 
 __all__ = ["Runtime", "ToolResult"]
@@ -427,6 +427,14 @@ class Runtime(AsyncClosing):
                 "invalid_input",
                 f"{field}: contains a lone surrogate code point, which is not valid Unicode text",
                 hint=f"Send {field} as valid UTF-8 text.",
+                details={"field": field},
+            )
+        field = first_huge_int_field(raw)
+        if field is not None:
+            raise ToolError(
+                "invalid_input",
+                f"{field}: the integer is outside the 64-bit range",
+                hint=f"Send {field} as an integer between {-MAX_INT - 1} and {MAX_INT}.",
                 details={"field": field},
             )
         reg = self.tools.get(name)

@@ -3,7 +3,9 @@
 Lone surrogates are strings a JSON decoder may produce that are not Unicode text:
 ``"\\ud800"`` is valid JSON, and Python decodes it to a one-character string that no UTF-8
 encoder accepts. Tool input holding one is refused as ``invalid_input`` naming the field;
-what is recorded of it has U+FFFD in its place.
+what is recorded of it has U+FFFD in its place. An integer beyond the 64-bit range (JSON
+allows any number of digits) is refused the same way: no limit of a tool needs one, and
+Python cannot even print one of more than 4300 digits.
 
 Web text printed on a terminal goes through :func:`terminal_safe` first: an escape sequence
 in a page, a title or an error must not drive the terminal.
@@ -15,7 +17,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["first_surrogate_field", "replace_surrogates", "terminal_safe"]
+__all__ = [
+    "MAX_INT",
+    "first_huge_int_field",
+    "first_surrogate_field",
+    "replace_surrogates",
+    "terminal_safe",
+]
 
 
 def first_surrogate_field(value: Any, path: str = "$") -> str | None:
@@ -35,6 +43,27 @@ def first_surrogate_field(value: Any, path: str = "$") -> str | None:
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
             found = first_surrogate_field(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
+MAX_INT = 2**63 - 1
+"""The largest integer tool input may hold (the 64-bit range of JSON implementations)."""
+
+
+def first_huge_int_field(value: Any, path: str = "$") -> str | None:
+    """The JSON path of the first integer in *value* outside ``-MAX_INT - 1 .. MAX_INT``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return None if -MAX_INT - 1 <= value <= MAX_INT else path
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            found = first_huge_int_field(item, f"{path}.{key}")
+            if found is not None:
+                return found
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = first_huge_int_field(item, f"{path}[{index}]")
             if found is not None:
                 return found
     return None

@@ -310,3 +310,32 @@ def test_lone_surrogate_gets_an_invalid_input_reply(
     error = result["_meta"][ERROR_META_KEY]
     assert error["code"] == "invalid_input"
     assert error["details"]["field"] == field
+
+
+def test_an_integer_too_long_to_parse_gets_an_invalid_input_reply(manifest_path: Path) -> None:
+    """A tools/call whose argument is a 5000-digit integer gets a reply: invalid_input
+    naming the field (the SDK's parser refuses the line)."""
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    }
+    huge = "1" + "0" * 5000
+    call = (
+        '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "web_fetch", '
+        f'"arguments": {{"url": "http://site.test/", "start_index": {huge}}}}}}}'
+    )
+    lines = [
+        json.dumps(init),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        call,
+    ]
+    reply = _raw_exchange(server_params(manifest_path), lines, want_id=2)
+    error = reply["result"]["_meta"][ERROR_META_KEY]
+    assert error["code"] == "invalid_input"
+    assert error["details"]["field"] == "$.start_index"

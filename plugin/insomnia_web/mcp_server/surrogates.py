@@ -6,7 +6,10 @@ transport's read stream: a ``tools/call`` line refused for that reason is parsed
 standard library accepts the escapes), every lone surrogate becomes U+FFFD, and the first
 field that held one is named in the request's ``_meta`` under :data:`INVALID_FIELD_KEY`. The
 server then answers ``invalid_input`` naming that field, as :meth:`Runtime.call_tool` does for
-a Python caller. Any other unreadable line is passed on unchanged.
+a Python caller. A ``tools/call`` line refused for an integer too long for the parser (JSON
+allows any number of digits) is read the same way, that integer standing as one past the
+64-bit range, which the runtime refuses as ``invalid_input`` naming its field. Any other
+unreadable line is passed on unchanged.
 """
 
 from __future__ import annotations
@@ -34,20 +37,42 @@ INVALID_FIELD_KEY = "insomnia-web/invalid-field"
 """``_meta`` key naming the argument that held a lone surrogate (set by the wrapper only)."""
 
 _ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_OUT_OF_RANGE = "number out of range"
+_MAX_DIGITS = 4000
+"""Integers of more digits are read as :data:`_TOO_BIG` (Python cannot read past 4300)."""
+_TOO_BIG = 2**64
+
+
+def _bounded_int(text: str) -> int:
+    """*text* as an integer, or one past the 64-bit range when it has too many digits."""
+    return int(text) if len(text) <= _MAX_DIGITS else _TOO_BIG
+
+
+def _refused_line(exc: Exception) -> tuple[str, bool] | None:
+    """The line the SDK's parser refused, and whether for a number out of range; None when
+    the line holds neither a surrogate escape nor such a number."""
+    if not isinstance(exc, pydantic.ValidationError):
+        return None
+    errors = exc.errors()
+    line = errors[0].get("input") if errors else None
+    if not isinstance(line, str):
+        return None
+    huge = _OUT_OF_RANGE in str(errors[0].get("msg", ""))
+    return (line, huge) if huge or _ESCAPE.search(line) else None
+
 
 Item = SessionMessage | Exception
 
 
 def _repaired(exc: Exception) -> SessionMessage | None:
-    """The ``tools/call`` request of a line refused for a lone surrogate, marked; else None."""
-    if not isinstance(exc, pydantic.ValidationError):
+    """The ``tools/call`` request of a line refused for a lone surrogate (marked) or a too
+    long integer; else None."""
+    refused = _refused_line(exc)
+    if refused is None:
         return None
-    errors = exc.errors()
-    line = errors[0].get("input") if errors else None
-    if not isinstance(line, str) or not _ESCAPE.search(line):
-        return None
+    line, huge = refused
     try:
-        data = json.loads(line)
+        data = json.loads(line, parse_int=_bounded_int)
     except ValueError:
         return None
     if not isinstance(data, dict) or data.get("method") != "tools/call":
@@ -56,14 +81,15 @@ def _repaired(exc: Exception) -> SessionMessage | None:
     if not isinstance(params, dict):
         return None
     field = first_surrogate_field(params.get("arguments"))
-    if field is None:
+    if field is None and not huge:
         return None
     clean = replace_surrogates(data)
-    meta = clean["params"].get("_meta")
-    clean["params"]["_meta"] = {
-        **(meta if isinstance(meta, dict) else {}),
-        INVALID_FIELD_KEY: field,
-    }
+    if field is not None:
+        meta = clean["params"].get("_meta")
+        clean["params"]["_meta"] = {
+            **(meta if isinstance(meta, dict) else {}),
+            INVALID_FIELD_KEY: field,
+        }
     try:
         return SessionMessage(types.jsonrpc_message_adapter.validate_python(clean, by_name=False))
     except pydantic.ValidationError:
@@ -71,7 +97,8 @@ def _repaired(exc: Exception) -> SessionMessage | None:
 
 
 class SurrogateSafeStream:
-    """A transport read stream that repairs tool calls with lone surrogates (see above)."""
+    """A transport read stream that repairs tool calls with lone surrogates or too long
+    integers (see above)."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
