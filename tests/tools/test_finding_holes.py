@@ -42,3 +42,20 @@ async def test_hidden_text_never_verifies(make_runtime: MakeRuntime, site: Site,
     assert "verified finding" not in result.text
     (left,) = cache_of(runtime).findings_for_source(site.url("/health"))
     assert str(left.id) == saved["id"]
+
+
+@pytest.mark.asyncio
+async def test_a_page_that_echoes_its_url_does_not_verify_what_the_url_says(
+    make_runtime: MakeRuntime, site: Site
+) -> None:
+    """A finding whose source URL holds the finding's words (a search page that echoes its
+    query) is not verified by that page saying them back."""
+    runtime = make_runtime()
+    site.set("/search", f"<html><body><h1>Results</h1><p>You searched for: {HIDDEN_FACT}</p>"
+             "<p>No pages match your search; try other words.</p></body></html>")  # fmt: skip
+    source = site.url("/search?q=" + HIDDEN_FACT.replace(" ", "+"))
+    await save(runtime, content=HIDDEN_FACT, source_url=source)
+    result = await runtime.call_tool("WebFetch", {"url": source, "mode": "full"})
+    assert result.ok, result.text
+    assert HIDDEN_FACT in result.text
+    assert "verified finding" not in result.text

@@ -6,7 +6,9 @@ Markdown markers and whitespace ignored), sentence by sentence: every sentence o
 finding must occur in the page. A finding of fewer than :data:`MIN_WORDS` words is never
 verified this way: too short to be evidence. Only the text WebFetch extracts for a reader
 (``readable`` or ``full`` mode) verifies: a ``raw`` fetch, which returns scripts, comments and
-hidden elements too, never does.
+hidden elements too, never does. Nor does a page whose URL (the one asked for, or where
+it was read) holds a sentence of the finding: a page may echo its URL (a search page
+repeats its query), which anyone can write.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
+from urllib.parse import unquote_plus
 
 from yarl import URL
 
@@ -45,19 +48,37 @@ def _words(text: str) -> str:
     return " " + " ".join(_WORD_RE.findall(text.casefold())) + " "
 
 
+def _sentences(content: str) -> list[str]:
+    """The sentences of *content*, each as :func:`_words`."""
+    sentences = [_words(s) for s in _SENTENCE_RE.split(content.strip())]
+    return [s for s in sentences if s.strip()]
+
+
 def contains_finding(page_words: str, content: str) -> bool:
     """Whether every sentence of *content* occurs in the page (given as :func:`_words`)."""
-    sentences = [_words(s) for s in _SENTENCE_RE.split(content.strip())]
-    sentences = [s for s in sentences if s.strip()]
+    sentences = _sentences(content)
     if sum(len(s.split()) for s in sentences) < MIN_WORDS:
         return False
     return all(s in page_words for s in sentences)
 
 
+def _url_words(urls: Iterable[str]) -> str:
+    """The words of *urls*, percent-decoding and ``+`` undone, as :func:`_words`."""
+    return _words(" ".join(unquote_plus(u) for u in urls))
+
+
+def _echoes(url_words: str, content: str) -> bool:
+    """Whether a sentence of *content* is written in the URL words (the page may echo it)."""
+    return any(s in url_words for s in _sentences(content))
+
+
 async def verify_findings(
     cache: CacheStore, urls: Iterable[str], text: str, *, by_url: str
 ) -> list[Finding]:
-    """Mark verified the unverified findings from *urls* that *text* contains; return them."""
+    """Mark verified the unverified findings from *urls* that *text* contains; return them.
+
+    A finding a sentence of which is written in *urls* or *by_url* is left unverified.
+    """
     candidates: dict[int, Finding] = {}
     for url in dict.fromkeys(canonical_source(u) for u in urls):
         for finding in await cache.findings_for_source(url):
@@ -65,8 +86,11 @@ async def verify_findings(
     if not candidates:
         return []
     page_words = _words(text)
+    url_words = _url_words([*urls, by_url])
     verified = []
     for finding in candidates.values():
+        if _echoes(url_words, finding.content):
+            continue
         if contains_finding(page_words, finding.content) and await cache.mark_verified(
             finding.id, verified_by_url=by_url
         ):
