@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from insomnia_web.errors import ToolError
@@ -133,3 +135,18 @@ def test_the_manifest_sets_the_cap(tmp_path: Path) -> None:
     jsonl = runtime.history.sinks[-1]
     assert isinstance(jsonl, JsonlHistory)
     assert (jsonl.max_bytes, jsonl.backups) == (512 * 1024, 7)
+
+
+def test_history_files_are_private_to_their_owner(tmp_path: Path) -> None:
+    """A history file (and each rotated one) is created readable by its owner only, and a
+    folder made for it is private too, whatever the umask."""
+    old = os.umask(0o022)
+    try:
+        sink = JsonlHistory(tmp_path / "made" / "history.jsonl", max_bytes=300, backups=1)
+        for i in range(6):
+            sink.append(ToolCallEvent(call_id=f"c{i}", tool="WebSearch", input={"query": "q" * 99}))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "made").stat().st_mode) == 0o700
+    for name in ("history.jsonl", "history.jsonl.1"):
+        assert stat.S_IMODE((tmp_path / "made" / name).stat().st_mode) == 0o600

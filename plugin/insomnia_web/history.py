@@ -162,8 +162,16 @@ class MemoryHistory:
         return [e for e in self.events if e.call_id == call_id]
 
 
+def _open_private(path: Path) -> BinaryIO:
+    """*path* open for appending; created readable and writable by its owner only."""
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab")
+
+
 class JsonlHistory:
     """Appends one JSON object per line to a file (parent folders created).
+
+    The history holds every query, URL and page text: a file it creates is readable by its
+    owner only (``0600``), and so is the folder it makes for it (``0700``).
 
     *max_bytes* caps the file (None: no cap): a line that would take it past the cap first
     rotates it to ``<path>.1`` (``.1`` to ``.2`` and so on, *backups* files kept). A single
@@ -200,7 +208,7 @@ class JsonlHistory:
         line = _encoder.encode(compact_event(event)) + b"\n"
         with self._lock:
             if not self._ready:  # folders are made on the first event, not at start-up
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
                 self._ready = True
             with self._locked() as f:
                 if (
@@ -209,7 +217,7 @@ class JsonlHistory:
                     and (f.tell() + len(line) > self.max_bytes)
                 ):
                     self._rotate()
-                    with self.path.open("ab") as fresh:
+                    with _open_private(self.path) as fresh:
                         fresh.write(line)
                     return
                 f.write(line)
@@ -219,7 +227,7 @@ class JsonlHistory:
         """The current file, open for appending under an exclusive lock (re-opened when
         another process rotated it meanwhile)."""
         while True:
-            f = self.path.open("ab")
+            f = _open_private(self.path)
             try:
                 if fcntl is not None:
                     fcntl.flock(f.fileno(), fcntl.LOCK_EX)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 import threading
 from contextlib import closing
 from pathlib import Path
@@ -93,3 +95,17 @@ def test_time_waiting_for_the_lock_counts_against_the_deadline(cache_path: Path)
             timer.join()
             conn.close()
     assert info.value.code == "rate_limited"
+
+
+def test_a_new_cache_file_is_private_to_its_owner(tmp_path: Path, clock: FakeClock) -> None:
+    """The cache file a first write creates (and its folder) is readable by its owner only."""
+    path = tmp_path / "made" / "cache.sqlite3"
+    old = os.umask(0o022)
+    try:
+        cache = Cache(path, clock=clock)
+        cache.put_snapshot(page(1, clock()))
+        cache.close()
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600

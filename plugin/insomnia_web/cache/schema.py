@@ -11,6 +11,8 @@ when this SQLite build has FTS5; without it the cache still works, with narrower
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -119,9 +121,13 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, bool]:
     """Open (creating if needed) the cache at *path*; return the connection and FTS5 use.
 
     Raises :class:`OSError` or :class:`sqlite3.Error`; the caller turns them into
-    ``cache_error``. The connection is closed again if set-up fails.
+    ``cache_error``. The connection is closed again if set-up fails. A file created here is
+    readable by its owner only (``0600``; SQLite gives its WAL files the same mode), and so
+    is a folder made for it (``0700``): it holds the pages read and the queries searched.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     conn = sqlite3.connect(
         path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
     )
