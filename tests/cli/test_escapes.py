@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
+from insomnia_web.cli.doctor import run_doctor
 from insomnia_web.cli.output import StderrProgress, print_result
 from insomnia_web.history import ProgressEvent
 from insomnia_web.runtime import ToolResult
@@ -38,3 +40,17 @@ def test_progress_line_shows_terminal_controls_as_escapes() -> None:
     progress.append(ProgressEvent(call_id="c", message=HOSTILE, done=None, total=None))
     shown = stream.getvalue().removeprefix("\r\x1b[K")
     assert not any(c in shown for c in "\x1b\n")
+
+
+def test_doctor_shows_manifest_values_with_controls_escaped(tmp_path: Path) -> None:
+    """A manifest value holding an escape sequence (a history path) prints escaped."""
+    manifest = tmp_path / "insomnia.toml"
+    history = (tmp_path / "h").as_posix() + "\\u001b]0;owned\\u0007.jsonl"
+    cache = (tmp_path / "cache.sqlite3").as_posix()
+    manifest.write_text(
+        f'[web]\nhistory_path = "{history}"\n[web.cache]\npath = "{cache}"\n', encoding="utf-8"
+    )
+    out = io.StringIO()
+    run_doctor(str(manifest), as_json=False, out=out)
+    assert "h\\x1b]0;owned\\x07.jsonl" in out.getvalue()
+    assert "\x1b" not in out.getvalue()

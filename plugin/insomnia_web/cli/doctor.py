@@ -26,6 +26,7 @@ from ..config import CacheConfig, Manifest, load_manifest
 from ..errors import ManifestError, ToolError
 from ..manifest_path import ManifestSource, find_manifest, user_manifest_path
 from ..runtime import Runtime
+from ..textcheck import terminal_safe
 from ..tools.fetch_progress import format_bytes
 
 if TYPE_CHECKING:
@@ -299,11 +300,12 @@ def gather(explicit: str | None, env: Mapping[str, str]) -> Setup:
 
 
 def _write_text(findings: list[Finding], usable: bool, out: TextIO) -> None:
+    """The report as lines; manifest values are shown with terminal controls escaped."""
     width = max(len(f.check) for f in findings)
     for f in findings:
-        out.write(f"{f.status:<4}  {f.check:<{width}}  {f.detail}\n")
+        out.write(terminal_safe(f"{f.status:<4}  {f.check:<{width}}  {f.detail}") + "\n")
         if f.fix:
-            out.write(f"{'':<4}  {'':<{width}}  fix: {f.fix}\n")
+            out.write(terminal_safe(f"{'':<4}  {'':<{width}}  fix: {f.fix}") + "\n")
     out.write("usable\n" if usable else "not usable: fix the lines marked fail\n")
 
 
