@@ -23,6 +23,7 @@ __all__ = [
     "first_surrogate_field",
     "replace_surrogates",
     "terminal_safe",
+    "terminal_safe_json",
 ]
 
 
@@ -94,3 +95,9 @@ def terminal_safe(text: str) -> str:
     text printed by the command line shows as written.
     """
     return _TERMINAL_CONTROLS.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+def terminal_safe_json(text: str) -> str:
+    """JSON *text* with the characters :func:`terminal_safe` replaces written as ``\\uXXXX``
+    escapes: the same JSON value, inert on a terminal (they only occur inside strings)."""
+    return _TERMINAL_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 from insomnia_web.cli.doctor import run_doctor
@@ -54,3 +55,14 @@ def test_doctor_shows_manifest_values_with_controls_escaped(tmp_path: Path) -> N
     run_doctor(str(manifest), as_json=False, out=out)
     assert "h\\x1b]0;owned\\x07.jsonl" in out.getvalue()
     assert "\x1b" not in out.getvalue()
+
+
+def test_json_output_escapes_terminal_controls_and_stays_equal() -> None:
+    """With --json, C1 controls, DEL and bidi overrides are JSON escapes too; the JSON
+    decodes to the same text."""
+    out, err = io.StringIO(), io.StringIO()
+    result = ToolResult(call_id="c", tool="WebFetch", ok=True, text=HOSTILE + "\x7f")
+    print_result(result, as_json=True, out=out, err=err)
+    printed = out.getvalue()
+    assert not any(c in printed for c in "\x1b\x07\x9b\u202e\x7f")
+    assert json.loads(printed)["text"] == HOSTILE + "\x7f"

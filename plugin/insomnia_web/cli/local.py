@@ -19,7 +19,7 @@ import msgspec
 
 from ..config import Manifest
 from ..errors import ToolError
-from ..textcheck import terminal_safe
+from ..textcheck import terminal_safe, terminal_safe_json
 from ..tools.fetch_progress import format_bytes
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def run_extract(
             status = 1
             continue
         if as_json:
-            out.write(json.dumps(doc, ensure_ascii=False) + "\n")
+            out.write(terminal_safe_json(json.dumps(doc, ensure_ascii=False)) + "\n")
             continue
         if len(files) > 1:
             out.write(("\n" if printed else "") + f"==> {name} <==\n")

@@ -14,7 +14,7 @@ import msgspec
 
 from ..history import Event, ProgressEvent
 from ..runtime import ToolResult
-from ..textcheck import terminal_safe
+from ..textcheck import terminal_safe, terminal_safe_json
 
 __all__ = ["StderrProgress", "is_terminal", "print_result", "warn"]
 
@@ -45,7 +45,7 @@ def print_result(
     Text holds web content: its terminal controls are shown as escapes (JSON escapes them).
     """
     if as_json:
-        out.write(msgspec.json.encode(result).decode() + "\n")
+        out.write(terminal_safe_json(msgspec.json.encode(result).decode()) + "\n")
     elif result.ok:
         out.write(terminal_safe((text if text is not None else result.text).rstrip("\n")) + "\n")
     else:
