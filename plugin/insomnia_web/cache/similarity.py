@@ -136,11 +136,17 @@ def finding_matches(
     finding's question has at most :data:`MAX_EXTRA_WORDS` word the new query lacks, with no
     digit in it. So a finding about "python 3.11 release date" is never shown for
     "python 3.12 release date" (3.12 is missing) nor for "python release date" (extra 3.11).
+    The question sets the topic: at least half the new query's words must be in it, so a
+    finding whose content merely lists other queries' words (a model can save one) is not
+    shown for them.
     """
     new_set = frozenset(new)
     if not new_set or not new_set <= frozenset(finding_words):
         return False
-    extra = frozenset(finding_query) - new_set
+    question = frozenset(finding_query)
+    if 2 * len(new_set & question) < len(new_set):
+        return False
+    extra = question - new_set
     return len(extra) <= MAX_EXTRA_WORDS and not any(_has_digit(w) for w in extra)
 
 
