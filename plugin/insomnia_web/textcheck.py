@@ -82,17 +82,18 @@ def replace_surrogates(value: Any) -> Any:
 
 
 _TERMINAL_CONTROLS = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\r(?!\n)"
 )
 
 
 def terminal_safe(text: str) -> str:
     """*text* with every character a terminal would act on shown as its escape (``\\x1b``).
 
-    C0 controls but tab and line feed, DEL, C1 controls (ESC and CSI start escape sequences
-    that move the cursor, set the title or write the clipboard) and the bidi marks,
-    embeddings, overrides and isolates (which reorder what is shown) are replaced, so web
-    text printed by the command line shows as written.
+    Replaced: C0 controls but tab, line feed and the CR of a CRLF line end (ESC starts the
+    sequences that move the cursor, set the title or write the clipboard; a lone CR lets a
+    line overwrite itself), DEL, C1 controls (CSI among them) and the bidi marks,
+    embeddings, overrides and isolates (which reorder what is shown). Web text printed by
+    the command line so shows as written.
     """
     return _TERMINAL_CONTROLS.sub(lambda m: repr(m.group())[1:-1], text)
 

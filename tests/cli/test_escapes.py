@@ -66,3 +66,12 @@ def test_json_output_escapes_terminal_controls_and_stays_equal() -> None:
     printed = out.getvalue()
     assert not any(c in printed for c in "\x1b\x07\x9b\u202e\x7f")
     assert json.loads(printed)["text"] == HOSTILE + "\x7f"
+
+
+def test_crlf_line_ends_stay_and_a_lone_cr_is_escaped() -> None:
+    """A CRLF line end (a raw page's) prints as it is; a lone CR, which would let the rest of
+    a line overwrite its start, is escaped."""
+    out, err = io.StringIO(), io.StringIO()
+    result = ToolResult(call_id="c", tool="WebFetch", ok=True, text="one\r\ntwo safe\rEVIL")
+    print_result(result, as_json=False, out=out, err=err)
+    assert out.getvalue() == "one\r\ntwo safe\\rEVIL\n"
