@@ -86,11 +86,15 @@ def test_json_manifest_loads(tmp_path: Path) -> None:
 
 
 def test_no_manifest_means_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without a path and without ./insomnia.toml, the built-in defaults apply."""
+    """Without a path, the environment variable or a user manifest, the built-in defaults
+    apply, even beside a ./insomnia.toml (read only when named)."""
     monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("INSOMNIA_WEB_MANIFEST", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     assert load_manifest() == Manifest()
     (tmp_path / "insomnia.toml").write_text("[web.search]\ncount = 7\n")
-    assert load_manifest().web.search.count == 7
+    assert load_manifest() == Manifest()
+    assert load_manifest("insomnia.toml").web.search.count == 7
 
 
 @pytest.mark.parametrize(

@@ -530,9 +530,10 @@ def _check_cache_url(manifest: Manifest, source: str) -> None:
 def load_manifest(path: str | os.PathLike[str] | None = None) -> Manifest:
     """Load a TOML or JSON manifest.
 
-    With no *path*: ``$INSOMNIA_WEB_MANIFEST``, else ``./insomnia.toml``, else
+    With no *path*: ``$INSOMNIA_WEB_MANIFEST``, else
     ``$XDG_CONFIG_HOME/insomnia-web/insomnia.toml``, else the built-in defaults (see
-    :mod:`insomnia_web.manifest_path`).
+    :mod:`insomnia_web.manifest_path`; a manifest in the working directory is read only when
+    named).
     """
     if path is None:
         found = find_manifest().path

@@ -4,13 +4,19 @@ In order, the first that applies wins:
 
 1. an explicit path (``--manifest FILE``);
 2. ``$INSOMNIA_WEB_MANIFEST``;
-3. ``./insomnia.toml`` in the working directory;
-4. ``$XDG_CONFIG_HOME/insomnia-web/insomnia.toml`` (``~/.config/insomnia-web/insomnia.toml``
+3. ``$XDG_CONFIG_HOME/insomnia-web/insomnia.toml`` (``~/.config/insomnia-web/insomnia.toml``
    when ``XDG_CONFIG_HOME`` is unset or empty);
-5. the built-in defaults (no file).
+4. the built-in defaults (no file).
 
 An explicit path or the environment variable must name a readable file (a missing one is an
-error, not a silent fall-through); the two default locations are used only when they exist.
+error, not a silent fall-through); the user's file is used only when it exists.
+
+An ``insomnia.toml`` in the working directory is read only when named (``--manifest
+./insomnia.toml`` or the environment variable), as curl, pip and gh read no configuration
+from the working directory: an agent often runs in a repository it did not write, and a
+manifest there could name the variable a search key is read from and the server it is sent
+to, a proxy, the history file or the permission rules. :func:`working_dir_manifest` finds
+such a file for ``doctor`` to mention.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ __all__ = [
     "ManifestSource",
     "find_manifest",
     "user_manifest_path",
+    "working_dir_manifest",
 ]
 
 DEFAULT_MANIFEST_NAME = "insomnia.toml"
@@ -38,8 +45,7 @@ class ManifestSource(msgspec.Struct, frozen=True, kw_only=True):
 
     path: Path | None
     origin: str
-    """``--manifest``, ``$INSOMNIA_WEB_MANIFEST``, ``./insomnia.toml``, ``user config`` or
-    ``built-in defaults``."""
+    """``--manifest``, ``$INSOMNIA_WEB_MANIFEST``, ``user config`` or ``built-in defaults``."""
 
 
 def user_manifest_path(env: Mapping[str, str] | None = None) -> Path:
@@ -50,11 +56,15 @@ def user_manifest_path(env: Mapping[str, str] | None = None) -> Path:
     return root / "insomnia-web" / DEFAULT_MANIFEST_NAME
 
 
+def working_dir_manifest(cwd: Path | None = None) -> Path | None:
+    """``./insomnia.toml`` when the working directory (or *cwd*) holds one: it is not read
+    unless named (see this module's docstring)."""
+    local = (cwd or Path.cwd()) / DEFAULT_MANIFEST_NAME
+    return local if local.is_file() else None
+
+
 def find_manifest(
-    explicit: str | os.PathLike[str] | None = None,
-    *,
-    env: Mapping[str, str] | None = None,
-    cwd: Path | None = None,
+    explicit: str | os.PathLike[str] | None = None, *, env: Mapping[str, str] | None = None
 ) -> ManifestSource:
     """The manifest to load, following the search order of this module's docstring."""
     env = os.environ if env is None else env
@@ -63,9 +73,6 @@ def find_manifest(
     named = env.get(MANIFEST_ENV) or ""
     if named:
         return ManifestSource(path=Path(named).expanduser(), origin=f"${MANIFEST_ENV}")
-    local = (cwd or Path.cwd()) / DEFAULT_MANIFEST_NAME
-    if local.is_file():
-        return ManifestSource(path=Path(DEFAULT_MANIFEST_NAME), origin=f"./{DEFAULT_MANIFEST_NAME}")
     user = user_manifest_path(env)
     if user.is_file():
         return ManifestSource(path=user, origin="user config")

@@ -1,5 +1,6 @@
-"""Where the manifest comes from: --manifest, $INSOMNIA_WEB_MANIFEST, ./insomnia.toml,
-$XDG_CONFIG_HOME/insomnia-web/insomnia.toml, then the built-in defaults."""
+"""Where the manifest comes from: --manifest, $INSOMNIA_WEB_MANIFEST,
+$XDG_CONFIG_HOME/insomnia-web/insomnia.toml, then the built-in defaults; ./insomnia.toml only
+when named."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from insomnia_web.manifest_path import find_manifest, user_manifest_path
+from insomnia_web.manifest_path import find_manifest, user_manifest_path, working_dir_manifest
 
 from .support import run
 
@@ -36,20 +37,37 @@ def places(tmp_path: Path) -> dict[str, Path]:
     }
 
 
-def test_search_order(places: dict[str, Path]) -> None:
-    """Each place wins over the ones after it; with none, the built-in defaults apply."""
+def test_search_order(places: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each place wins over the ones after it; with none, the built-in defaults apply, and
+    the working directory's manifest is never one of them."""
+    monkeypatch.chdir(places["work"])
     env = {"INSOMNIA_WEB_MANIFEST": str(places["env"]), "XDG_CONFIG_HOME": str(places["config"])}
-    work = places["work"]
-    found = find_manifest(places["explicit"], env=env, cwd=work)
+    found = find_manifest(places["explicit"], env=env)
     assert (found.path, found.origin) == (places["explicit"], "--manifest")
-    assert find_manifest(env=env, cwd=work).origin == "$INSOMNIA_WEB_MANIFEST"
+    assert find_manifest(env=env).origin == "$INSOMNIA_WEB_MANIFEST"
     del env["INSOMNIA_WEB_MANIFEST"]
-    assert find_manifest(env=env, cwd=work).origin == "./insomnia.toml"
-    places["local"].unlink()
-    found = find_manifest(env=env, cwd=work)
+    found = find_manifest(env=env)
     assert (found.path, found.origin) == (places["user"], "user config")
     places["user"].unlink()
-    assert find_manifest(env=env, cwd=work).path is None
+    assert find_manifest(env=env).path is None
+    assert working_dir_manifest() == places["local"]
+
+
+def test_a_working_directory_manifest_is_read_only_when_named(places: dict[str, Path]) -> None:
+    """A repository's insomnia.toml changes nothing unless --manifest names it; doctor says
+    it is there and how to use it."""
+    env = {"XDG_CONFIG_HOME": str(places["config"])}
+    places["user"].unlink()
+    done = run("tools", "--json", cwd=places["work"], env=env)
+    fetch = next(t for t in json.loads(done.stdout) if t["name"] == "WebFetch")
+    assert "at most 1003 chars per call" not in fetch["description"]
+    named = run("tools", "--json", "--manifest", "./insomnia.toml", cwd=places["work"], env=env)
+    fetch = next(t for t in json.loads(named.stdout) if t["name"] == "WebFetch")
+    assert "at most 1003 chars per call" in fetch["description"]
+    report = json.loads(run("doctor", "--json", cwd=places["work"], env=env).stdout)
+    notes = [c for c in report["checks"] if "working directory" in c["detail"]]
+    assert notes
+    assert "--manifest ./insomnia.toml" in notes[0]["fix"]
 
 
 def test_user_config_defaults_to_dot_config(tmp_path: Path) -> None:

@@ -24,7 +24,12 @@ import msgspec
 
 from ..config import CacheConfig, Manifest, load_manifest
 from ..errors import ManifestError, ToolError
-from ..manifest_path import ManifestSource, find_manifest, user_manifest_path
+from ..manifest_path import (
+    ManifestSource,
+    find_manifest,
+    user_manifest_path,
+    working_dir_manifest,
+)
 from ..runtime import Runtime
 from ..textcheck import terminal_safe
 from ..tools.fetch_progress import format_bytes
@@ -53,6 +58,8 @@ class Setup(msgspec.Struct, frozen=True, kw_only=True):
     manifest: Manifest | None
     error: str | None = None
     env: Mapping[str, str] = msgspec.field(default_factory=dict)
+    working_dir: Path | None = None
+    """An ``insomnia.toml`` in the working directory, which is read only when named."""
 
 
 def check_manifest(setup: Setup) -> Iterator[Finding]:
@@ -72,8 +79,16 @@ def check_manifest(setup: Setup) -> Iterator[Finding]:
         yield Finding(
             check="manifest",
             status="info",
-            detail="searched: --manifest, $INSOMNIA_WEB_MANIFEST, ./insomnia.toml, "
-            f"{user_manifest_path(setup.env)}",
+            detail=f"searched: --manifest, $INSOMNIA_WEB_MANIFEST, {user_manifest_path(setup.env)}",
+        )
+    local = setup.working_dir
+    if local is not None and (src.path is None or src.path.resolve() != local.resolve()):
+        yield Finding(
+            check="manifest",
+            status="info",
+            detail=f"{local.name} in the working directory is not read unless named: a "
+            "manifest there may come from a repository you did not write",
+            fix=f"to use it: --manifest ./{local.name} (or $INSOMNIA_WEB_MANIFEST)",
         )
 
 
@@ -292,11 +307,12 @@ CHECKS: tuple[Callable[[Setup], Iterator[Finding]], ...] = (
 def gather(explicit: str | None, env: Mapping[str, str]) -> Setup:
     """Find and load the manifest the other commands would use."""
     source = find_manifest(explicit, env=env)
+    local = working_dir_manifest()
     try:
         manifest = load_manifest(source.path) if source.path else Manifest()
     except ManifestError as exc:
-        return Setup(source=source, manifest=None, error=str(exc), env=env)
-    return Setup(source=source, manifest=manifest, env=env)
+        return Setup(source=source, manifest=None, error=str(exc), env=env, working_dir=local)
+    return Setup(source=source, manifest=manifest, env=env, working_dir=local)
 
 
 def _write_text(findings: list[Finding], usable: bool, out: TextIO) -> None:

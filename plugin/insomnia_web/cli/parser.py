@@ -23,8 +23,9 @@ Exit status: 0 success, 1 the tool reported an error (or a URL was refused),
 2 usage or manifest error."""
 
 MANIFEST_HELP = (
-    "manifest file (TOML or JSON); default: $INSOMNIA_WEB_MANIFEST, else ./insomnia.toml, "
-    "else $XDG_CONFIG_HOME/insomnia-web/insomnia.toml, else built-in defaults"
+    "manifest file (TOML or JSON); default: $INSOMNIA_WEB_MANIFEST, else "
+    "$XDG_CONFIG_HOME/insomnia-web/insomnia.toml, else built-in defaults (./insomnia.toml "
+    "is read only when named)"
 )
 
 EXAMPLES = {
