@@ -2,12 +2,14 @@
 
 Results go to stdout; errors, prompts and progress to stderr. Exit status: 0 success, 1 the
 tool reported an error (or a URL was refused, or doctor found a problem), 2 usage or
-manifest error; 130 after Ctrl-C.
+manifest error; 130 after Ctrl-C; 141 when the reader of stdout went away (``| head``), as
+for a program that SIGPIPE ends.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -21,7 +23,12 @@ from .output import warn
 from .parser import build_parser
 from .policy import parse_resolve_args
 
-__all__ = ["main", "with_resolve"]
+__all__ = ["BROKEN_PIPE_STATUS", "main", "with_resolve"]
+
+BROKEN_PIPE_STATUS = 141
+"""The status after the reader of stdout went away: 128 + SIGPIPE, as a shell reports
+``cat`` or ``git`` ended by that signal. SIGPIPE itself stays ignored (Python's default),
+so a peer closing a network socket never ends the process."""
 
 
 def with_resolve(manifest: Manifest, overrides: dict[str, list[str]]) -> Manifest:
@@ -85,11 +92,27 @@ def _run(args: argparse.Namespace) -> int:
     raise ToolError("not_configured", f"'insomnia-web {cmd}' is not available in this version")
 
 
+def _stdout_gone() -> int:
+    """Silence stdout after its reader went away; the status to exit with.
+
+    Python flushes stdout again at exit: pointing it at ``/dev/null`` keeps that flush from
+    printing a second ``BrokenPipeError``.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return BROKEN_PIPE_STATUS
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``insomnia-web`` console script."""
     args = build_parser().parse_args(argv)
     try:
-        return _run(args)
+        status = _run(args)
+        sys.stdout.flush()  # a closed pipe fails here, not in the interpreter's last flush
+        return status
+    except BrokenPipeError:
+        return _stdout_gone()
     except ValueError as exc:  # ManifestError is a ValueError
         warn(str(exc))
         return 2
