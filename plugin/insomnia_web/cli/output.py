@@ -2,7 +2,8 @@
 
 A failed tool call prints its error text (``Error [code]: ...`` and the hint) on stderr and
 nothing on stdout, so ``insomnia-web fetch URL > page.md`` never writes an error into the
-file. With ``--json`` the whole result, failure included, is one JSON object on stdout.
+file. With ``--json`` the whole result, failure included, is one JSON object on stdout, and a
+failure's error text is on stderr as well: a person watching ``... --json | jq`` sees it.
 """
 
 from __future__ import annotations
@@ -39,12 +40,15 @@ def print_result(
     err: TextIO,
     text: str | None = None,
 ) -> int:
-    """Print *result* (its *text* when given) and return the exit status: 0 ok, 1 error."""
+    """Print *result* (its *text* when given) and return the exit status: 0 ok, 1 error.
+
+    A failure's text goes to *err*; with *as_json* the whole result also goes to *out*.
+    """
     if as_json:
         out.write(msgspec.json.encode(result).decode() + "\n")
     elif result.ok:
         out.write((text if text is not None else result.text).rstrip("\n") + "\n")
-    else:
+    if not result.ok:
         err.write(result.text.rstrip("\n") + "\n")
     return 0 if result.ok else 1
 
