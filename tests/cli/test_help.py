@@ -15,7 +15,7 @@ from .support import run
 
 
 def _parsers() -> list[tuple[str, argparse.ArgumentParser]]:
-    found = [("insomnia-web", build_parser())]
+    found: list[tuple[str, argparse.ArgumentParser]] = [("insomnia-web", build_parser())]
     i = 0
     while i < len(found):
         name, parser = found[i]

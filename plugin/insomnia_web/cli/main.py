@@ -20,7 +20,7 @@ from ..errors import ToolError
 from ..manifest_path import find_manifest
 from ..net.resolver import with_overrides
 from .output import warn
-from .parser import build_parser
+from .parser import parse
 from .policy import parse_resolve_args
 
 __all__ = ["BROKEN_PIPE_STATUS", "main", "with_resolve"]
@@ -106,7 +106,7 @@ def _stdout_gone() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``insomnia-web`` console script."""
-    args = build_parser().parse_args(argv)
+    args = parse(argv)
     try:
         status = _run(args)
         sys.stdout.flush()  # a closed pipe fails here, not in the interpreter's last flush

@@ -4,15 +4,72 @@
 tools --manifest x.toml`` and ``insomnia-web --manifest x.toml tools`` are the same);
 ``--yes`` is listed only on the commands that may ask for permission (``search``,
 ``fetch``); written before the command, as earlier versions had it, it is still accepted.
+
+A usage error exits with status 2 and says on stderr what was wrong, as git does: a word
+close to a command, a choice or an option gets ``did you mean ...?``, and an option the
+command does not have is reported with that command's usage line (:func:`parse`).
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
+from collections.abc import Sequence
+from typing import Any
 
 from .. import __version__
 
-__all__ = ["build_parser"]
+__all__ = ["CommandParser", "build_parser", "parse"]
+
+
+def _nearest(word: str, candidates: Sequence[str]) -> str | None:
+    """The candidate closest to *word*, if one is close enough to be a typo of it."""
+    found = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser that suggests the nearest command or choice for a typo."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as exc:
+            choices = [str(c) for c in action.choices or ()]
+            near = _nearest(str(value), choices)
+            if near is None:
+                raise
+            raise argparse.ArgumentError(action, f"{exc.message}; did you mean {near!r}?") from None
+
+    def chosen(self, args: argparse.Namespace) -> CommandParser:
+        """The parser of the (sub)command *args* selected: ``policy check``'s for it."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                sub = action.choices.get(getattr(args, action.dest, None) or "")
+                if isinstance(sub, CommandParser):
+                    return sub.chosen(args)
+        return self
+
+    def refuse_unknown(self, unknown: Sequence[str]) -> None:
+        """Exit 2 for *unknown* arguments, suggesting the option each dashed one resembles."""
+        options = [o for a in self._actions for o in a.option_strings if o.startswith("--")]
+        hints = []
+        for word in unknown:
+            near = _nearest(word.split("=", 1)[0], options) if word.startswith("--") else None
+            if near is not None:
+                hints.append(f"{word.split('=', 1)[0]}: did you mean {near}?")
+        message = f"unrecognized arguments: {' '.join(unknown)}"
+        self.error("; ".join([message, *hints]))
+
+
+def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The parsed command line; a usage error is reported by the command it concerns."""
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        parser.chosen(args).refuse_unknown(unknown)
+    return args
+
 
 DESCRIPTION = """\
 Bounded, observable web tools for LLM agents, from a terminal: the same WebSearch, WebFetch,
@@ -48,7 +105,7 @@ def _example(name: str) -> str:
 
 
 def _sub(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    sub: argparse._SubParsersAction[CommandParser],
     name: str,
     summary: str,
     *,
@@ -97,7 +154,7 @@ def _add_force_fresh(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--force-fresh", action="store_true", help=f"skip the cache: {what}")
 
 
-def _search(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _search(sub: argparse._SubParsersAction[CommandParser]) -> None:
     p = _sub(sub, "search", "search the web (WebSearch)", json_help="print the result as JSON")
     p.add_argument("query", help="what to search for")
     p.add_argument(
@@ -119,7 +176,7 @@ def _search(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _add_resolve(p)
 
 
-def _fetch(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _fetch(sub: argparse._SubParsersAction[CommandParser]) -> None:
     p = _sub(
         sub,
         "fetch",
@@ -150,7 +207,7 @@ def _fetch(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _add_resolve(p)
 
 
-def _local(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _local(sub: argparse._SubParsersAction[CommandParser]) -> None:
     p = _sub(
         sub,
         "extract",
@@ -175,7 +232,7 @@ def _local(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
 
 
-def _policy(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _policy(sub: argparse._SubParsersAction[CommandParser]) -> None:
     p = sub.add_parser(
         "policy",
         help="check URLs against the URL policy",
@@ -203,9 +260,9 @@ def _policy(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _add_resolve(pc)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> CommandParser:
     """The argument parser of every command."""
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="insomnia-web",
         description=DESCRIPTION,
         epilog="example:\n  .venv/bin/insomnia-web fetch https://example.com/",

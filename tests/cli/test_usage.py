@@ -1,0 +1,56 @@
+"""Usage errors: exit 2, a message on stderr naming the command, and the nearest spelling."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .support import run
+
+
+def test_a_mistyped_command_gets_a_suggestion(tmp_path: Path) -> None:
+    """`insomnia-web fecth URL` exits 2 and suggests `fetch` on stderr."""
+    done = run("fecth", "https://example.com/", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "invalid choice: 'fecth'" in done.stderr
+    assert "did you mean 'fetch'?" in done.stderr
+
+
+def test_a_mistyped_choice_gets_a_suggestion(tmp_path: Path) -> None:
+    """A value close to one of an option's choices names it (`--mode result` -> results)."""
+    done = run("search", "q", "--mode", "result", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "did you mean 'results'?" in done.stderr
+
+
+def test_an_unknown_option_gets_a_suggestion(tmp_path: Path) -> None:
+    """`fetch --mxa-chars 300 URL` exits 2 and suggests --max-chars."""
+    done = run("fetch", "--mxa-chars", "300", "https://example.com/", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "unrecognized arguments: --mxa-chars" in done.stderr
+    assert "did you mean --max-chars?" in done.stderr
+
+
+def test_an_unknown_option_shows_the_command_usage(tmp_path: Path) -> None:
+    """An option the command does not have is reported with that command's usage line."""
+    done = run("fetch", "https://example.com/", "--count", "3", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith("usage: insomnia-web fetch ")
+    assert "insomnia-web fetch: error: unrecognized arguments: --count 3" in done.stderr
+
+
+def test_nothing_close_gets_no_suggestion(tmp_path: Path) -> None:
+    """A word unlike every command is refused without a made-up suggestion."""
+    done = run("zzzz", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "did you mean" not in done.stderr
+
+
+def test_double_dash_ends_the_options(tmp_path: Path) -> None:
+    """After `--` a word starting with a dash is an argument, not an unknown option."""
+    page = tmp_path / "-page.html"
+    page.write_text("<p>A page whose file name starts with a dash, read after the marker.</p>")
+    done = run("extract", "--", "-page.html", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "file name starts with a dash" in done.stdout
