@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from insomnia_web.cli.parser import IntRange
+from insomnia_web.schemas import WebFetchInput, WebSearchInput
+
 from .support import run
 
 
@@ -54,3 +59,32 @@ def test_double_dash_ends_the_options(tmp_path: Path) -> None:
     done = run("extract", "--", "-page.html", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "file name starts with a dash" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["search", "q", "--count", "100"], "argument --count: 100 is not in 1-20"),
+        (["search", "q", "--offset", "10"], "argument --offset: 10 is not in 0-9"),
+        (["search", "q", "--max-tokens", "50"], "argument --max-tokens: 50 is not in 100-8000"),
+        (["fetch", "x.test/", "--max-chars", "-5"], "argument --max-chars: -5 is below 100"),
+        (["fetch", "x.test/", "--start-index", "-1"], "argument --start-index: -1 is below 0"),
+        (["search", "q", "--count", "two"], "argument --count: 'two' is not a whole number"),
+    ],
+)
+def test_a_number_out_of_range_is_a_usage_error(argv: list[str], said: str, tmp_path: Path) -> None:
+    """A number outside the tool's range is refused before any call: exit 2, the option named."""
+    done = run(*argv, cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert said in done.stderr
+
+
+def test_the_ranges_are_the_tools_own(tmp_path: Path) -> None:
+    """The option ranges are read from the tool input schemas, and the help shows them."""
+    count = IntRange(WebSearchInput, "count")
+    assert (count.low, count.high) == (1, 20)
+    assert IntRange(WebFetchInput, "max_chars").describe() == "at least 100"
+    done = run("search", "--help", cwd=tmp_path)
+    assert "number of results (1-20)" in " ".join(done.stdout.split())
+    assert "token budget of the excerpts (100-8000)" in " ".join(done.stdout.split())

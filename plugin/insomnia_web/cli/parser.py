@@ -17,9 +17,53 @@ import difflib
 from collections.abc import Sequence
 from typing import Any
 
-from .. import __version__
+import msgspec
 
-__all__ = ["CommandParser", "build_parser", "parse"]
+from .. import __version__
+from ..schemas import WebFetchInput, WebSearchInput
+
+__all__ = ["CommandParser", "IntRange", "build_parser", "parse"]
+
+
+class IntRange:
+    """An argparse ``type``: a whole number within a tool input's own bounds.
+
+    The bounds are read from the input Struct's ``Meta(ge=..., le=...)``, so the command
+    line refuses (exit 2, naming the option) exactly what the tool would refuse.
+    """
+
+    def __init__(self, struct: type[msgspec.Struct], field: str) -> None:
+        self.low, self.high = _int_bounds(struct, field)
+
+    def describe(self) -> str:
+        """The range as the help shows it: ``1-20`` or ``at least 100``."""
+        if self.high is None:
+            return f"at least {self.low}"
+        return f"{self.low}-{self.high}"
+
+    def __call__(self, text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if self.high is not None and not self.low <= value <= self.high:
+            raise argparse.ArgumentTypeError(f"{value} is not in {self.describe()}")
+        if value < self.low:
+            raise argparse.ArgumentTypeError(f"{value} is below {self.low}")
+        return value
+
+
+def _int_bounds(struct: type[msgspec.Struct], field: str) -> tuple[int, int | None]:
+    """The ``ge`` and ``le`` of the integer *field* of *struct* (``int | None`` included)."""
+    info = msgspec.inspect.type_info(struct)
+    if not isinstance(info, msgspec.inspect.StructType):
+        raise TypeError(f"{struct.__name__} is not a msgspec Struct")
+    kind = next(f.type for f in info.fields if f.name == field)
+    while isinstance(kind, msgspec.inspect.Metadata):  # Annotated[..., Meta(description=...)]
+        kind = kind.type
+    options = kind.types if isinstance(kind, msgspec.inspect.UnionType) else (kind,)
+    number = next(t for t in options if isinstance(t, msgspec.inspect.IntType))
+    return number.ge or 0, number.le
 
 
 def _nearest(word: str, candidates: Sequence[str]) -> str | None:
@@ -150,6 +194,11 @@ def _add_yes(p: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+def _add_int(p: argparse.ArgumentParser, flag: str, kind: IntRange, what: str) -> None:
+    """A whole-number option *flag* whose help ends with the range *kind* accepts."""
+    p.add_argument(flag, type=kind, metavar="N", help=f"{what} ({kind.describe()})")
+
+
 def _add_force_fresh(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--force-fresh", action="store_true", help=f"skip the cache: {what}")
 
@@ -163,14 +212,16 @@ def _search(sub: argparse._SubParsersAction[CommandParser]) -> None:
         help="titles, URLs and snippets "
         "(results) or the best passages of the top pages (excerpts; the default)",
     )
-    p.add_argument("--count", type=int, metavar="N", help="number of results (1-20)")
-    p.add_argument("--offset", type=int, metavar="N", help="skip this many pages of results")
+    _add_int(p, "--count", IntRange(WebSearchInput, "count"), "number of results")
+    _add_int(p, "--offset", IntRange(WebSearchInput, "offset"), "skip this many pages of results")
     p.add_argument(
         "--freshness",
         metavar="AGE",
         help="pd, pw, pm, py (past day, week, month, year) or YYYY-MM-DDtoYYYY-MM-DD",
     )
-    p.add_argument("--max-tokens", type=int, metavar="N", help="token budget of the excerpts")
+    _add_int(
+        p, "--max-tokens", IntRange(WebSearchInput, "max_tokens"), "token budget of the excerpts"
+    )
     _add_force_fresh(p, "search again even when a cached answer exists")
     _add_yes(p, "the search and the page fetches")
     _add_resolve(p)
@@ -190,17 +241,17 @@ def _fetch(sub: argparse._SubParsersAction[CommandParser]) -> None:
         help="main content (readable; the default), the whole page as text (full) or the "
         "body as received (raw)",
     )
-    p.add_argument(
+    _add_int(
+        p,
         "--max-chars",
-        type=int,
-        metavar="N",
-        help="characters of text to print (capped at web.fetch.max_output_chars)",
+        IntRange(WebFetchInput, "max_chars"),
+        "characters of text to print, capped at web.fetch.max_output_chars",
     )
-    p.add_argument(
+    _add_int(
+        p,
         "--start-index",
-        type=int,
-        metavar="N",
-        help="continue a long page from character N (as the truncation line says)",
+        IntRange(WebFetchInput, "start_index"),
+        "continue a long page from character N (as the truncation line says)",
     )
     _add_force_fresh(p, "download the page again even when a stored copy is young enough")
     _add_yes(p, "the fetch and cross-host redirects")
