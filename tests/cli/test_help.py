@@ -48,6 +48,18 @@ def test_help_documents_the_exit_status(tmp_path: Path) -> None:
     assert "2 usage or manifest error" in done.stdout
 
 
+def test_help_and_readme_give_the_same_exit_codes(tmp_path: Path) -> None:
+    """Every exit status the README lists is explained by `insomnia-web --help` too."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    listed = readme.split("- **Exit status.**", 1)[1].split("\n- ", 1)[0]
+    codes = re.findall(r"`(\d+)`", listed)
+    assert codes == ["0", "1", "2", "130", "141"]
+    shown = " ".join(run("--help", cwd=tmp_path).stdout.split())
+    for code in codes:
+        assert re.search(rf"\b{code} [a-z]", shown), f"--help does not explain exit status {code}"
+    assert "doctor found a problem" in shown
+
+
 def _documented_commands() -> list[str]:
     """Every `insomnia-web ...` command line in the sh blocks of README.md and docs/mcp.md."""
     root = Path(__file__).resolve().parents[2]
