@@ -104,8 +104,20 @@ def _stdout_gone() -> int:
     return BROKEN_PIPE_STATUS
 
 
+def _open_closed_streams() -> None:
+    """Give a standard stream the caller closed (``<&-``) to ``/dev/null``, as git does.
+
+    Python leaves such a stream ``None``; reading it then sees the end of input (nobody can
+    be asked; the MCP server stops) and writing to it is lost, instead of a traceback.
+    """
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, mode))  # noqa: SIM115 - kept open for the process
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``insomnia-web`` console script."""
+    _open_closed_streams()
     args = parse(argv)
     try:
         status = _run(args)
