@@ -70,10 +70,18 @@ def test_double_dash_ends_the_options(tmp_path: Path) -> None:
         (["fetch", "x.test/", "--max-chars", "-5"], "argument --max-chars: -5 is below 100"),
         (["fetch", "x.test/", "--start-index", "-1"], "argument --start-index: -1 is below 0"),
         (["search", "q", "--count", "two"], "argument --count: 'two' is not a whole number"),
+        (
+            ["search", "q", "--freshness", "yesterday"],
+            "argument --freshness: 'yesterday' is not pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD",
+        ),
+        (["search", "  "], "argument query: the query is empty"),
+        (["search", "x" * 401], "argument query: the query is longer than 400 characters"),
     ],
 )
-def test_a_number_out_of_range_is_a_usage_error(argv: list[str], said: str, tmp_path: Path) -> None:
-    """A number outside the tool's range is refused before any call: exit 2, the option named."""
+def test_a_value_the_tool_refuses_is_a_usage_error(
+    argv: list[str], said: str, tmp_path: Path
+) -> None:
+    """A value the tool's input rules refuse is refused before any call: exit 2, naming it."""
     done = run(*argv, cwd=tmp_path)
     assert done.returncode == 2
     assert done.stdout == ""

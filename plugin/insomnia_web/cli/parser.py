@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from .. import __version__
-from ..schemas import WebFetchInput, WebSearchInput
+from ..schemas import FRESHNESS_PATTERN, MAX_QUERY_CHARS, WebFetchInput, WebSearchInput
 
-__all__ = ["CommandParser", "IntRange", "build_parser", "parse"]
+__all__ = ["CommandParser", "IntRange", "build_parser", "freshness", "parse", "query"]
 
 
 class IntRange:
@@ -51,6 +52,24 @@ class IntRange:
         if value < self.low:
             raise argparse.ArgumentTypeError(f"{value} is below {self.low}")
         return value
+
+
+def freshness(text: str) -> str:
+    """An argparse ``type``: a ``--freshness`` value WebSearch accepts."""
+    if re.fullmatch(FRESHNESS_PATTERN, text) is None:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD"
+        )
+    return text
+
+
+def query(text: str) -> str:
+    """An argparse ``type``: a search query WebSearch accepts (not blank, not too long)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the query is empty")
+    if len(text) > MAX_QUERY_CHARS:
+        raise argparse.ArgumentTypeError(f"the query is longer than {MAX_QUERY_CHARS} characters")
+    return text
 
 
 def _int_bounds(struct: type[msgspec.Struct], field: str) -> tuple[int, int | None]:
@@ -206,7 +225,7 @@ def _add_force_fresh(p: argparse.ArgumentParser, what: str) -> None:
 
 def _search(sub: argparse._SubParsersAction[CommandParser]) -> None:
     p = _sub(sub, "search", "search the web (WebSearch)", json_help="print the result as JSON")
-    p.add_argument("query", help="what to search for")
+    p.add_argument("query", type=query, help="what to search for")
     p.add_argument(
         "--mode",
         choices=["results", "excerpts"],
@@ -217,6 +236,7 @@ def _search(sub: argparse._SubParsersAction[CommandParser]) -> None:
     _add_int(p, "--offset", IntRange(WebSearchInput, "offset"), "skip this many pages of results")
     p.add_argument(
         "--freshness",
+        type=freshness,
         metavar="AGE",
         help="pd, pw, pm, py (past day, week, month, year) or YYYY-MM-DDtoYYYY-MM-DD",
     )
