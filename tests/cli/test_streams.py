@@ -20,6 +20,12 @@ def test_version_is_the_installed_version(tmp_path: Path) -> None:
     assert done.stdout == f"insomnia-web {insomnia_web.__version__}\n"
 
 
+def test_dash_capital_v_is_version(tmp_path: Path) -> None:
+    """-V prints the version, as pip, curl and ripgrep do."""
+    done = run("-V", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, f"insomnia-web {insomnia_web.__version__}\n")
+
+
 def test_python_dash_m_is_the_console_script(tmp_path: Path) -> None:
     """`python -m insomnia_web` runs the same command line."""
     import subprocess

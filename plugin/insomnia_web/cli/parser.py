@@ -340,7 +340,7 @@ def build_parser() -> CommandParser:
         epilog="example:\n  .venv/bin/insomnia-web fetch https://example.com/",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"insomnia-web {__version__}")
+    parser.add_argument("--version", "-V", action="version", version=f"insomnia-web {__version__}")
     parser.add_argument("--manifest", metavar="FILE", help=MANIFEST_HELP)
     parser.add_argument(
         "--json", action="store_true", help="machine-readable JSON output (results on stdout)"
