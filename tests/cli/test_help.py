@@ -86,3 +86,10 @@ def test_every_documented_command_parses(line: str) -> None:
     if argv == ["--version"]:
         return
     build_parser().parse_args(argv)
+
+
+def test_cache_help_says_what_clear_deletes(tmp_path: Path) -> None:
+    """`cache --help` says clear deletes saved findings too, in whichever store is used."""
+    shown = " ".join(run("cache", "--help", cwd=tmp_path).stdout.split())
+    assert "the SQLite file or the PostgreSQL server" in shown
+    assert "clear: delete every search, page and saved finding" in shown

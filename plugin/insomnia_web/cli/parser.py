@@ -296,11 +296,17 @@ def _local(sub: argparse._SubParsersAction[CommandParser]) -> None:
         help="main content only (readable; the default) or the whole page (full)",
     )
 
-    p = _sub(sub, "cache", "show or empty the local cache", json_help="print JSON")
+    p = _sub(
+        sub,
+        "cache",
+        "show or empty the cache the manifest names (the SQLite file or the PostgreSQL server)",
+        json_help="print JSON",
+    )
     p.add_argument(
         "action",
         choices=["stats", "clear"],
-        help="stats: counts, file and size; clear: delete every entry",
+        help="stats: counts, size and provider requests; clear: delete every search, page and "
+        "saved finding (on a PostgreSQL server, those of every host using it)",
     )
 
 
