@@ -96,3 +96,20 @@ def test_the_ranges_are_the_tools_own(tmp_path: Path) -> None:
     done = run("search", "--help", cwd=tmp_path)
     assert "number of results (1-20)" in " ".join(done.stdout.split())
     assert "token budget of the excerpts (100-8000)" in " ".join(done.stdout.split())
+
+
+def test_help_command_shows_a_command_help(tmp_path: Path) -> None:
+    """`insomnia-web help fetch` prints what `fetch --help` prints, as in git and pip."""
+    done = run("help", "fetch", cwd=tmp_path)
+    assert done.returncode == 0
+    assert done.stdout == run("fetch", "--help", cwd=tmp_path).stdout
+    nested = run("help", "policy", "check", cwd=tmp_path)
+    assert nested.stdout == run("policy", "check", "--help", cwd=tmp_path).stdout
+    assert run("help", cwd=tmp_path).stdout == run("--help", cwd=tmp_path).stdout
+
+
+def test_help_for_an_unknown_command_is_a_usage_error(tmp_path: Path) -> None:
+    """`insomnia-web help fecth` exits 2 and suggests the command meant."""
+    done = run("help", "fecth", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "did you mean 'fetch'?" in done.stderr

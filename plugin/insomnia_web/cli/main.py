@@ -20,7 +20,7 @@ from ..errors import ToolError
 from ..manifest_path import find_manifest
 from ..net.resolver import with_overrides
 from .output import warn
-from .parser import parse
+from .parser import parse, show_help
 from .policy import parse_resolve_args
 
 __all__ = ["BROKEN_PIPE_STATUS", "main", "with_resolve"]
@@ -50,6 +50,8 @@ def _manifest(args: argparse.Namespace) -> Manifest:
 
 def _run(args: argparse.Namespace) -> int:
     cmd = args.command
+    if cmd == "help":
+        show_help(args.topic)
     if cmd == "schema":
         sys.stdout.write(manifest_schema_text())
         return 0

@@ -16,14 +16,22 @@ import argparse
 import difflib
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 
 from .. import __version__
 from ..schemas import FRESHNESS_PATTERN, MAX_QUERY_CHARS, WebFetchInput, WebSearchInput
 
-__all__ = ["CommandParser", "IntRange", "build_parser", "freshness", "parse", "query"]
+__all__ = [
+    "CommandParser",
+    "IntRange",
+    "build_parser",
+    "freshness",
+    "parse",
+    "query",
+    "show_help",
+]
 
 
 class IntRange:
@@ -161,6 +169,7 @@ EXAMPLES = {
     ),
     "cache": "insomnia-web cache stats --json",
     "mcp": "insomnia-web mcp --manifest ~/.config/insomnia-web/insomnia.toml",
+    "help": "insomnia-web help policy check",
 }
 
 
@@ -374,4 +383,15 @@ def build_parser() -> CommandParser:
     _policy(sub)
     # MCP client configurations often list the command first: --manifest after it works too.
     _sub(sub, "mcp", "serve the tools to an MCP client on stdin/stdout")
+    p = _sub(sub, "help", "show the help of a command (as COMMAND --help does)", manifest=False)
+    p.add_argument("topic", nargs="*", metavar="COMMAND", help="a command, e.g. fetch")
     return parser
+
+
+def show_help(topic: Sequence[str]) -> NoReturn:
+    """Print the help of the command *topic* names (the overview without one); exits 0.
+
+    An unknown command is a usage error (exit 2) with the nearest command suggested.
+    """
+    parse([*topic, "--help"])  # --help prints and exits
+    raise SystemExit(0)
