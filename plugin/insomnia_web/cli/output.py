@@ -8,7 +8,9 @@ failure's error text is on stderr as well: a person watching ``... --json | jq``
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Mapping
 from typing import TextIO
 
 import msgspec
@@ -58,13 +60,24 @@ class StderrProgress:
 
     On a terminal, progress is one status line rewritten in place (``\\r``) and erased when
     the call ends; elsewhere (a pipe, a log file) nothing is shown, so stderr holds only
-    errors and warnings. *live* overrides the terminal check.
+    errors and warnings. *live* overrides the terminal check. A ``TERM=dumb`` terminal
+    (*dumb*; read from *env* by default) gets no escape sequence: the line is rewritten
+    over spaces, as git does.
     """
 
-    def __init__(self, stream: TextIO | None = None, *, live: bool | None = None) -> None:
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        *,
+        live: bool | None = None,
+        dumb: bool | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
         self.stream = stream or sys.stderr
         self.live = is_terminal(self.stream) if live is None else live
-        self._shown = False
+        terminal = (os.environ if env is None else env).get("TERM", "")
+        self.dumb = terminal == "dumb" if dumb is None else dumb
+        self._shown = 0  # the widest status line written since the last erase; 0: none
 
     def append(self, event: Event) -> None:
         """Show progress events; ignore the others."""
@@ -73,13 +86,20 @@ class StderrProgress:
         count = f" ({event.done}/{event.total})" if event.total else ""
         line = f"{event.message}{count}"
         if self.live:
+            self._show(line)
+
+    def _show(self, line: str) -> None:
+        if self.dumb:
+            self.stream.write(f"\r{line}{' ' * (self._shown - len(line))}")
+        else:
             self.stream.write(f"\r\x1b[K{line}")
-            self.stream.flush()
-            self._shown = True
+        self.stream.flush()
+        self._shown = max(self._shown, len(line))  # the columns a blank line must cover
 
     def finish(self) -> None:
         """Erase the status line, so the result or an error starts on a clean line."""
         if self._shown:
-            self.stream.write("\r\x1b[K")
+            erase = f"\r{' ' * self._shown}\r" if self.dumb else "\r\x1b[K"
+            self.stream.write(erase)
             self.stream.flush()
-            self._shown = False
+            self._shown = 0
