@@ -11,6 +11,8 @@ In order, the first that applies wins:
 
 An explicit path or the environment variable must name a readable file (a missing one is an
 error, not a silent fall-through); the two default locations are used only when they exist.
+A leading ``~`` in either means the home directory: an MCP client starts the server with
+its arguments as written, with no shell to expand it.
 """
 
 from __future__ import annotations
@@ -50,6 +52,14 @@ def user_manifest_path(env: Mapping[str, str] | None = None) -> Path:
     return root / "insomnia-web" / DEFAULT_MANIFEST_NAME
 
 
+def _expand_home(text: str, env: Mapping[str, str]) -> Path:
+    """*text* as a path, a leading ``~`` or ``~/`` meaning ``$HOME`` (``~user`` too)."""
+    home = env.get("HOME") or ""
+    if home and (text == "~" or text.startswith("~/")):
+        return Path(home) / text[2:]
+    return Path(text).expanduser()
+
+
 def find_manifest(
     explicit: str | os.PathLike[str] | None = None,
     *,
@@ -59,10 +69,10 @@ def find_manifest(
     """The manifest to load, following the search order of this module's docstring."""
     env = os.environ if env is None else env
     if explicit is not None:
-        return ManifestSource(path=Path(explicit), origin="--manifest")
+        return ManifestSource(path=_expand_home(os.fspath(explicit), env), origin="--manifest")
     named = env.get(MANIFEST_ENV) or ""
     if named:
-        return ManifestSource(path=Path(named).expanduser(), origin=f"${MANIFEST_ENV}")
+        return ManifestSource(path=_expand_home(named, env), origin=f"${MANIFEST_ENV}")
     local = (cwd or Path.cwd()) / DEFAULT_MANIFEST_NAME
     if local.is_file():
         return ManifestSource(path=Path(DEFAULT_MANIFEST_NAME), origin=f"./{DEFAULT_MANIFEST_NAME}")
