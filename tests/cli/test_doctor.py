@@ -45,6 +45,18 @@ def test_a_missing_key_fails_with_the_variable_never_the_value(tmp_path: Path) -
     assert "sekrit" not in done.stdout
 
 
+def test_a_missing_manifest_file_gets_a_path_fix(tmp_path: Path) -> None:
+    """A --manifest file that does not exist fails with a fix about the path, not a key."""
+    done = run("doctor", "--json", "--manifest", "nope.toml", cwd=tmp_path)
+    assert done.returncode == 1
+    check = _checks(done.stdout)["manifest"]
+    assert check["status"] == "fail"
+    assert check["fix"] == (
+        "create nope.toml, or correct the path given by --manifest "
+        "(insomnia-web schema lists every key)"
+    )
+
+
 def test_a_broken_manifest_is_reported_not_crashed_on(tmp_path: Path) -> None:
     """A manifest that does not load is a failed check with the key, and exit 1."""
     manifest = tmp_path / "m.toml"

@@ -54,16 +54,23 @@ class Setup(msgspec.Struct, frozen=True, kw_only=True):
     env: Mapping[str, str] = msgspec.field(default_factory=dict)
 
 
+def _fix(src: ManifestSource) -> str:
+    """How to repair a manifest that did not load: its path, or what it says."""
+    if src.path is not None and not src.path.is_file():
+        return (
+            f"create {src.path}, or correct the path given by {src.origin} "
+            "(insomnia-web schema lists every key)"
+        )
+    return "correct the manifest where the message above says (insomnia-web schema lists every key)"
+
+
 def check_manifest(setup: Setup) -> Iterator[Finding]:
     """Which manifest is in use, and whether it loads."""
     src = setup.source
     where = f"{src.path} (from {src.origin})" if src.path else "none: built-in defaults"
     if setup.error is not None:
         yield Finding(
-            check="manifest",
-            status="fail",
-            detail=f"{where}: {setup.error}",
-            fix="correct the key named above (insomnia-web schema lists every key)",
+            check="manifest", status="fail", detail=f"{where}: {setup.error}", fix=_fix(src)
         )
         return
     yield Finding(check="manifest", status="ok", detail=where)
