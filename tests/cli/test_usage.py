@@ -113,3 +113,26 @@ def test_help_for_an_unknown_command_is_a_usage_error(tmp_path: Path) -> None:
     done = run("help", "fecth", cwd=tmp_path)
     assert done.returncode == 2
     assert "did you mean 'fetch'?" in done.stderr
+
+
+def test_resolve_before_the_command(tmp_path: Path, port: int) -> None:
+    """`insomnia-web --resolve HOST:IP fetch URL` works as it does after the command."""
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(
+        f'[web.url_policy]\nallow_cidrs = ["127.0.0.1/32"]\nports = [{port}]\n'
+        '[web.cache]\nenabled = false\n[permissions]\nallow = ["WebFetch"]\n'
+    )
+    url = f"http://fresh.test:{port}/"
+    first = ["--resolve", "fresh.test:127.0.0.1", "--manifest", str(manifest)]
+    done = run(*first, "fetch", url, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "# Fetched from the command line" in done.stdout
+    verdict = run(*first, "policy", "check", url, cwd=tmp_path)
+    assert verdict.stdout.startswith(f"ALLOWED  {url} -> 127.0.0.1")
+
+
+def test_resolve_before_a_command_without_it_is_refused(tmp_path: Path) -> None:
+    """A --resolve a command would not use is a usage error, not silently ignored."""
+    done = run("--resolve", "a.test:127.0.0.1", "tools", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "--resolve works with search, fetch and policy check" in done.stderr

@@ -24,6 +24,7 @@ from .. import __version__
 from ..schemas import FRESHNESS_PATTERN, MAX_QUERY_CHARS, WebFetchInput, WebSearchInput
 
 __all__ = [
+    "RESOLVING",
     "CommandParser",
     "IntRange",
     "build_parser",
@@ -93,6 +94,10 @@ def _int_bounds(struct: type[msgspec.Struct], field: str) -> tuple[int, int | No
     return number.ge or 0, number.le
 
 
+RESOLVING = frozenset({"search", "fetch", "policy"})
+"""The commands that take ``--resolve HOST:IP``."""
+
+
 def _nearest(word: str, candidates: Sequence[str]) -> str | None:
     """The candidate closest to *word*, if one is close enough to be a typo of it."""
     found = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
@@ -139,6 +144,9 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         parser.chosen(args).refuse_unknown(unknown)
+    if args.resolve_first and args.command not in RESOLVING:
+        parser.error("--resolve works with search, fetch and policy check")
+    args.resolve = [*args.resolve_first, *getattr(args, "resolve", [])]
     return args
 
 
@@ -362,6 +370,11 @@ def build_parser() -> CommandParser:
     )
     # Accepted before the command for earlier command lines; documented on search and fetch.
     parser.add_argument("--yes", "-y", action="store_true", help=argparse.SUPPRESS)
+    # Accepted before the command too, as curl takes options anywhere; documented on the
+    # commands that use it. Its own dest: the command's --resolve list would replace it.
+    parser.add_argument(
+        "--resolve", action="append", default=[], dest="resolve_first", help=argparse.SUPPRESS
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     _sub(
