@@ -136,3 +136,11 @@ def test_resolve_before_a_command_without_it_is_refused(tmp_path: Path) -> None:
     done = run("--resolve", "a.test:127.0.0.1", "tools", cwd=tmp_path)
     assert done.returncode == 2
     assert "--resolve works with search, fetch and policy check" in done.stderr
+
+
+def test_a_command_option_before_the_command_is_named(tmp_path: Path) -> None:
+    """`insomnia-web --max-chars 100 fetch URL` says the option goes after the command."""
+    done = run("--max-chars", "100", "fetch", "https://example.com/", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "--max-chars is an option of fetch: write it after the command" in done.stderr
+    assert "invalid choice" not in done.stderr

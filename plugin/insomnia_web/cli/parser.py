@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import re
+import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -126,6 +127,35 @@ class CommandParser(argparse.ArgumentParser):
                     return sub.chosen(args)
         return self
 
+    def commands(self) -> dict[str, argparse.ArgumentParser]:
+        """This parser's subcommands by name (empty when it has none)."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return dict(action.choices)
+        return {}
+
+    def misplaced(self, argv: Sequence[str]) -> str | None:
+        """Why *argv* puts a command's option before the command, if it does.
+
+        ``--max-chars 100 fetch URL`` would otherwise read ``100`` as the command.
+        """
+        commands = self.commands()
+        own = {o for a in self._actions for o in a.option_strings}
+        for word in argv:
+            if word in commands or word == "--":
+                return None
+            flag = word.split("=", 1)[0]
+            if not flag.startswith("--") or flag in own:
+                continue
+            owners = [
+                name
+                for name, sub in commands.items()
+                if any(flag in a.option_strings for a in sub._actions)
+            ]
+            if owners:
+                return f"{flag} is an option of {', '.join(owners)}: write it after the command"
+        return None
+
     def refuse_unknown(self, unknown: Sequence[str]) -> None:
         """Exit 2 for *unknown* arguments, suggesting the option each dashed one resembles."""
         options = [o for a in self._actions for o in a.option_strings if o.startswith("--")]
@@ -141,7 +171,11 @@ class CommandParser(argparse.ArgumentParser):
 def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The parsed command line; a usage error is reported by the command it concerns."""
     parser = build_parser()
-    args, unknown = parser.parse_known_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    misplaced = parser.misplaced(words)
+    if misplaced is not None:
+        parser.error(misplaced)
+    args, unknown = parser.parse_known_args(words)
     if unknown:
         parser.chosen(args).refuse_unknown(unknown)
     if args.resolve_first and args.command not in RESOLVING:
