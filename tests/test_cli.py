@@ -121,6 +121,21 @@ def test_progress_is_one_status_line_on_a_terminal() -> None:
     assert stream.getvalue() == "\r\x1b[Kfetched https://a.example/ (1/5)\r\x1b[K"
 
 
+def test_progress_on_a_dumb_terminal_uses_no_escape_codes() -> None:
+    """With TERM=dumb the status line is rewritten with spaces, never an escape sequence."""
+    stream = io.StringIO()
+    sink = StderrProgress(stream, live=True, dumb=True)
+    sink.append(ProgressEvent(call_id="c", message="fetched https://a.example/long"))
+    sink.append(ProgressEvent(call_id="c", message="fetched b"))
+    sink.finish()
+    long_line, short_line = "fetched https://a.example/long", "fetched b"
+    pad = " " * (len(long_line) - len(short_line))
+    blank = " " * len(long_line)
+    assert stream.getvalue() == f"\r{long_line}\r{short_line}{pad}\r{blank}\r"
+    assert StderrProgress(io.StringIO(), env={"TERM": "dumb"}).dumb is True
+    assert StderrProgress(io.StringIO(), env={"TERM": "xterm"}).dumb is False
+
+
 def test_progress_is_silent_off_a_terminal() -> None:
     """When stderr is not a terminal, progress events print nothing."""
     stream = io.StringIO()

@@ -9,7 +9,9 @@ In order, the first that applies wins:
 4. the built-in defaults (no file).
 
 An explicit path or the environment variable must name a readable file (a missing one is an
-error, not a silent fall-through); the user's file is used only when it exists.
+error, not a silent fall-through); the user's file is used only when it exists. A leading
+``~`` in a named path means the home directory: an MCP client starts the server with its
+arguments as written, with no shell to expand it.
 
 An ``insomnia.toml`` in the working directory is read only when named (``--manifest
 ./insomnia.toml`` or the environment variable), as curl, pip and gh read no configuration
@@ -63,16 +65,24 @@ def working_dir_manifest(cwd: Path | None = None) -> Path | None:
     return local if local.is_file() else None
 
 
+def _expand_home(text: str, env: Mapping[str, str]) -> Path:
+    """*text* as a path, a leading ``~`` or ``~/`` meaning ``$HOME`` (``~user`` too)."""
+    home = env.get("HOME") or ""
+    if home and (text == "~" or text.startswith("~/")):
+        return Path(home) / text[2:]
+    return Path(text).expanduser()
+
+
 def find_manifest(
     explicit: str | os.PathLike[str] | None = None, *, env: Mapping[str, str] | None = None
 ) -> ManifestSource:
     """The manifest to load, following the search order of this module's docstring."""
     env = os.environ if env is None else env
     if explicit is not None:
-        return ManifestSource(path=Path(explicit), origin="--manifest")
+        return ManifestSource(path=_expand_home(os.fspath(explicit), env), origin="--manifest")
     named = env.get(MANIFEST_ENV) or ""
     if named:
-        return ManifestSource(path=Path(named).expanduser(), origin=f"${MANIFEST_ENV}")
+        return ManifestSource(path=_expand_home(named, env), origin=f"${MANIFEST_ENV}")
     user = user_manifest_path(env)
     if user.is_file():
         return ManifestSource(path=user, origin="user config")

@@ -45,6 +45,59 @@ def test_a_missing_key_fails_with_the_variable_never_the_value(tmp_path: Path) -
     assert "sekrit" not in done.stdout
 
 
+@pytest.mark.parametrize(
+    ("text", "check", "said"),
+    [
+        (
+            '[web.search]\nprovider = "nope"\n',
+            "provider",
+            "no provider named 'nope' is registered (registered: brave, searxng)",
+        ),
+        (
+            '[permissions]\nallow = ["WebFecth"]\n',
+            "permissions",
+            "permissions.allow[0]: rule 'WebFecth' names no known tool 'WebFecth'",
+        ),
+        (
+            '[web]\nhistory_path = "{tmp}/a-file/history.jsonl"\n',
+            "history",
+            "a-file is not a directory",
+        ),
+    ],
+    ids=["provider", "rule", "history"],
+)
+def test_what_the_runtime_refuses_is_a_failed_check(
+    text: str, check: str, said: str, tmp_path: Path
+) -> None:
+    """A manifest the tools would refuse at start-up is a failed check in a full report."""
+    (tmp_path / "a-file").write_text("")
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(text.replace("{tmp}", str(tmp_path)))
+    done = run("doctor", "--json", "--manifest", str(manifest), cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    checks = _checks(done.stdout)
+    assert checks[check]["status"] == "fail"
+    assert said in checks[check]["detail"]
+    assert checks[check]["fix"]
+    if check == "provider":
+        assert checks[check]["fix"].startswith("set web.search.provider to one of brave, searxng")
+    assert {"manifest", "provider", "permissions", "cache", "history"} <= set(checks)
+    tools = run("tools", "--manifest", str(manifest), cwd=tmp_path)
+    assert tools.returncode == 2
+
+
+def test_a_missing_manifest_file_gets_a_path_fix(tmp_path: Path) -> None:
+    """A --manifest file that does not exist fails with a fix about the path, not a key."""
+    done = run("doctor", "--json", "--manifest", "nope.toml", cwd=tmp_path)
+    assert done.returncode == 1
+    check = _checks(done.stdout)["manifest"]
+    assert check["status"] == "fail"
+    assert check["fix"] == (
+        "create nope.toml, or correct the path given by --manifest "
+        "(insomnia-web schema lists every key)"
+    )
+
+
 def test_a_broken_manifest_is_reported_not_crashed_on(tmp_path: Path) -> None:
     """A manifest that does not load is a failed check with the key, and exit 1."""
     manifest = tmp_path / "m.toml"

@@ -15,7 +15,7 @@ from .support import run
 
 
 def _parsers() -> list[tuple[str, argparse.ArgumentParser]]:
-    found = [("insomnia-web", build_parser())]
+    found: list[tuple[str, argparse.ArgumentParser]] = [("insomnia-web", build_parser())]
     i = 0
     while i < len(found):
         name, parser = found[i]
@@ -48,6 +48,18 @@ def test_help_documents_the_exit_status(tmp_path: Path) -> None:
     assert "2 usage or manifest error" in done.stdout
 
 
+def test_help_and_readme_give_the_same_exit_codes(tmp_path: Path) -> None:
+    """Every exit status the README lists is explained by `insomnia-web --help` too."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    listed = readme.split("- **Exit status.**", 1)[1].split("\n- ", 1)[0]
+    codes = re.findall(r"`(\d+)`", listed)
+    assert codes == ["0", "1", "2", "130", "141"]
+    shown = " ".join(run("--help", cwd=tmp_path).stdout.split())
+    for code in codes:
+        assert re.search(rf"\b{code} [a-z]", shown), f"--help does not explain exit status {code}"
+    assert "doctor found a problem" in shown
+
+
 def _documented_commands() -> list[str]:
     """Every `insomnia-web ...` command line in the sh blocks of README.md and docs/mcp.md."""
     root = Path(__file__).resolve().parents[2]
@@ -74,3 +86,10 @@ def test_every_documented_command_parses(line: str) -> None:
     if argv == ["--version"]:
         return
     build_parser().parse_args(argv)
+
+
+def test_cache_help_says_what_clear_deletes(tmp_path: Path) -> None:
+    """`cache --help` says clear deletes saved findings too, in whichever store is used."""
+    shown = " ".join(run("cache", "--help", cwd=tmp_path).stdout.split())
+    assert "the SQLite file or the PostgreSQL server" in shown
+    assert "clear: delete every search, page and saved finding" in shown

@@ -102,3 +102,17 @@ def test_a_missing_named_manifest_is_an_error(tmp_path: Path) -> None:
     done = run("tools", cwd=tmp_path, env=env)
     assert done.returncode == 2
     assert "nope.toml" in done.stderr
+
+
+def test_a_tilde_in_manifest_means_home(places: dict[str, Path], tmp_path: Path) -> None:
+    """`--manifest ~/x.toml` from an MCP client's JSON (no shell to expand it) reads $HOME's."""
+    home = tmp_path / "home"
+    _write(home / "x.toml", 5)
+    found = find_manifest("~/x.toml", env={"HOME": str(home)})
+    assert found.path == home / "x.toml"
+    done = run(
+        "tools", "--json", "--manifest", "~/x.toml", cwd=places["work"], env={"HOME": str(home)}
+    )
+    assert done.returncode == 0, done.stderr
+    fetch = next(t for t in json.loads(done.stdout) if t["name"] == "WebFetch")
+    assert "at most 1005 chars per call" in fetch["description"]

@@ -20,6 +20,12 @@ def test_version_is_the_installed_version(tmp_path: Path) -> None:
     assert done.stdout == f"insomnia-web {insomnia_web.__version__}\n"
 
 
+def test_dash_capital_v_is_version(tmp_path: Path) -> None:
+    """-V prints the version, as pip, curl and ripgrep do."""
+    done = run("-V", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, f"insomnia-web {insomnia_web.__version__}\n")
+
+
 def test_python_dash_m_is_the_console_script(tmp_path: Path) -> None:
     """`python -m insomnia_web` runs the same command line."""
     import subprocess
@@ -59,6 +65,25 @@ def test_json_error_stays_on_stdout(tmp_path: Path, manifest: Path, port: int) -
     done = run("fetch", url, "--json", "--manifest", str(manifest), cwd=tmp_path)
     assert done.returncode == 1
     assert json.loads(done.stdout)["error"]["code"] == "http_error"
+
+
+def test_json_error_is_also_said_on_stderr(tmp_path: Path, manifest: Path, port: int) -> None:
+    """With --json a failure still prints its error on stderr, for the person at the pipe."""
+    url = f"http://site.test:{port}/gone"
+    done = run("fetch", url, "--json", "--manifest", str(manifest), cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"Error [http_error]: {url} answered HTTP 404\nHint: ")
+    assert json.loads(done.stdout)["ok"] is False
+
+
+def test_json_success_leaves_stderr_empty(tmp_path: Path, manifest: Path, port: int) -> None:
+    """With --json a successful call writes its JSON to stdout and nothing to stderr."""
+    done = run(
+        "fetch", f"http://site.test:{port}/", "--json", "--manifest", str(manifest), cwd=tmp_path
+    )
+    assert done.returncode == 0
+    assert done.stderr == ""
+    assert json.loads(done.stdout)["ok"] is True
 
 
 def test_manifest_error_exits_2(tmp_path: Path) -> None:

@@ -96,3 +96,11 @@ def test_extract_labels_cannot_look_like_headings(tmp_path: Path) -> None:
     b.write_text("<p>Second.</p>")
     done = run("extract", "a.html", "b.html", cwd=tmp_path)
     assert done.stdout == "==> a.html <==\n# a.html\n\nFirst.\n\n==> b.html <==\nSecond.\n"
+
+
+def test_extract_of_a_binary_file_speaks_of_the_file(tmp_path: Path) -> None:
+    """A binary file given to extract is "not HTML text", not a "response" with a label."""
+    (tmp_path / "photo.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
+    done = run("extract", "photo.html", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == "insomnia-web: photo.html: not HTML text: the file is a PNG image\n"

@@ -196,3 +196,27 @@ async def test_tiny_documents_are_converted_on_the_loop(monkeypatch: pytest.Monk
     await convert_async("<p>tiny</p>", "text/html", timeout_s=1)
     await convert_async(SMALL, "text/html", timeout_s=5)
     assert threads == [threading.main_thread().name, "extract-thread"]
+
+
+EXIT_WHILE_WARMING = """
+import sys, time
+from insomnia_web.extract.offload import warm_workers
+warm_workers()
+time.sleep(float(sys.argv[1]))
+"""
+
+
+def test_exit_while_workers_start_is_silent() -> None:
+    """A program that exits while the warm-up starts workers writes nothing to stderr."""
+    import subprocess
+    import sys
+
+    for delay in ("0", "0.001", "0.003", "0.005", "0.008", "0.012"):
+        done = subprocess.run(
+            [sys.executable, "-c", EXIT_WHILE_WARMING, delay],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert (done.returncode, done.stderr) == (0, ""), f"after {delay} s"

@@ -3,7 +3,10 @@
 They run through the same :class:`~insomnia_web.runtime.Runtime` a host uses: its
 permission rules, prompts, URL policy and cache. ``--yes`` answers every question "once",
 cross-host redirects included (each hop still re-checked by the URL policy and the rules);
-on a terminal the person is asked; with neither, an asked call is refused.
+on a terminal the person is asked; with neither, an asked call is refused, and stderr says
+how the question could have been answered (a terminal, or ``--yes``). An excerpt search
+asks nobody about its pages: stderr says how many were not read, and that ``--yes`` reads
+them.
 """
 
 from __future__ import annotations
@@ -19,16 +22,46 @@ from typing import Any
 import msgspec
 
 from ..config import Manifest
-from ..prompts import AutoApprovePrompter, Prompter, TerminalPrompter
+from ..prompts import Answer as PromptAnswer
+from ..prompts import AutoApprovePrompter, Prompter, PromptRequest, TerminalPrompter
 from ..runtime import Runtime, ToolResult
-from ..schemas import WebFetchOutput
+from ..schemas import WebFetchOutput, WebSearchOutput
 from ..tools.fetch_layout import render_fetch
 from .output import StderrProgress, print_result, warn
 
-__all__ = ["CLI_CONTINUE", "run_fetch", "run_search", "run_tools", "with_scheme"]
+__all__ = [
+    "CLI_CONTINUE",
+    "NOBODY_ASKED",
+    "CliPrompter",
+    "run_fetch",
+    "run_search",
+    "run_tools",
+    "with_scheme",
+]
 
 CLI_CONTINUE = "run the same command with --start-index {end} to continue"
 """The truncation marker's advice, in the CLI's own words."""
+
+NOBODY_ASKED = (
+    "nobody could be asked (no terminal): run the command on a terminal to answer, or add --yes"
+)
+"""What stderr says after a question found no terminal to be asked on."""
+
+
+class CliPrompter(TerminalPrompter):
+    """The terminal prompter, remembering whether a question found nobody to answer it."""
+
+    def __init__(self) -> None:
+        super().__init__(always_lasts="until insomnia-web exits")
+        self.unanswered = False
+
+    async def ask(self, request: PromptRequest) -> PromptAnswer:
+        """Ask on the terminal; note an ``unavailable`` answer (stdin or stderr not a tty)."""
+        answer = await super().ask(request)
+        if answer == "unavailable":
+            self.unanswered = True
+        return answer
+
 
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
@@ -44,7 +77,7 @@ def _prompter(args: argparse.Namespace) -> Prompter:
     if args.yes:
         return AutoApprovePrompter()
     # Asks only when stdin and stderr are terminals; otherwise answers "unavailable".
-    return TerminalPrompter(always_lasts="until insomnia-web exits")
+    return CliPrompter()
 
 
 def _tool_args(args: argparse.Namespace, names: Sequence[str]) -> dict[str, Any]:
@@ -57,11 +90,11 @@ def _tool_args(args: argparse.Namespace, names: Sequence[str]) -> dict[str, Any]
 
 
 async def _call(
-    manifest: Manifest, args: argparse.Namespace, tool: str, targs: dict[str, Any]
+    manifest: Manifest, prompter: Prompter, tool: str, targs: dict[str, Any]
 ) -> ToolResult:
     progress = StderrProgress()
     async with Runtime(
-        manifest, prompter=_prompter(args), history=progress, ask_on_redirect=True
+        manifest, prompter=prompter, history=progress, ask_on_redirect=True
     ) as runtime:
         try:
             return await runtime.call_tool(tool, targs)
@@ -69,11 +102,36 @@ async def _call(
             progress.finish()
 
 
+def _run_tool(
+    manifest: Manifest, args: argparse.Namespace, tool: str, targs: dict[str, Any]
+) -> tuple[ToolResult, bool]:
+    """The result of one call, and whether a question of it found nobody to answer."""
+    prompter = _prompter(args)
+    result = asyncio.run(_call(manifest, prompter, tool, targs))
+    return result, isinstance(prompter, CliPrompter) and prompter.unanswered
+
+
+def _unread_pages(result: ToolResult) -> int:
+    """How many excerpt pages were skipped because WebFetch asks first on their hosts."""
+    if not result.ok or result.output is None:
+        return 0
+    out = msgspec.convert(result.output, WebSearchOutput)
+    return sum(1 for p in out.pages if p.error_code == "permission_required")
+
+
 def run_search(manifest: Manifest, args: argparse.Namespace) -> int:
     """``insomnia-web search QUERY``: one WebSearch call."""
     names = ["query", "count", "offset", "mode", "freshness", "max_tokens", "force_fresh"]
-    result = asyncio.run(_call(manifest, args, "WebSearch", _tool_args(args, names)))
-    return print_result(result, as_json=args.json, out=sys.stdout, err=sys.stderr)
+    result, unanswered = _run_tool(manifest, args, "WebSearch", _tool_args(args, names))
+    status = print_result(result, as_json=args.json, out=sys.stdout, err=sys.stderr)
+    if unanswered and not result.ok:
+        warn(NOBODY_ASKED)
+    unread = _unread_pages(result)
+    if unread:
+        pages = "1 page" if unread == 1 else f"{unread} pages"
+        its = "its host" if unread == 1 else "their hosts"
+        warn(f"{pages} not read: WebFetch asks first on {its}; add --yes to read such pages")
+    return status
 
 
 def _cli_text(result: ToolResult) -> str | None:
@@ -95,9 +153,12 @@ def run_fetch(manifest: Manifest, args: argparse.Namespace) -> int:
         )
         args.max_chars = cap
     names = ["url", "mode", "max_chars", "start_index", "force_fresh"]
-    result = asyncio.run(_call(manifest, args, "WebFetch", _tool_args(args, names)))
+    result, unanswered = _run_tool(manifest, args, "WebFetch", _tool_args(args, names))
     text = None if args.json else _cli_text(result)
-    return print_result(result, as_json=args.json, out=sys.stdout, err=sys.stderr, text=text)
+    status = print_result(result, as_json=args.json, out=sys.stdout, err=sys.stderr, text=text)
+    if unanswered and not result.ok:
+        warn(NOBODY_ASKED)
+    return status
 
 
 def run_tools(manifest: Manifest, args: argparse.Namespace) -> int:

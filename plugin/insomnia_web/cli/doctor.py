@@ -24,20 +24,22 @@ import msgspec
 
 from ..config import CacheConfig, Manifest, load_manifest
 from ..errors import ManifestError, ToolError
+from ..history import JsonlHistory
 from ..manifest_path import (
     ManifestSource,
     find_manifest,
     user_manifest_path,
     working_dir_manifest,
 )
-from ..runtime import Runtime
+from ..plugins import check_names, collect_providers, collect_tools, make_plugin_manager
 from ..textcheck import terminal_safe
 from ..tools.fetch_progress import format_bytes
 
 if TYPE_CHECKING:
     from ..cache import CacheStats
+    from ..search.base import SearchProvider
 
-__all__ = ["CHECKS", "Finding", "Setup", "run_doctor"]
+__all__ = ["CHECKS", "Finding", "Registry", "Setup", "registry", "run_doctor"]
 
 Status = Literal["ok", "info", "warn", "fail"]
 
@@ -62,16 +64,23 @@ class Setup(msgspec.Struct, frozen=True, kw_only=True):
     """An ``insomnia.toml`` in the working directory, which is read only when named."""
 
 
+def _fix(src: ManifestSource) -> str:
+    """How to repair a manifest that did not load: its path, or what it says."""
+    if src.path is not None and not src.path.is_file():
+        return (
+            f"create {src.path}, or correct the path given by {src.origin} "
+            "(insomnia-web schema lists every key)"
+        )
+    return "correct the manifest where the message above says (insomnia-web schema lists every key)"
+
+
 def check_manifest(setup: Setup) -> Iterator[Finding]:
     """Which manifest is in use, and whether it loads."""
     src = setup.source
     where = f"{src.path} (from {src.origin})" if src.path else "none: built-in defaults"
     if setup.error is not None:
         yield Finding(
-            check="manifest",
-            status="fail",
-            detail=f"{where}: {setup.error}",
-            fix="correct the key named above (insomnia-web schema lists every key)",
+            check="manifest", status="fail", detail=f"{where}: {setup.error}", fix=_fix(src)
         )
         return
     yield Finding(check="manifest", status="ok", detail=where)
@@ -92,11 +101,29 @@ def check_manifest(setup: Setup) -> Iterator[Finding]:
         )
 
 
-def _provider_problem(manifest: Manifest, runtime: Runtime, name: str) -> str | None:
+class Registry(msgspec.Struct, frozen=True, kw_only=True):
+    """What the installed plugins register, as the runtime would see it at start-up."""
+
+    tools: tuple[str, ...]
+    providers: Mapping[str, type[SearchProvider]]
+
+
+def registry(manifest: Manifest) -> Registry:
+    """The tools and search providers the plugins register for *manifest*.
+
+    Built from the plugin manager, not a :class:`Runtime`: a runtime refuses to start on the
+    very problems the checks are meant to report.
+    """
+    pm = make_plugin_manager()
+    providers = {name: reg.cls for name, reg in collect_providers(pm).items()}
+    return Registry(tools=tuple(collect_tools(pm, manifest)), providers=providers)
+
+
+def _provider_problem(manifest: Manifest, found: Registry, name: str) -> str | None:
     """Why the provider *name* cannot be built from *manifest* (``None``: it can)."""
-    cls = runtime.search_providers.get(name)
+    cls = found.providers.get(name)
     if cls is None:
-        known = ", ".join(sorted(runtime.search_providers)) or "none"
+        known = ", ".join(sorted(found.providers)) or "none"
         return f"no provider named {name!r} is registered (registered: {known})"
     try:
         provider = cls.from_manifest(manifest)
@@ -130,11 +157,15 @@ def check_provider(setup: Setup) -> Iterator[Finding]:
         detail = f"brave; {env} is {state}"
     else:
         detail = name
-    problem = _provider_problem(manifest, Runtime(manifest), name)
+    found = registry(manifest)
+    problem = _provider_problem(manifest, found, name)
     if problem is None:
         yield Finding(check="provider", status="ok", detail=detail)
         return
     fix = f"export {search.brave.api_key_env}=YOUR-KEY" if name == "brave" else None
+    if name not in found.providers:
+        known = ", ".join(sorted(found.providers))
+        fix = f"set web.search.provider to one of {known}, or install the plugin that has it"
     yield Finding(
         check="provider",
         status="fail",
@@ -149,9 +180,32 @@ def check_permissions(setup: Setup) -> Iterator[Finding]:
         return
     perms = setup.manifest.permissions
     counts = ", ".join(f"{len(getattr(perms, k))} {k}" for k in ("allow", "ask", "deny"))
+    problem = _rule_problem(setup.manifest)
+    if problem is not None:
+        yield Finding(
+            check="permissions",
+            status="fail",
+            detail=problem,
+            fix="name a tool (WebFetch) or its MCP name (web_fetch) in the rule",
+        )
+        return
     yield Finding(
         check="permissions", status="ok", detail=f"default {perms.default}; rules: {counts}"
     )
+
+
+def _rule_problem(manifest: Manifest) -> str | None:
+    """Why the runtime would refuse *manifest*'s permission rules (``None``: it would not).
+
+    The provider name is the provider check's to report: it is left out here.
+    """
+    found = registry(manifest)
+    try:
+        check_names(manifest, found.tools, found.providers)
+    except ManifestError as exc:
+        if (exc.key or "").startswith("permissions"):
+            return exc.message
+    return None
 
 
 def _writable_dir(path: Path) -> Path | None:
@@ -230,12 +284,12 @@ def check_history(setup: Setup) -> Iterator[Finding]:
         yield Finding(check="history", status="info", detail="off (web.history_path is unset)")
         return
     path = Path(configured).expanduser()
-    blocked = _writable_dir(path)
-    if blocked is not None:
+    problem = JsonlHistory(path).problem()  # the runtime's own start-up check
+    if problem is not None:
         yield Finding(
             check="history",
             status="fail",
-            detail=f"{path}: {blocked} is not writable",
+            detail=problem,
             fix="set web.history_path to a writable location",
         )
         return

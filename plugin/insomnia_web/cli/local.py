@@ -47,6 +47,14 @@ def _extract_one(
     return {"file": name, "title": doc.title, "text": doc.text}
 
 
+def _file_problem(exc: ToolError) -> str:
+    """*exc* worded for a local file: a binary file is "not HTML text", not a "response"."""
+    sniffed = (exc.details or {}).get("sniffed")
+    if exc.code == "unsupported_content" and sniffed:
+        return f"not HTML text: the file is {sniffed}"
+    return exc.message
+
+
 def run_extract(
     files: Sequence[str],
     *,
@@ -72,7 +80,7 @@ def run_extract(
             status = 1
             continue
         except ToolError as exc:
-            err.write(f"insomnia-web: {name}: {exc.message}\n")
+            err.write(f"insomnia-web: {name}: {_file_problem(exc)}\n")
             status = 1
             continue
         if as_json:

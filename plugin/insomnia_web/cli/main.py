@@ -2,12 +2,14 @@
 
 Results go to stdout; errors, prompts and progress to stderr. Exit status: 0 success, 1 the
 tool reported an error (or a URL was refused, or doctor found a problem), 2 usage or
-manifest error; 130 after Ctrl-C.
+manifest error; 130 after Ctrl-C; 141 when the reader of stdout went away (``| head``), as
+for a program that SIGPIPE ends.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -18,10 +20,15 @@ from ..errors import ToolError
 from ..manifest_path import find_manifest
 from ..net.resolver import with_overrides
 from .output import warn
-from .parser import build_parser
+from .parser import parse, show_help
 from .policy import parse_resolve_args
 
-__all__ = ["main", "with_resolve"]
+__all__ = ["BROKEN_PIPE_STATUS", "main", "with_resolve"]
+
+BROKEN_PIPE_STATUS = 141
+"""The status after the reader of stdout went away: 128 + SIGPIPE, as a shell reports
+``cat`` or ``git`` ended by that signal. SIGPIPE itself stays ignored (Python's default),
+so a peer closing a network socket never ends the process."""
 
 
 def with_resolve(manifest: Manifest, overrides: dict[str, list[str]]) -> Manifest:
@@ -43,6 +50,8 @@ def _manifest(args: argparse.Namespace) -> Manifest:
 
 def _run(args: argparse.Namespace) -> int:
     cmd = args.command
+    if cmd == "help":
+        show_help(args.topic)
     if cmd == "schema":
         sys.stdout.write(manifest_schema_text())
         return 0
@@ -85,11 +94,39 @@ def _run(args: argparse.Namespace) -> int:
     raise ToolError("not_configured", f"'insomnia-web {cmd}' is not available in this version")
 
 
+def _stdout_gone() -> int:
+    """Silence stdout after its reader went away; the status to exit with.
+
+    Python flushes stdout again at exit: pointing it at ``/dev/null`` keeps that flush from
+    printing a second ``BrokenPipeError``.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return BROKEN_PIPE_STATUS
+
+
+def _open_closed_streams() -> None:
+    """Give a standard stream the caller closed (``<&-``) to ``/dev/null``, as git does.
+
+    Python leaves such a stream ``None``; reading it then sees the end of input (nobody can
+    be asked; the MCP server stops) and writing to it is lost, instead of a traceback.
+    """
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, mode))  # noqa: SIM115 - kept open for the process
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``insomnia-web`` console script."""
-    args = build_parser().parse_args(argv)
+    _open_closed_streams()
+    args = parse(argv)
     try:
-        return _run(args)
+        status = _run(args)
+        sys.stdout.flush()  # a closed pipe fails here, not in the interpreter's last flush
+        return status
+    except BrokenPipeError:
+        return _stdout_gone()
     except ValueError as exc:  # ManifestError is a ValueError
         warn(str(exc))
         return 2

@@ -2,12 +2,15 @@
 
 A failed tool call prints its error text (``Error [code]: ...`` and the hint) on stderr and
 nothing on stdout, so ``insomnia-web fetch URL > page.md`` never writes an error into the
-file. With ``--json`` the whole result, failure included, is one JSON object on stdout.
+file. With ``--json`` the whole result, failure included, is one JSON object on stdout, and a
+failure's error text is on stderr as well: a person watching ``... --json | jq`` sees it.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Mapping
 from typing import TextIO
 
 import msgspec
@@ -43,12 +46,13 @@ def print_result(
     """Print *result* (its *text* when given) and return the exit status: 0 ok, 1 error.
 
     Text holds web content: its terminal controls are shown as escapes (JSON escapes them).
+    A failure's text goes to *err*; with *as_json* the whole result also goes to *out*.
     """
     if as_json:
         out.write(terminal_safe_json(msgspec.json.encode(result).decode()) + "\n")
     elif result.ok:
         out.write(terminal_safe((text if text is not None else result.text).rstrip("\n")) + "\n")
-    else:
+    if not result.ok:
         err.write(terminal_safe(result.text.rstrip("\n")) + "\n")
     return 0 if result.ok else 1
 
@@ -58,13 +62,24 @@ class StderrProgress:
 
     On a terminal, progress is one status line rewritten in place (``\\r``) and erased when
     the call ends; elsewhere (a pipe, a log file) nothing is shown, so stderr holds only
-    errors and warnings. *live* overrides the terminal check.
+    errors and warnings. *live* overrides the terminal check. A ``TERM=dumb`` terminal
+    (*dumb*; read from *env* by default) gets no escape sequence: the line is rewritten
+    over spaces, as git does.
     """
 
-    def __init__(self, stream: TextIO | None = None, *, live: bool | None = None) -> None:
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        *,
+        live: bool | None = None,
+        dumb: bool | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
         self.stream = stream or sys.stderr
         self.live = is_terminal(self.stream) if live is None else live
-        self._shown = False
+        terminal = (os.environ if env is None else env).get("TERM", "")
+        self.dumb = terminal == "dumb" if dumb is None else dumb
+        self._shown = 0  # the widest status line written since the last erase; 0: none
 
     def append(self, event: Event) -> None:
         """Show progress events; ignore the others."""
@@ -73,13 +88,20 @@ class StderrProgress:
         count = f" ({event.done}/{event.total})" if event.total else ""
         line = terminal_safe(f"{event.message}{count}").replace("\n", " ")
         if self.live:
+            self._show(line)
+
+    def _show(self, line: str) -> None:
+        if self.dumb:
+            self.stream.write(f"\r{line}{' ' * (self._shown - len(line))}")
+        else:
             self.stream.write(f"\r\x1b[K{line}")
-            self.stream.flush()
-            self._shown = True
+        self.stream.flush()
+        self._shown = max(self._shown, len(line))  # the columns a blank line must cover
 
     def finish(self) -> None:
         """Erase the status line, so the result or an error starts on a clean line."""
         if self._shown:
-            self.stream.write("\r\x1b[K")
+            erase = f"\r{' ' * self._shown}\r" if self.dumb else "\r\x1b[K"
+            self.stream.write(erase)
             self.stream.flush()
-            self._shown = False
+            self._shown = 0

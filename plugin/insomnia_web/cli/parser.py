@@ -4,23 +4,194 @@
 tools --manifest x.toml`` and ``insomnia-web --manifest x.toml tools`` are the same);
 ``--yes`` is listed only on the commands that may ask for permission (``search``,
 ``fetch``); written before the command, as earlier versions had it, it is still accepted.
+
+A usage error exits with status 2 and says on stderr what was wrong, as git does: a word
+close to a command, a choice or an option gets ``did you mean ...?``, and an option the
+command does not have is reported with that command's usage line (:func:`parse`).
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import re
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+import msgspec
 
 from .. import __version__
+from ..schemas import FRESHNESS_PATTERN, MAX_QUERY_CHARS, WebFetchInput, WebSearchInput
 
-__all__ = ["build_parser"]
+__all__ = [
+    "RESOLVING",
+    "CommandParser",
+    "IntRange",
+    "build_parser",
+    "freshness",
+    "parse",
+    "query",
+    "show_help",
+]
+
+
+class IntRange:
+    """An argparse ``type``: a whole number within a tool input's own bounds.
+
+    The bounds are read from the input Struct's ``Meta(ge=..., le=...)``, so the command
+    line refuses (exit 2, naming the option) exactly what the tool would refuse.
+    """
+
+    def __init__(self, struct: type[msgspec.Struct], field: str) -> None:
+        self.low, self.high = _int_bounds(struct, field)
+
+    def describe(self) -> str:
+        """The range as the help shows it: ``1-20`` or ``at least 100``."""
+        if self.high is None:
+            return f"at least {self.low}"
+        return f"{self.low}-{self.high}"
+
+    def __call__(self, text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if self.high is not None and not self.low <= value <= self.high:
+            raise argparse.ArgumentTypeError(f"{value} is not in {self.describe()}")
+        if value < self.low:
+            raise argparse.ArgumentTypeError(f"{value} is below {self.low}")
+        return value
+
+
+def freshness(text: str) -> str:
+    """An argparse ``type``: a ``--freshness`` value WebSearch accepts."""
+    if re.fullmatch(FRESHNESS_PATTERN, text) is None:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD"
+        )
+    return text
+
+
+def query(text: str) -> str:
+    """An argparse ``type``: a search query WebSearch accepts (not blank, not too long)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the query is empty")
+    if len(text) > MAX_QUERY_CHARS:
+        raise argparse.ArgumentTypeError(f"the query is longer than {MAX_QUERY_CHARS} characters")
+    return text
+
+
+def _int_bounds(struct: type[msgspec.Struct], field: str) -> tuple[int, int | None]:
+    """The ``ge`` and ``le`` of the integer *field* of *struct* (``int | None`` included)."""
+    info = msgspec.inspect.type_info(struct)
+    if not isinstance(info, msgspec.inspect.StructType):
+        raise TypeError(f"{struct.__name__} is not a msgspec Struct")
+    kind = next(f.type for f in info.fields if f.name == field)
+    while isinstance(kind, msgspec.inspect.Metadata):  # Annotated[..., Meta(description=...)]
+        kind = kind.type
+    options = kind.types if isinstance(kind, msgspec.inspect.UnionType) else (kind,)
+    number = next(t for t in options if isinstance(t, msgspec.inspect.IntType))
+    return number.ge or 0, number.le
+
+
+RESOLVING = frozenset({"search", "fetch", "policy"})
+"""The commands that take ``--resolve HOST:IP``."""
+
+
+def _nearest(word: str, candidates: Sequence[str]) -> str | None:
+    """The candidate closest to *word*, if one is close enough to be a typo of it."""
+    found = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser that suggests the nearest command or choice for a typo."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as exc:
+            choices = [str(c) for c in action.choices or ()]
+            near = _nearest(str(value), choices)
+            if near is None:
+                raise
+            raise argparse.ArgumentError(action, f"{exc.message}; did you mean {near!r}?") from None
+
+    def chosen(self, args: argparse.Namespace) -> CommandParser:
+        """The parser of the (sub)command *args* selected: ``policy check``'s for it."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                sub = action.choices.get(getattr(args, action.dest, None) or "")
+                if isinstance(sub, CommandParser):
+                    return sub.chosen(args)
+        return self
+
+    def commands(self) -> dict[str, argparse.ArgumentParser]:
+        """This parser's subcommands by name (empty when it has none)."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return dict(action.choices)
+        return {}
+
+    def misplaced(self, argv: Sequence[str]) -> str | None:
+        """Why *argv* puts a command's option before the command, if it does.
+
+        ``--max-chars 100 fetch URL`` would otherwise read ``100`` as the command.
+        """
+        commands = self.commands()
+        own = {o for a in self._actions for o in a.option_strings}
+        for word in argv:
+            if word in commands or word == "--":
+                return None
+            flag = word.split("=", 1)[0]
+            if not flag.startswith("--") or flag in own:
+                continue
+            owners = [
+                name
+                for name, sub in commands.items()
+                if any(flag in a.option_strings for a in sub._actions)
+            ]
+            if owners:
+                return f"{flag} is an option of {', '.join(owners)}: write it after the command"
+        return None
+
+    def refuse_unknown(self, unknown: Sequence[str]) -> None:
+        """Exit 2 for *unknown* arguments, suggesting the option each dashed one resembles."""
+        options = [o for a in self._actions for o in a.option_strings if o.startswith("--")]
+        hints = []
+        for word in unknown:
+            near = _nearest(word.split("=", 1)[0], options) if word.startswith("--") else None
+            if near is not None:
+                hints.append(f"{word.split('=', 1)[0]}: did you mean {near}?")
+        message = f"unrecognized arguments: {' '.join(unknown)}"
+        self.error("; ".join([message, *hints]))
+
+
+def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The parsed command line; a usage error is reported by the command it concerns."""
+    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    misplaced = parser.misplaced(words)
+    if misplaced is not None:
+        parser.error(misplaced)
+    args, unknown = parser.parse_known_args(words)
+    if unknown:
+        parser.chosen(args).refuse_unknown(unknown)
+    if args.resolve_first and args.command not in RESOLVING:
+        parser.error("--resolve works with search, fetch and policy check")
+    args.resolve = [*args.resolve_first, *getattr(args, "resolve", [])]
+    return args
+
 
 DESCRIPTION = """\
 Bounded, observable web tools for LLM agents, from a terminal: the same WebSearch, WebFetch,
 permission rules, URL policy and cache a host runtime uses.
 
 Results go to stdout; errors, prompts and progress go to stderr.
-Exit status: 0 success, 1 the tool reported an error (or a URL was refused),
-2 usage or manifest error."""
+Exit status: 0 success, 1 the tool reported an error (or a URL was refused, or
+doctor found a problem), 2 usage or manifest error, 130 after Ctrl-C, 141 when
+the reader of stdout went away (| head)."""
 
 MANIFEST_HELP = (
     "manifest file (TOML or JSON); default: $INSOMNIA_WEB_MANIFEST, else "
@@ -41,6 +212,7 @@ EXAMPLES = {
     ),
     "cache": "insomnia-web cache stats --json",
     "mcp": "insomnia-web mcp --manifest ~/.config/insomnia-web/insomnia.toml",
+    "help": "insomnia-web help policy check",
 }
 
 
@@ -49,7 +221,7 @@ def _example(name: str) -> str:
 
 
 def _sub(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    sub: argparse._SubParsersAction[CommandParser],
     name: str,
     summary: str,
     *,
@@ -94,33 +266,41 @@ def _add_yes(p: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+def _add_int(p: argparse.ArgumentParser, flag: str, kind: IntRange, what: str) -> None:
+    """A whole-number option *flag* whose help ends with the range *kind* accepts."""
+    p.add_argument(flag, type=kind, metavar="N", help=f"{what} ({kind.describe()})")
+
+
 def _add_force_fresh(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--force-fresh", action="store_true", help=f"skip the cache: {what}")
 
 
-def _search(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _search(sub: argparse._SubParsersAction[CommandParser]) -> None:
     p = _sub(sub, "search", "search the web (WebSearch)", json_help="print the result as JSON")
-    p.add_argument("query", help="what to search for")
+    p.add_argument("query", type=query, help="what to search for")
     p.add_argument(
         "--mode",
         choices=["results", "excerpts"],
         help="titles, URLs and snippets "
         "(results) or the best passages of the top pages (excerpts; the default)",
     )
-    p.add_argument("--count", type=int, metavar="N", help="number of results (1-20)")
-    p.add_argument("--offset", type=int, metavar="N", help="skip this many pages of results")
+    _add_int(p, "--count", IntRange(WebSearchInput, "count"), "number of results")
+    _add_int(p, "--offset", IntRange(WebSearchInput, "offset"), "skip this many pages of results")
     p.add_argument(
         "--freshness",
+        type=freshness,
         metavar="AGE",
         help="pd, pw, pm, py (past day, week, month, year) or YYYY-MM-DDtoYYYY-MM-DD",
     )
-    p.add_argument("--max-tokens", type=int, metavar="N", help="token budget of the excerpts")
+    _add_int(
+        p, "--max-tokens", IntRange(WebSearchInput, "max_tokens"), "token budget of the excerpts"
+    )
     _add_force_fresh(p, "search again even when a cached answer exists")
     _add_yes(p, "the search and the page fetches")
     _add_resolve(p)
 
 
-def _fetch(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _fetch(sub: argparse._SubParsersAction[CommandParser]) -> None:
     p = _sub(
         sub,
         "fetch",
@@ -134,24 +314,24 @@ def _fetch(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="main content (readable; the default), the whole page as text (full) or the "
         "body as received (raw)",
     )
-    p.add_argument(
+    _add_int(
+        p,
         "--max-chars",
-        type=int,
-        metavar="N",
-        help="characters of text to print (capped at web.fetch.max_output_chars)",
+        IntRange(WebFetchInput, "max_chars"),
+        "characters of text to print, capped at web.fetch.max_output_chars",
     )
-    p.add_argument(
+    _add_int(
+        p,
         "--start-index",
-        type=int,
-        metavar="N",
-        help="continue a long page from character N (as the truncation line says)",
+        IntRange(WebFetchInput, "start_index"),
+        "continue a long page from character N (as the truncation line says)",
     )
     _add_force_fresh(p, "download the page again even when a stored copy is young enough")
     _add_yes(p, "the fetch and cross-host redirects")
     _add_resolve(p)
 
 
-def _local(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _local(sub: argparse._SubParsersAction[CommandParser]) -> None:
     p = _sub(
         sub,
         "extract",
@@ -168,15 +348,21 @@ def _local(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="main content only (readable; the default) or the whole page (full)",
     )
 
-    p = _sub(sub, "cache", "show or empty the local cache", json_help="print JSON")
+    p = _sub(
+        sub,
+        "cache",
+        "show or empty the cache the manifest names (the SQLite file or the PostgreSQL server)",
+        json_help="print JSON",
+    )
     p.add_argument(
         "action",
         choices=["stats", "clear"],
-        help="stats: counts, file and size; clear: delete every entry",
+        help="stats: counts, size and provider requests; clear: delete every search, page and "
+        "saved finding (on a PostgreSQL server, those of every host using it)",
     )
 
 
-def _policy(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _policy(sub: argparse._SubParsersAction[CommandParser]) -> None:
     p = sub.add_parser(
         "policy",
         help="check URLs against the URL policy",
@@ -204,21 +390,26 @@ def _policy(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _add_resolve(pc)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> CommandParser:
     """The argument parser of every command."""
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="insomnia-web",
         description=DESCRIPTION,
         epilog="example:\n  .venv/bin/insomnia-web fetch https://example.com/",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"insomnia-web {__version__}")
+    parser.add_argument("--version", "-V", action="version", version=f"insomnia-web {__version__}")
     parser.add_argument("--manifest", metavar="FILE", help=MANIFEST_HELP)
     parser.add_argument(
         "--json", action="store_true", help="machine-readable JSON output (results on stdout)"
     )
     # Accepted before the command for earlier command lines; documented on search and fetch.
     parser.add_argument("--yes", "-y", action="store_true", help=argparse.SUPPRESS)
+    # Accepted before the command too, as curl takes options anywhere; documented on the
+    # commands that use it. Its own dest: the command's --resolve list would replace it.
+    parser.add_argument(
+        "--resolve", action="append", default=[], dest="resolve_first", help=argparse.SUPPRESS
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     _sub(
@@ -240,4 +431,15 @@ def build_parser() -> argparse.ArgumentParser:
     _policy(sub)
     # MCP client configurations often list the command first: --manifest after it works too.
     _sub(sub, "mcp", "serve the tools to an MCP client on stdin/stdout")
+    p = _sub(sub, "help", "show the help of a command (as COMMAND --help does)", manifest=False)
+    p.add_argument("topic", nargs="*", metavar="COMMAND", help="a command, e.g. fetch")
     return parser
+
+
+def show_help(topic: Sequence[str]) -> NoReturn:
+    """Print the help of the command *topic* names (the overview without one); exits 0.
+
+    An unknown command is a usage error (exit 2) with the nearest command suggested.
+    """
+    parse([*topic, "--help"])  # --help prints and exits
+    raise SystemExit(0)

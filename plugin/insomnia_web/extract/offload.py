@@ -198,6 +198,7 @@ _idle: list[_Worker] = []
 _busy: set[_Worker] = set()
 _generation = 0
 _warming = False
+_warm_up: threading.Thread | None = None
 _running = 0
 
 
@@ -236,13 +237,15 @@ def warm_workers() -> None:
     their own) and never raises: a worker that cannot start now fails again, and is
     reported, on the conversion that needs it.
     """
-    global _warming
+    global _warming, _warm_up
     with _lock:
         if _idle or _busy or _warming:
             return
         _warming = True
     try:
-        threading.Thread(target=_spawn_workers, name="extract-warm-up", daemon=True).start()
+        thread = threading.Thread(target=_spawn_workers, name="extract-warm-up", daemon=True)
+        thread.start()
+        _warm_up = thread
     except Exception:  # no thread to spare: the first large conversion starts a worker
         with _lock:
             _warming = False
@@ -278,7 +281,14 @@ def shutdown_workers() -> None:
 
 
 def _kill_all() -> None:
-    """At exit: stop every worker, busy or not."""
+    """At exit: let a warm-up finish starting its workers, then stop every worker.
+
+    A worker whose start is cut off by the exit (the parent not yet done sending it its
+    start-up data) would print a traceback on the stderr it shares with the program.
+    """
+    thread = _warm_up
+    if thread is not None:
+        thread.join(timeout=10)
     shutdown_workers()
     with _lock:
         busy = list(_busy)
