@@ -159,3 +159,45 @@ def test_static_reranker_prefers_the_passage_on_the_question() -> None:
     unrelated, answer, topic = reranker.score("how long do tortoises live", passages)
     assert unrelated == 0.0 < topic < answer == 1.0
     assert reranker.score("anything", []) == []
+
+
+class Broken(Reranker):
+    """A reranker that raises, or returns too few scores, or a NaN, as its ``mode`` says."""
+
+    name: ClassVar[str] = "broken"
+    mode: ClassVar[str] = "raise"
+
+    def score(self, query: str, passages: Sequence[RerankPassage]) -> list[float]:
+        """Fail the way :attr:`mode` names."""
+        if self.mode == "raise":
+            raise RuntimeError("model file is corrupt")
+        if self.mode == "short":
+            return [1.0]
+        return [float("nan")] * len(passages)
+
+
+class BrokenPlugin:
+    """A plugin registering :class:`Broken`."""
+
+    __name__ = "broken-plugin"
+
+    @hookimpl
+    def register_rerankers(self, register: Callable[[type[Reranker]], None]) -> None:
+        """Register the failing reranker."""
+        register(Broken)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("mode", ["raise", "short", "nan"])
+async def test_a_failing_reranker_costs_the_rerank_not_the_search(
+    env: Web, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plugin reranker that raises, or returns the wrong number of scores or a NaN, leaves
+    the first-stage order; the search answers with its passages and says the reranker
+    failed."""
+    monkeypatch.setattr(Broken, "mode", mode)
+    rt = env.runtime(pipeline={"rerank": "broken"}, plugins=(BrokenPlugin(),))
+    text, out = await search(rt, "tortoise lifespan")
+    assert out["excerpts"]
+    assert any("reranker 'broken' failed" in w for w in out["warnings"])
+    assert "reranker 'broken' failed" in text

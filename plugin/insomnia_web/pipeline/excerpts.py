@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -15,12 +17,14 @@ from ..net.client import SafeClient
 from ..rank import Excerpt, Method, SourceDoc, select_excerpts
 from ..rank.budget import selection_cost
 from ..rank.candidates import query_terms
-from ..rank.rerank import Reranker
+from ..rank.rerank import Reranker, RerankPassage
 from ..schemas import ExcerptItem, PageStatus, ResultItem
 from .fetch import FetchContext, Gate, PageOutcome, PageRequest, fetch_pages
 from .search_layout import frame_cost
 
 __all__ = ["RANK_RESERVE", "PipelineResult", "one_round", "run_excerpts"]
+
+_log = logging.getLogger(__name__)
 
 RANK_RESERVE = 0.05
 """Share of the deadline kept for ranking and rendering: fetching stops this much earlier."""
@@ -36,6 +40,37 @@ class PipelineResult(msgspec.Struct, frozen=True, kw_only=True):
     """Budget cost of the excerpts, labels included (see :mod:`insomnia_web.rank.budget`);
     the text around them is priced by :func:`.search_layout.frame_cost`."""
     warnings: list[str] = msgspec.field(default_factory=list)
+
+
+class GuardedReranker(Reranker):
+    """A reranker whose failure costs the second opinion, not the search: when it raises, or
+    returns a score that is not a finite number or the wrong number of scores, the
+    candidates keep their first-stage order and :attr:`failure` says why (a warning for the
+    model; the traceback goes to the log, for the plugin's author)."""
+
+    name = "guarded"
+
+    def __init__(self, inner: Reranker) -> None:
+        self.inner = inner
+        self.failure: str | None = None
+
+    def score(self, query: str, passages: Sequence[RerankPassage]) -> Sequence[float]:
+        """The inner reranker's scores, or scores that keep the first-stage order."""
+        try:
+            scores = [float(s) for s in self.inner.score(query, passages)]
+        except Exception as exc:  # a plugin's code: whatever it raises
+            _log.warning("reranker %r failed", self.inner.name, exc_info=True)
+            self._fail(f"{type(exc).__name__}: {exc}")
+        else:
+            if len(scores) == len(passages) and all(math.isfinite(s) for s in scores):
+                return scores
+            self._fail(f"{len(scores)} scores for {len(passages)} passages, or not all finite")
+        return [float(-i) for i in range(len(passages))]
+
+    def _fail(self, why: str) -> None:
+        self.failure = (
+            f"the reranker {self.inner.name!r} failed ({why[:200]}); passages are ranked without it"
+        )
 
 
 def _item(e: Excerpt) -> ExcerptItem:
@@ -167,9 +202,12 @@ async def run_excerpts(
     ]
     warnings = _warnings(outcomes, deadline_s)
     budget = max_tokens - frame_cost(pages_status, warnings, filtered=filtered, header=header)
+    guarded = GuardedReranker(reranker) if reranker is not None else None
     chosen = await asyncio.to_thread(
-        select_excerpts, query, docs, max_tokens=budget, method=method, reranker=reranker
+        select_excerpts, query, docs, max_tokens=budget, method=method, reranker=guarded
     )
+    if guarded is not None and guarded.failure:
+        warnings.append(guarded.failure)  # the whole text is fitted to the budget again
     return PipelineResult(
         excerpts=[_item(e) for e in chosen],
         pages=pages_status,
