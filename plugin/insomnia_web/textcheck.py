@@ -14,7 +14,7 @@ in a page, a title or an error must not drive the terminal.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 __all__ = [
@@ -27,47 +27,54 @@ __all__ = [
 ]
 
 
-def first_surrogate_field(value: Any, path: str = "$") -> str | None:
-    """The JSON path (``$.query``) of the first string in *value* holding a lone surrogate."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return path
-        return None
+def _first_bad(value: Any, bad: Callable[[Any], bool], path: str = "$") -> str | None:
+    """The JSON path of the first leaf (or mapping key) of *value* that *bad* flags."""
     if isinstance(value, Mapping):
         for key, item in value.items():
             where = f"{path}.{key}"
-            found = first_surrogate_field(key, where) or first_surrogate_field(item, where)
+            found = (where if bad(key) else None) or _first_bad(item, bad, where)
             if found is not None:
                 return found
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
-            found = first_surrogate_field(item, f"{path}[{index}]")
+            found = _first_bad(item, bad, f"{path}[{index}]")
             if found is not None:
                 return found
+    elif bad(value):
+        return path
     return None
+
+
+def _lone_surrogate(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def first_surrogate_field(value: Any, path: str = "$") -> str | None:
+    """The JSON path (``$.query``) of the first string in *value* holding a lone surrogate."""
+    return _first_bad(value, _lone_surrogate, path)
 
 
 MAX_INT = 2**63 - 1
 """The largest integer tool input may hold (the 64-bit range of JSON implementations)."""
 
 
+def _huge_int(value: Any) -> bool:
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and not (-MAX_INT - 1 <= value <= MAX_INT)
+    )
+
+
 def first_huge_int_field(value: Any, path: str = "$") -> str | None:
     """The JSON path of the first integer in *value* outside ``-MAX_INT - 1 .. MAX_INT``."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return None if -MAX_INT - 1 <= value <= MAX_INT else path
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            found = first_huge_int_field(item, f"{path}.{key}")
-            if found is not None:
-                return found
-    elif isinstance(value, list | tuple):
-        for index, item in enumerate(value):
-            found = first_huge_int_field(item, f"{path}[{index}]")
-            if found is not None:
-                return found
-    return None
+    return _first_bad(value, _huge_int, path)
 
 
 def replace_surrogates(value: Any) -> Any:
