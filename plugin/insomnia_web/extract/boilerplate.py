@@ -21,6 +21,7 @@ import itertools
 
 from lxml.html import HtmlElement
 
+from .captions import drop_picture_captions
 from .cards import (
     CardCounts,
     drop_card_badges,
@@ -133,11 +134,12 @@ def _narrow(region: HtmlElement, counts: BlockCounts) -> HtmlElement:
 
 
 def prune_article(article: HtmlElement, language: str | None = None) -> None:
-    """Remove leftover chrome (share bars, related links, link lines, menus) from an article
-    in place."""
+    """Remove leftover chrome (share bars, related links, link lines, menus, captions) from an
+    article in place."""
     drop_boilerplate(article, article, inside_main=True)
     drop_hidden_price_variants(article)
     drop_article_extras(article)
+    drop_picture_captions(article)
     drop_titled_sections(article, language)
     drop_link_lists(article, BlockCounts(article))
     drop_link_lines(article)
