@@ -20,7 +20,7 @@ import secrets
 import time
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, NoReturn
 
 import msgspec
 
@@ -54,7 +54,7 @@ from .plugins import (
 )
 from .prompts import DenyPrompter, Prompter, PromptRequest
 from .search.base import SearchProvider
-from .textcheck import MAX_INT, first_huge_int_field, first_surrogate_field, replace_surrogates
+from .textcheck import MAX_INT, first_bad_input, recordable
 from .tools.base import Tool, ToolContext, ToolSpec, tool_spec
 
 __all__ = ["Runtime", "ToolResult"]
@@ -100,6 +100,24 @@ def _cancel_requested() -> bool:
     cancelled future."""
     task = asyncio.current_task()
     return task is not None and task.cancelling() > 0
+
+
+def _refuse_input(field: str, why: str) -> NoReturn:
+    """Raise ``invalid_input`` naming *field*, a string with a lone surrogate (*why*
+    ``"surrogate"``) or an integer beyond the 64-bit range (``"integer"``)."""
+    if why == "surrogate":
+        raise ToolError(
+            "invalid_input",
+            f"{field}: contains a lone surrogate code point, which is not valid Unicode text",
+            hint=f"Send {field} as valid UTF-8 text.",
+            details={"field": field},
+        )
+    raise ToolError(
+        "invalid_input",
+        f"{field}: the integer is outside the 64-bit range",
+        hint=f"Send {field} as an integer between {-MAX_INT - 1} and {MAX_INT}.",
+        details={"field": field},
+    )
 
 
 def _failed(call_id: str, name: str, exc: ToolError) -> ToolResult:
@@ -369,11 +387,11 @@ class Runtime(AsyncClosing):
         call_id = call_id or f"call_{secrets.token_hex(6)}"
         raw = dict(args or {})
         started = time.monotonic()
-        bad_field = first_surrogate_field(raw)
-        recorded = raw if bad_field is None else replace_surrogates(raw)
+        bad = first_bad_input(raw)
+        recorded = raw if bad is None else recordable(raw)
         self._record(ToolCallEvent(call_id=call_id, tool=name, input=recorded))
         try:
-            result = await self._call(name, raw, call_id)
+            result = await self._call(name, raw, call_id, bad)
         except ToolError as exc:
             result = _failed(call_id, name, exc)
         except asyncio.CancelledError:
@@ -419,24 +437,14 @@ class Runtime(AsyncClosing):
         except Exception:
             log.exception("the history sink failed to record a %s event", type(event).__name__)
 
-    def _prepare(self, name: str, raw: dict[str, Any], call_id: str) -> _Prepared:
-        """Validate and preflight a call; the steps before permission, shared by all paths."""
-        field = first_surrogate_field(raw)
-        if field is not None:
-            raise ToolError(
-                "invalid_input",
-                f"{field}: contains a lone surrogate code point, which is not valid Unicode text",
-                hint=f"Send {field} as valid UTF-8 text.",
-                details={"field": field},
-            )
-        field = first_huge_int_field(raw)
-        if field is not None:
-            raise ToolError(
-                "invalid_input",
-                f"{field}: the integer is outside the 64-bit range",
-                hint=f"Send {field} as an integer between {-MAX_INT - 1} and {MAX_INT}.",
-                details={"field": field},
-            )
+    def _prepare(
+        self, name: str, raw: dict[str, Any], call_id: str, bad: tuple[str, str] | None
+    ) -> _Prepared:
+        """Validate and preflight a call; the steps before permission, shared by all paths.
+
+        *bad* is :func:`~.textcheck.first_bad_input` of *raw*, found once per call."""
+        if bad is not None:
+            _refuse_input(*bad)
         reg = self.tools.get(name)
         if reg is None:
             known = ", ".join(sorted(self.tools)) or "none"
@@ -486,7 +494,8 @@ class Runtime(AsyncClosing):
         Invalid or unrunnable calls need no question: ``call_tool`` reports them directly.
         """
         try:
-            prepared = self._prepare(name, dict(args or {}), "pending")
+            raw = dict(args or {})
+            prepared = self._prepare(name, raw, "pending", first_bad_input(raw))
         except ToolError:
             return None
         decision, level, _ = self._effective(prepared.call)
@@ -496,8 +505,10 @@ class Runtime(AsyncClosing):
             call=prepared.call, reason=decision.reason, rule=decision.rule, prompt=decision.prompt
         )
 
-    async def _call(self, name: str, raw: dict[str, Any], call_id: str) -> ToolResult:
-        prepared = self._prepare(name, raw, call_id)
+    async def _call(
+        self, name: str, raw: dict[str, Any], call_id: str, bad: tuple[str, str] | None
+    ) -> ToolResult:
+        prepared = self._prepare(name, raw, call_id, bad)
         await self._authorize(prepared.call)
         out = await prepared.tool.run(prepared.args, prepared.ctx)
         return ToolResult(

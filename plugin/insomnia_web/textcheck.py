@@ -19,20 +19,22 @@ from typing import Any
 
 __all__ = [
     "MAX_INT",
-    "first_huge_int_field",
+    "first_bad_input",
     "first_surrogate_field",
+    "recordable",
     "replace_surrogates",
     "terminal_safe",
     "terminal_safe_json",
 ]
 
 
-def _first_bad(value: Any, bad: Callable[[Any], bool], path: str = "$") -> str | None:
-    """The JSON path of the first leaf (or mapping key) of *value* that *bad* flags."""
+def _first_bad(value: Any, bad: Callable[[Any], bool], path: str = "$") -> tuple[str, Any] | None:
+    """The JSON path and the value of the first leaf (or mapping key) of *value* that *bad*
+    flags."""
     if isinstance(value, Mapping):
         for key, item in value.items():
             where = f"{path}.{key}"
-            found = (where if bad(key) else None) or _first_bad(item, bad, where)
+            found = ((where, key) if bad(key) else None) or _first_bad(item, bad, where)
             if found is not None:
                 return found
     elif isinstance(value, list | tuple):
@@ -41,7 +43,7 @@ def _first_bad(value: Any, bad: Callable[[Any], bool], path: str = "$") -> str |
             if found is not None:
                 return found
     elif bad(value):
-        return path
+        return path, value
     return None
 
 
@@ -55,9 +57,10 @@ def _lone_surrogate(value: Any) -> bool:
     return False
 
 
-def first_surrogate_field(value: Any, path: str = "$") -> str | None:
+def first_surrogate_field(value: Any) -> str | None:
     """The JSON path (``$.query``) of the first string in *value* holding a lone surrogate."""
-    return _first_bad(value, _lone_surrogate, path)
+    found = _first_bad(value, _lone_surrogate)
+    return None if found is None else found[0]
 
 
 MAX_INT = 2**63 - 1
@@ -72,9 +75,26 @@ def _huge_int(value: Any) -> bool:
     )
 
 
-def first_huge_int_field(value: Any, path: str = "$") -> str | None:
-    """The JSON path of the first integer in *value* outside ``-MAX_INT - 1 .. MAX_INT``."""
-    return _first_bad(value, _huge_int, path)
+def first_bad_input(value: Any) -> tuple[str, str] | None:
+    """The JSON path of the first field of tool input *value* that no tool can take, and why
+    (``"surrogate"``: a string with a lone surrogate; ``"integer"``: beyond the 64-bit
+    range), in one walk; ``None`` when there is none."""
+    found = _first_bad(value, lambda v: _lone_surrogate(v) or _huge_int(v))
+    if found is None:
+        return None
+    return found[0], "integer" if _huge_int(found[1]) else "surrogate"
+
+
+def recordable(value: Any) -> Any:
+    """*value* (strings, mappings, lists) as a history can store it: every lone surrogate
+    replaced by U+FFFD, every integer beyond the 64-bit range by the nearest bound past it."""
+    if _huge_int(value):
+        return MAX_INT + 1 if value > 0 else -MAX_INT - 2
+    if isinstance(value, Mapping):
+        return {replace_surrogates(k): recordable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [recordable(v) for v in value]
+    return replace_surrogates(value)
 
 
 def replace_surrogates(value: Any) -> Any:
