@@ -7,11 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from yarl import URL
 
-from insomnia_web import MockProvider, Runtime, SearchHit
+from insomnia_web import MockProvider, Runtime, SearchHit, ToolError
 from insomnia_web.net.politeness import HostRateLimiter
+from insomnia_web.net.robots import RobotsCache
 from insomnia_web.runtime import ToolResult
 from insomnia_web.testing import ProviderPlugin
+from insomnia_web.tools.services import WebServices
 from tests.support import LOOPBACK
 
 from .conftest import SITE, MakeRuntime, Site, manifest_for
@@ -241,3 +244,49 @@ async def test_a_robots_redirect_to_a_denied_www_host_is_not_followed(
         assert site.hits["/www-robots"] == 1
     finally:
         await allowed.aclose()
+
+
+@pytest.mark.asyncio
+async def test_a_robots_read_refused_for_one_caller_is_not_kept_for_the_next(
+    site: Site, tmp_path: Path
+) -> None:
+    """A robots.txt left unread because it moved to a www host this caller may not contact
+    is not cached: the next caller, who may contact it, reads its rules there."""
+    runtime = _www_robots(site, {"allow": [f"WebFetch(domain:{SITE})"]}, tmp_path / "c.sqlite3")
+    services = WebServices(runtime.manifest)
+    try:
+        cache = RobotsCache(services.client)
+        page = URL(site.url("/no-ai/page"))
+        await cache.check(page, may_contact=lambda host: False)
+        with pytest.raises(ToolError) as refused:
+            await cache.check(page, may_contact=lambda host: True)
+        assert refused.value.code == "robots_disallowed"
+    finally:
+        await services.aclose()
+        await runtime.aclose()
+
+
+@pytest.mark.asyncio
+async def test_a_robots_redirect_to_the_www_variant_of_an_idn_host_is_followed(
+    site: Site, tmp_path: Path
+) -> None:
+    """An internationalised host's robots.txt that moved to its www variant is read there."""
+    idn, www = "xn--bcher-kva.test", "www.xn--bcher-kva.test"
+    site.set("/robots.txt", b"", status=301, headers={"Location": site.url("/www-robots", www)})
+    site.set("/www-robots", "User-agent: *\nDisallow: /no-ai\n", content_type="text/plain")
+    site.set("/no-ai/page", "<p>A page of the site.</p>")
+    manifest = manifest_for(
+        site.port,
+        tmp_path / "c.sqlite3",
+        url_policy={"resolve": {idn: [LOOPBACK], www: [LOOPBACK]}},
+        permissions={"allow": [f"WebFetch(domain:{idn})", f"WebFetch(domain:{www})"]},
+    )
+    runtime = Runtime(manifest, load_entrypoints=False)
+    try:
+        result = await runtime.call_tool(
+            "WebFetch", {"url": site.url("/no-ai/page", "bücher.test")}
+        )
+        assert result.error is not None
+        assert result.error.code == "robots_disallowed"
+    finally:
+        await runtime.aclose()

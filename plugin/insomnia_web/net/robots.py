@@ -177,6 +177,11 @@ def _same_site(a: str | None, b: str | None) -> bool:
     return (a or "").lower().removeprefix("www.") == (b or "").lower().removeprefix("www.")
 
 
+_NOT_ASKED = RobotsRules()
+"""The rules of a site whose robots.txt moved to a host the caller may not contact: none,
+and not cached (:meth:`RobotsCache._expire_early`)."""
+
+
 class RobotsCache:
     """The robots.txt rules of the sites one runtime fetches from, read once per TTL.
 
@@ -258,18 +263,25 @@ class RobotsCache:
             return
         if task.cancelled() or task.exception() is not None:
             del self._sites[origin]  # unreachable: the next call asks again
+        elif task.result() is _NOT_ASKED:
+            del self._sites[origin]  # another caller may be allowed to read it there
         elif task.result().disallow_all:
             self._sites[origin] = (self.clock() + ROBOTS_ERROR_TTL_S, task)
 
     async def _read(self, origin: str, may_contact: HostCheck) -> RobotsRules:
         robots_url = f"{origin}/robots.txt"
-        host = URL(origin).host
+        host = URL(origin).raw_host  # the IDNA form, as the URL policy gives target.host
+        refused = False
 
         async def same_site(target: Target) -> None:
+            nonlocal refused
             if target.host == host:
                 return
-            if not _same_site(target.host, host) or not may_contact(target.host):
-                raise ToolError("redirect_not_followed", f"robots.txt moved to {target.url}")
+            variant = _same_site(target.host, host)
+            if variant and may_contact(target.host):
+                return
+            refused = variant  # the www. variant, which this caller may not contact
+            raise ToolError("redirect_not_followed", f"robots.txt moved to {target.url}")
 
         try:
             result = await self.client.fetch(
@@ -284,8 +296,9 @@ class RobotsCache:
             if exc.code in _UNREACHABLE:
                 raise  # the page could not be reached either: say why
             # Redirected elsewhere, blocked, no such host: no rules to follow (and the page's
-            # own fetch reports a host that cannot be reached).
-            return RobotsRules()
+            # own fetch reports a host that cannot be reached). Moved to a host this caller
+            # may not contact: no rules for now, not kept for the next caller.
+            return _NOT_ASKED if refused else RobotsRules()
         if result.status == 429 or result.status >= 500:
             return RobotsRules(disallow_all=True)
         if result.status >= 400 or not 200 <= result.status < 300:
