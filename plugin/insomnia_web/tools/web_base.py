@@ -11,7 +11,7 @@ from ..config import Manifest
 from .base import Tool, ToolContext
 from .services import WebServices
 
-__all__ = ["WebTool", "fetch_allowed"]
+__all__ = ["WebTool", "fetch_allowed", "fetch_verdict"]
 
 InT = TypeVar("InT", bound=msgspec.Struct)
 OutT = TypeVar("OutT", bound=msgspec.Struct)
@@ -29,7 +29,14 @@ class WebTool(Tool[InT, OutT]):
         await self.services.aclose()
 
 
+def fetch_verdict(ctx: ToolContext) -> Callable[[str], str]:
+    """host -> the WebFetch verdict for it under *ctx*'s rules, without prompting anyone
+    (``"allow"``, ``"ask"`` or ``"deny"``): what an excerpt search may read."""
+    return lambda host: ctx.permission_for("WebFetch", host)
+
+
 def fetch_allowed(ctx: ToolContext) -> Callable[[str], bool]:
     """Whether WebFetch may read a host without asking anyone, by *ctx*'s rules: what a
     page's robots.txt may be read from when it redirects to another host."""
-    return lambda host: ctx.permission_for("WebFetch", host) == "allow"
+    verdict = fetch_verdict(ctx)
+    return lambda host: verdict(host) == "allow"

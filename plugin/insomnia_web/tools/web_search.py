@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -37,7 +37,7 @@ from .search_filter import (
     recheck_output,
 )
 from .search_results import render_results, result_items
-from .web_base import WebTool, fetch_allowed
+from .web_base import WebTool, fetch_allowed, fetch_verdict
 
 __all__ = ["WebSearch", "shorten_query"]
 
@@ -160,7 +160,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             ctx.progress(f"answered from the cache ({info.match} match)", None, None)
             # The rules may have changed since it was stored: show only what they allow now.
             stored = recheck_output(
-                stored, policy=self.services.policy, permission=self._fetch_verdict(ctx)
+                stored, policy=self.services.policy, permission=fetch_verdict(ctx)
             )
             output = msgspec.structs.replace(
                 stored, cache=info, warnings=[*stored.warnings, *warnings]
@@ -256,11 +256,6 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             return False
         return output.mode == "results" or any(p.status == "ok" for p in output.pages)
 
-    @staticmethod
-    def _fetch_verdict(ctx: ToolContext) -> Callable[[str], str]:
-        """host -> the WebFetch verdict for it under the current rules (no prompting)."""
-        return lambda host: ctx.permission_for("WebFetch", host)
-
     async def _finish(
         self,
         output: WebSearchOutput,
@@ -278,7 +273,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         warnings = list(output.warnings)
         found = await store.findings(output.query, warnings)
         findings = filter_findings(
-            found, policy=self.services.policy, permission=self._fetch_verdict(ctx)
+            found, policy=self.services.policy, permission=fetch_verdict(ctx)
         )
         info = output.cache
         if store.unavailable and info.status == "miss":
@@ -434,7 +429,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             policy=self.services.policy,
             allowed_domains=request.allowed_domains,
             blocked_domains=request.blocked_domains,
-            permission=lambda host: ctx.permission_for("WebFetch", host),
+            permission=fetch_verdict(ctx),
         )
         return FilterOutcome(
             hits=outcome.hits[: request.count],
