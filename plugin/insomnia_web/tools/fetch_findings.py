@@ -14,7 +14,7 @@ repeats its query), which anyone can write.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 from urllib.parse import unquote_plus
 
@@ -56,7 +56,11 @@ def _sentences(content: str) -> list[str]:
 
 def contains_finding(page_words: str, content: str) -> bool:
     """Whether every sentence of *content* occurs in the page (given as :func:`_words`)."""
-    sentences = _sentences(content)
+    return _contains(page_words, _sentences(content))
+
+
+def _contains(page_words: str, sentences: list[str]) -> bool:
+    """Whether every one of *sentences* (:func:`_sentences`) occurs in the page."""
     if sum(len(s.split()) for s in sentences) < MIN_WORDS:
         return False
     return all(s in page_words for s in sentences)
@@ -67,17 +71,13 @@ def _url_words(urls: Iterable[str]) -> str:
     return _words(" ".join(unquote_plus(u) for u in urls))
 
 
-def _echoes(url_words: str, content: str) -> bool:
-    """Whether a sentence of *content* is written in the URL words (the page may echo it)."""
-    return any(s in url_words for s in _sentences(content))
-
-
 async def verify_findings(
-    cache: CacheStore, urls: Iterable[str], text: str, *, by_url: str
+    cache: CacheStore, urls: Sequence[str], text: str, *, by_url: str
 ) -> list[Finding]:
     """Mark verified the unverified findings from *urls* that *text* contains; return them.
 
-    A finding a sentence of which is written in *urls* or *by_url* is left unverified.
+    A finding a sentence of which is written in *urls* or *by_url* is left unverified (the
+    page may echo its URL: a search page its query).
     """
     candidates: dict[int, Finding] = {}
     for url in dict.fromkeys(canonical_source(u) for u in urls):
@@ -86,12 +86,13 @@ async def verify_findings(
     if not candidates:
         return []
     page_words = _words(text)
-    url_words = _url_words([*urls, by_url])
+    url_words = _url_words(dict.fromkeys([*urls, by_url]))
     verified = []
     for finding in candidates.values():
-        if _echoes(url_words, finding.content):
+        sentences = _sentences(finding.content)
+        if any(s in url_words for s in sentences):
             continue
-        if contains_finding(page_words, finding.content) and await cache.mark_verified(
+        if _contains(page_words, sentences) and await cache.mark_verified(
             finding.id, verified_by_url=by_url
         ):
             verified.append(finding)
