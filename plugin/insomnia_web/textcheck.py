@@ -100,6 +100,8 @@ def recordable(value: Any) -> Any:
 def replace_surrogates(value: Any) -> Any:
     """*value* (strings, mappings, lists) with every lone surrogate replaced by U+FFFD."""
     if isinstance(value, str):
+        if value.isascii():  # most header names and values: no surrogate can be there
+            return value
         return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     if isinstance(value, Mapping):
         return {replace_surrogates(k): replace_surrogates(v) for k, v in value.items()}
