@@ -83,9 +83,9 @@ def wrap_untrusted(text: str) -> str:
     return f"{UNTRUSTED_BEGIN}\n{defuse(text)}\n{UNTRUSTED_END}"
 
 
-def defuse(text: str) -> str:
-    """*text* with every delimiter and delimiter look-alike replaced by :data:`DEFUSED`."""
-    return _DELIMITER_RE.sub(DEFUSED, text) if _may_hold_delimiter(text) else text
+def defuse(text: str, mark: str = DEFUSED) -> str:
+    """*text* with every delimiter and delimiter look-alike replaced by *mark*."""
+    return _DELIMITER_RE.sub(mark, text) if _may_hold_delimiter(text) else text
 
 
 def _may_hold_delimiter(text: str) -> bool:
@@ -97,9 +97,7 @@ def one_line(text: str, limit: int | None = None) -> str:
     """Web-supplied text for a line outside the delimiters: one line, capped at *limit*
     characters (when given), any untrusted-content delimiter in it defused.
     """
-    line = " ".join(_CONTROL_RE.sub(" ", text).split())
-    if _may_hold_delimiter(line):
-        line = _DELIMITER_RE.sub("(removed)", line)
+    line = defuse(" ".join(_CONTROL_RE.sub(" ", text).split()), "(removed)")
     return line if limit is None or len(line) <= limit else line[: limit - 1] + "…"
 
 
