@@ -22,10 +22,11 @@ from typing import Any
 import msgspec
 
 from ..config import Manifest
+from ..pipeline import asked_count
 from ..prompts import Answer as PromptAnswer
 from ..prompts import AutoApprovePrompter, Prompter, PromptRequest, TerminalPrompter
 from ..runtime import Runtime, ToolResult
-from ..schemas import WebFetchOutput, WebSearchOutput
+from ..schemas import PageStatus, WebFetchOutput
 from ..tools.fetch_layout import render_fetch
 from .output import StderrProgress, print_result, warn
 
@@ -115,8 +116,7 @@ def _unread_pages(result: ToolResult) -> int:
     """How many excerpt pages were skipped because WebFetch asks first on their hosts."""
     if not result.ok or result.output is None:
         return 0
-    out = msgspec.convert(result.output, WebSearchOutput)
-    return sum(1 for p in out.pages if p.error_code == "permission_required")
+    return asked_count(msgspec.convert(result.output.get("pages", []), list[PageStatus]))
 
 
 def run_search(manifest: Manifest, args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .excerpts import PipelineResult, run_excerpts
 from .fetch import FetchContext, PageOutcome, PageRequest, fetch_pages
 from .search_layout import (
+    asked_count,
     fit_excerpt_search,
     frame_cost,
     render_excerpt_search,
@@ -23,6 +24,7 @@ __all__ = [
     "PageOutcome",
     "PageRequest",
     "PipelineResult",
+    "asked_count",
     "fetch_pages",
     "fit_excerpt_search",
     "frame_cost",

@@ -37,7 +37,7 @@ Findings come last: they are never ranked above fetched sources.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import msgspec
 
@@ -56,6 +56,7 @@ from ..schemas import (
 
 __all__ = [
     "ASK_NOTE",
+    "asked_count",
     "fit_excerpt_search",
     "frame_cost",
     "render_excerpt_search",
@@ -129,6 +130,12 @@ def render_unread(pages: Sequence[PageStatus]) -> str:
     return one_line(f"Not read: {'; '.join(failed)}") if failed else ""
 
 
+def asked_count(pages: Iterable[PageStatus]) -> int:
+    """How many of an excerpt search's *pages* went unread because WebFetch asks first on
+    their hosts (and an excerpt search asks nobody)."""
+    return sum(1 for p in pages if p.error_code == "permission_required")
+
+
 def render_findings(findings: Sequence[FindingItem]) -> str:
     """Saved findings, each on one line that starts with its label: unverified (or verified by
     its page); ``""`` if none."""
@@ -154,7 +161,7 @@ def _notes(output: WebSearchOutput) -> list[str]:
     unread = render_unread(output.pages)
     if unread:
         notes.append(unread)
-    asked = sum(1 for p in output.pages if p.error_code == "permission_required")
+    asked = asked_count(output.pages)
     if asked:
         notes.append(ASK_NOTE.format(n=asked))
     if output.filtered:
