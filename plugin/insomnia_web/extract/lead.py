@@ -26,7 +26,7 @@ from lxml.html import HtmlElement
 from .counts import word_count
 from .dedup import repeat_key
 from .patterns import BOILERPLATE_BLOCKS, NamePattern
-from .prune import names_article_extra, names_boilerplate, names_of
+from .prune import names_article_extra, names_boilerplate, names_of, share_below
 from .words import count_words
 
 __all__ = [
@@ -221,8 +221,8 @@ def _in_chrome(el: HtmlElement, root: HtmlElement, named: NamedLeadRule) -> bool
     named_chrome = [up for up in ancestors if names_boilerplate(up)]
     if not named_chrome:
         return False
-    limit = BOILERPLATE_BLOCKS.max_share_by_class * word_count(root)
-    return any(word_count(up) < limit for up in named_chrome)
+    total = word_count(root)
+    return any(share_below(up, total, BOILERPLATE_BLOCKS.max_share_by_class) for up in named_chrome)
 
 
 def _header_lead(root: HtmlElement, rule: LeadRule) -> list[str]:

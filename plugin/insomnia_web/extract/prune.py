@@ -7,7 +7,14 @@ import functools
 from lxml.etree import XPath
 from lxml.html import HtmlElement
 
-from .counts import BlockCounts, class_and_id, growing_word_count, tag_name, word_count
+from .counts import (
+    BlockCounts,
+    class_and_id,
+    growing_word_count,
+    link_word_count,
+    tag_name,
+    word_count,
+)
 from .listing import CARD_BYLINES, is_card_byline
 from .patterns import (
     ARTICLE_EXTRA_RE,
@@ -36,6 +43,7 @@ __all__ = [
     "names_article_extra",
     "names_boilerplate",
     "names_of",
+    "share_below",
 ]
 
 
@@ -159,7 +167,7 @@ def drop_boilerplate(
             if tag == "footer" or (el.get("role") or "").strip().lower() == "contentinfo":
                 limit = 1.01  # a page footer is never the content, even on an empty page
             if (
-                _share_below(el, total, limit, words)
+                share_below(el, total, limit, words)
                 and el.find(".//main") is None
                 and not (kind == 2 and _card_byline(el, words))
             ):
@@ -186,7 +194,7 @@ def _card_byline(el: HtmlElement, words: dict[HtmlElement, int] | None) -> bool:
     return is_card_byline(el, count)
 
 
-def _share_below(
+def share_below(
     el: HtmlElement, total: int, limit: float, words: dict[HtmlElement, int] | None = None
 ) -> bool:
     """True when *el* holds less than *limit* of *total* words (its text is read only until
@@ -289,8 +297,7 @@ def drop_link_lines(article: HtmlElement) -> None:
         words = word_count(paragraph)
         if not words or words > rule.max_words:
             continue
-        linked = sum(word_count(link) for link in paragraph.iter("a"))
-        if linked >= rule.min_link_share * words:
+        if link_word_count(paragraph) >= rule.min_link_share * words:
             doomed.append(paragraph)
             doomed_words += words
     if not doomed or doomed_words > rule.max_article_share * word_count(article):
