@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lxml.etree import Element
 from lxml.html import HtmlElement
 
 from .counts import tag_name, word_count
@@ -103,13 +104,8 @@ def _in_grid(box: HtmlElement) -> bool:
         return False
     return any(
         near is not None and tag_name(near) == tag_name(box) and near.get("class") == classes
-        for near in (_element_beside(box, forward=False), _element_beside(box, forward=True))
+        for near in (
+            next(box.itersiblings(Element, preceding=True), None),
+            next(box.itersiblings(Element), None),
+        )
     )
-
-
-def _element_beside(el: HtmlElement, forward: bool) -> HtmlElement | None:
-    """The element next to *el* (after it when *forward*), comments skipped."""
-    near = el.getnext() if forward else el.getprevious()
-    while near is not None and not tag_name(near):
-        near = near.getnext() if forward else near.getprevious()
-    return near

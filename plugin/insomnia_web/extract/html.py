@@ -210,7 +210,7 @@ def _article_or_page(
     counts: BlockCounts | None,
     claim: ArticleClaim,
     language: str | None,
-    block: HtmlElement | None = None,
+    block: HtmlElement | None,
 ) -> tuple[str, str]:
     """The text and method :func:`_choose` picks, the page extraction of *root* run only
     when the article (read from *block*) is not surely chosen
