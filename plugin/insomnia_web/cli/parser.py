@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import functools
 import re
 import sys
 from collections.abc import Sequence
@@ -82,12 +83,19 @@ def query(text: str) -> str:
     return text
 
 
-def _int_bounds(struct: type[msgspec.Struct], field: str) -> tuple[int, int | None]:
-    """The ``ge`` and ``le`` of the integer *field* of *struct* (``int | None`` included)."""
+@functools.cache
+def _field_types(struct: type[msgspec.Struct]) -> dict[str, msgspec.inspect.Type]:
+    """The fields of *struct* by name, with their types (inspected once per Struct: every
+    start of the command builds the whole parser)."""
     info = msgspec.inspect.type_info(struct)
     if not isinstance(info, msgspec.inspect.StructType):
         raise TypeError(f"{struct.__name__} is not a msgspec Struct")
-    kind = next(f.type for f in info.fields if f.name == field)
+    return {f.name: f.type for f in info.fields}
+
+
+def _int_bounds(struct: type[msgspec.Struct], field: str) -> tuple[int, int | None]:
+    """The ``ge`` and ``le`` of the integer *field* of *struct* (``int | None`` included)."""
+    kind = _field_types(struct)[field]
     while isinstance(kind, msgspec.inspect.Metadata):  # Annotated[..., Meta(description=...)]
         kind = kind.type
     options = kind.types if isinstance(kind, msgspec.inspect.UnionType) else (kind,)
