@@ -9,7 +9,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import jsonschema
 import pytest
@@ -240,7 +240,10 @@ def test_history_is_written_as_jsonl(conn: Connection, workdir: Path) -> None:
 
 
 def _raw_exchange(params: StdioServerParameters, lines: list[str], want_id: int) -> dict[str, Any]:
-    """Send JSON-RPC *lines* as written (escapes and all) and return the reply to *want_id*."""
+    """Send JSON-RPC *lines* as written (escapes and all) and return the reply to *want_id*.
+
+    The first line is the ``initialize`` request (id 1): the rest is sent once it is
+    answered, as a client does, so a slow start cannot reorder the handshake."""
     proc = subprocess.Popen(
         [params.command, *params.args],
         stdin=subprocess.PIPE,
@@ -251,26 +254,35 @@ def _raw_exchange(params: StdioServerParameters, lines: list[str], want_id: int)
     )
     assert proc.stdin is not None
     assert proc.stdout is not None
+    deadline = time.monotonic() + 120  # generous: a loaded machine starts slowly
     try:
-        proc.stdin.write("".join(line + "\n" for line in lines).encode())
+        first, *rest = lines
+        proc.stdin.write((first + "\n").encode())
         proc.stdin.flush()
-        deadline = time.monotonic() + 120  # generous: a loaded machine starts slowly
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([proc.stdout], [], [], deadline - time.monotonic())
-            if not ready:
-                break
-            line = proc.stdout.readline()
-            if not line:
-                break
-            message = json.loads(line)
-            if message.get("id") == want_id:
-                return dict(message)
-        raise AssertionError(f"no reply to request {want_id}")
+        _reply(proc.stdout, 1, deadline)
+        proc.stdin.write("".join(line + "\n" for line in rest).encode())
+        proc.stdin.flush()
+        return _reply(proc.stdout, want_id, deadline)
     finally:
         proc.kill()
         proc.wait()
         proc.stdin.close()
         proc.stdout.close()
+
+
+def _reply(stdout: IO[bytes], want_id: int, deadline: float) -> dict[str, Any]:
+    """The next message on *stdout* answering request *want_id* (others are skipped)."""
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([stdout], [], [], deadline - time.monotonic())
+        if not ready:
+            break
+        line = stdout.readline()
+        if not line:
+            break
+        message = json.loads(line)
+        if message.get("id") == want_id:
+            return dict(message)
+    raise AssertionError(f"no reply to request {want_id}")
 
 
 @pytest.mark.parametrize(
