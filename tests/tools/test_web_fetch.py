@@ -97,6 +97,62 @@ async def test_modes_are_stored_separately(site: Site, runtime: Runtime) -> None
     assert site.hits["/"] == 2
 
 
+def words(n: int) -> str:
+    """*n* different words."""
+    return " ".join(f"w{i}" for i in range(n))
+
+
+APP_SHELL = """<!doctype html><html><head><title>Shop</title>
+<script src="/app.js"></script></head><body><header><nav><a href="/">Home</a></nav></header>
+<div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript>
+<script>window.__STATE__ = {"items": []};</script></body></html>"""
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("body", "found"),
+    [
+        (APP_SHELL, "only 1 word(s) of readable text found"),
+        ("<p></p>", "no readable text found"),
+        (f"<p>{words(12)}</p>", "only 12 word(s) of readable text found"),
+        ("<p>" + "".join(chr(0x4E00 + i) for i in range(40)) + "</p>", "only 20 word(s)"),
+    ],
+)
+async def test_a_page_with_little_readable_text_says_what_to_try(
+    site: Site, runtime: Runtime, body: str, found: str
+) -> None:
+    """An HTML page with fewer than 30 readable words (CJK counted by twos) warns that its
+    content may be drawn by script, and names mode full and another source, fresh or stored."""
+    site.set("/app", body)
+    for _ in range(2):
+        result = await fetch(runtime, site, "/app")
+        (warning,) = ok(result)["warnings"]
+        assert warning.startswith(found)
+        assert 'mode "full"' in warning
+        assert "another source" in warning
+        assert f"Warning: {warning}" in result.text
+    assert ok(result)["cache"]["hit"] is True
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("path", "body", "args"),
+    [
+        ("/long", f"<p>{words(30)}</p>", {}),
+        ("/full", "<p>short page</p>", {"mode": "full"}),
+        ("/raw", "<p>short page</p>", {"mode": "raw"}),
+        ("/plain", "short text", {}),
+    ],
+)
+async def test_no_thin_text_warning_for_enough_words_or_other_reads(
+    site: Site, runtime: Runtime, path: str, body: str, args: dict[str, str]
+) -> None:
+    """Thirty readable words, mode full or raw, or a non-HTML body earn no thin-text warning."""
+    kind = "text/plain" if path == "/plain" else "text/html"
+    site.set(path, body, content_type=kind)
+    assert ok(await fetch(runtime, site, path, **args))["warnings"] == []
+
+
 # --- content types ---------------------------------------------------------------------
 
 

@@ -14,7 +14,7 @@ from ..errors import ToolError
 from .html import extract_html
 from .model import Extracted
 
-__all__ = ["Mode", "convert", "is_supported_type", "media_type"]
+__all__ = ["Mode", "convert", "is_html", "is_supported_type", "media_type"]
 
 Mode = Literal["readable", "full", "raw"]
 
@@ -41,6 +41,11 @@ _OTHER_TEXT_TYPES = frozenset(
 def media_type(content_type: str) -> str:
     """Return the bare lowercase media type of a Content-Type value (parameters dropped)."""
     return content_type.split(";", 1)[0].strip().lower()
+
+
+def is_html(content_type: str) -> bool:
+    """True for an HTML or XHTML media type (parameters ignored)."""
+    return media_type(content_type) in _HTML_TYPES
 
 
 def _is_json(kind: str) -> bool:

@@ -94,6 +94,7 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
         if page is None:
             page = await self._download(key, args.mode, ctx, started, warnings)
         page = await self._keep(cache, page, not hit, key, warnings)
+        warnings.extend(_thin_text(page))
         piece = slice_text(page.text, args.start_index, max_chars)
         out = WebFetchOutput(
             url=key,
@@ -288,3 +289,11 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             f"verified finding #{f.id} (saved for {f.query!r}): this page contains it"
             for f in found
         ]
+
+
+def _thin_text(page: Snapshot) -> list[str]:
+    """The warning of a page with little readable text, stored or fresh (none otherwise)."""
+    from ..extract.document import thin_text_warning
+
+    thin = thin_text_warning(page.text, page.content_type or "", page.mode)
+    return [] if thin is None else [thin]
