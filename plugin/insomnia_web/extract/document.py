@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import ToolError
 from .body import is_pdf, read_body
+from .declared import THIN_TEXT
 from .dispatch import is_html
 from .model import Extracted
 from .offload import convert_async, convert_pdf_async
@@ -21,14 +22,9 @@ if TYPE_CHECKING:
     from ..net.result import FetchResult
     from .dispatch import Mode
 
-__all__ = ["THIN_WORDS", "Document", "read_document", "thin_text_warning"]
+__all__ = ["Document", "read_document", "thin_text_warning"]
 
 PDF_TYPE = "application/pdf"
-THIN_WORDS = 30
-"""Readable text shorter than this (less than one short paragraph) from an HTML page earns a
-warning: a page that draws its content with script, or hides it behind a consent or
-browser-check wall, reads as a line or two of chrome, and the model should know that the
-text is not the page's content before it answers from it."""
 
 
 class Document(NamedTuple):
@@ -80,12 +76,16 @@ async def read_document(
 
 
 def thin_text_warning(text: str, content_type: str, mode: str) -> str | None:
-    """A warning for an HTML page whose readable *text* holds fewer than :data:`THIN_WORDS`
-    words, naming what to try next; None for any other text."""
+    """A warning for an HTML page whose readable *text* is thin (:data:`~.declared.THIN_TEXT`),
+    naming what to try next; None for any other text.
+
+    A page that draws its content with script, or hides it behind a consent or browser-check
+    wall, reads as a line or two of chrome: the model should know that the text is not the
+    page's content before it answers from it."""
     if mode != "readable" or not is_html(content_type):
         return None
     words = count_words(text)
-    if words >= THIN_WORDS:
+    if words >= THIN_TEXT.max_words:
         return None
     found = f"only {words} word(s) of readable text" if words else "no readable text"
     return (

@@ -15,8 +15,8 @@ calls to subscribe go (:mod:`.closing`), a line said twice is read once; on a pr
 sentence that its paragraph repeats and a script's JSON line go, and a product description
 that the page declares in JSON-LD but the result lacks is added, and so is a story's lead
 paragraph held in its header, named by its class or standing first under the headline
-(:mod:`.lead`). The author and dates the
-page states come along (:mod:`.article_meta`).
+(:mod:`.lead`). A page whose readable text is thin takes the body it declares in JSON-LD
+(:mod:`.declared`). The author and dates the page states come along (:mod:`.article_meta`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
 from .closing import drop_closing_lines, drop_trailing_heading
 from .counts import BlockCounts, word_count
+from .declared import with_declared_body
 from .dedup import finish_lines
 from .forum import drop_forum_chrome, drop_lone_post, is_forum_thread
 from .language import page_language
@@ -298,4 +299,5 @@ def extract_html(
         text = drop_trailing_heading(drop_closing_lines(text, language))
     text = add_lead(text, lead)
     text = finish_product_text(finish_lines(text), product)
+    text = with_declared_body(text, ld_texts)  # a page drawn by script may declare its text
     return Extracted(title, text, method, None, *about)

@@ -19,16 +19,15 @@ a script, never words about the product, and goes.
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from lxml.html import HtmlElement
 
+from .declared import json_objects, plain_text
 from .dedup import drop_repeated_sentences
 from .signals import ld_json_texts, og_type
 from .words import count_words, word_list
@@ -42,8 +41,6 @@ __all__ = [
 ]
 
 _PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "IndividualProduct", "ProductModel"))
-_TAG_RE = re.compile(r"<[^>]*>")
-_BREAK_RE = re.compile(r"<\s*(?:br|/p|/li|/div|/h[1-6])\b[^>]*>", re.I)
 
 
 @dataclass(frozen=True)
@@ -60,29 +57,10 @@ class MissingDescription:
 MISSING_DESCRIPTION = MissingDescription()
 
 
-def _json_objects(data: Any) -> Iterator[dict[str, Any]]:
-    """Every JSON object in *data*, without recursion (``@graph`` nests them)."""
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            yield item
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-
-
 def _is_product(obj: dict[str, Any]) -> bool:
     kind = obj.get("@type")
     kinds = kind if isinstance(kind, list) else [kind]
     return any(isinstance(k, str) and k in _PRODUCT_TYPES for k in kinds)
-
-
-def _plain(description: str) -> str:
-    """The description as plain text: markup removed, entities decoded, one line a paragraph."""
-    text = html.unescape(_TAG_RE.sub(" ", _BREAK_RE.sub("\n", description)))
-    lines = (" ".join(line.split()) for line in text.splitlines())
-    return "\n\n".join(line for line in lines if line)
 
 
 @dataclass(frozen=True)
@@ -115,14 +93,14 @@ def read_product(root: HtmlElement, ld_texts: Sequence[str] | None = None) -> Pr
             data = json.loads(source)
         except (ValueError, RecursionError):
             continue
-        for obj in _json_objects(data):
+        for obj in json_objects(data):
             if not _is_product(obj):
                 continue
             found = True
             description = obj.get("description")
             if isinstance(description, str) and len(description) > len(best):
                 best = description
-    text = _plain(best)
+    text = plain_text(best)
     description = text if count_words(text) >= MISSING_DESCRIPTION.min_words else None
     return ProductInfo(found or _declares_product_in_markup(root), description)
 
