@@ -24,6 +24,7 @@ __all__ = [
     "ThinText",
     "declared_body",
     "json_objects",
+    "ld_objects",
     "plain_text",
     "with_declared_body",
 ]
@@ -55,6 +56,17 @@ def json_objects(data: Any) -> Iterator[dict[str, Any]]:
             stack.extend(reversed(item.values()))
         elif isinstance(item, list):
             stack.extend(reversed(item))
+
+
+def ld_objects(ld_texts: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """Every JSON object of the page's JSON-LD scripts, in document order (a script that does
+    not parse is skipped)."""
+    for source in ld_texts:
+        try:
+            data = json.loads(source)
+        except (ValueError, RecursionError):
+            continue
+        yield from json_objects(data)
 
 
 def plain_text(fragment: str) -> str:
@@ -92,16 +104,11 @@ def _bodies(obj: dict[str, Any]) -> Iterator[str]:
 def declared_body(ld_texts: Iterable[str]) -> str:
     """The longest body the page declares in JSON-LD, as plain text (``""`` when none)."""
     best = ""
-    for source in ld_texts:
-        try:
-            data = json.loads(source)
-        except (ValueError, RecursionError):
-            continue
-        for obj in json_objects(data):
-            for body in _bodies(obj):
-                text = plain_text(body)
-                if len(text) > len(best):
-                    best = text
+    for obj in ld_objects(ld_texts):
+        for body in _bodies(obj):
+            text = plain_text(body)
+            if len(text) > len(best):
+                best = text
     return best
 
 

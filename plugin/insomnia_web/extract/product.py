@@ -27,7 +27,7 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from .declared import json_objects, plain_text
+from .declared import ld_objects, plain_text
 from .dedup import drop_repeated_sentences
 from .signals import ld_json_texts, og_type
 from .words import count_words, word_list
@@ -88,18 +88,13 @@ def read_product(root: HtmlElement, ld_texts: Sequence[str] | None = None) -> Pr
     """
     found = False
     best = ""
-    for source in ld_json_texts(root) if ld_texts is None else ld_texts:
-        try:
-            data = json.loads(source)
-        except (ValueError, RecursionError):
+    for obj in ld_objects(ld_json_texts(root) if ld_texts is None else ld_texts):
+        if not _is_product(obj):
             continue
-        for obj in json_objects(data):
-            if not _is_product(obj):
-                continue
-            found = True
-            description = obj.get("description")
-            if isinstance(description, str) and len(description) > len(best):
-                best = description
+        found = True
+        description = obj.get("description")
+        if isinstance(description, str) and len(description) > len(best):
+            best = description
     text = plain_text(best)
     description = text if count_words(text) >= MISSING_DESCRIPTION.min_words else None
     return ProductInfo(found or _declares_product_in_markup(root), description)
