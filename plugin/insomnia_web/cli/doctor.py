@@ -53,6 +53,13 @@ class Finding(msgspec.Struct, frozen=True, kw_only=True):
     fix: str | None = None
 
 
+class Registry(msgspec.Struct, frozen=True, kw_only=True):
+    """What the installed plugins register, as the runtime would see it at start-up."""
+
+    tools: tuple[str, ...]
+    providers: Mapping[str, type[SearchProvider]]
+
+
 class Setup(msgspec.Struct, frozen=True, kw_only=True):
     """What the checks look at: the chosen manifest (or why it failed) and the environment."""
 
@@ -62,6 +69,8 @@ class Setup(msgspec.Struct, frozen=True, kw_only=True):
     env: Mapping[str, str] = msgspec.field(default_factory=dict)
     working_dir: Path | None = None
     """An ``insomnia.toml`` in the working directory, which is read only when named."""
+    plugins: Registry | None = None
+    """What the installed plugins register for the manifest (None when it did not load)."""
 
 
 def _fix(src: ManifestSource) -> str:
@@ -101,13 +110,6 @@ def check_manifest(setup: Setup) -> Iterator[Finding]:
         )
 
 
-class Registry(msgspec.Struct, frozen=True, kw_only=True):
-    """What the installed plugins register, as the runtime would see it at start-up."""
-
-    tools: tuple[str, ...]
-    providers: Mapping[str, type[SearchProvider]]
-
-
 def registry(manifest: Manifest) -> Registry:
     """The tools and search providers the plugins register for *manifest*.
 
@@ -135,8 +137,8 @@ def _provider_problem(manifest: Manifest, found: Registry, name: str) -> str | N
 
 def check_provider(setup: Setup) -> Iterator[Finding]:
     """The search provider, and whether its key variable is set (never its value)."""
-    manifest = setup.manifest
-    if manifest is None:
+    manifest, found = setup.manifest, setup.plugins
+    if manifest is None or found is None:
         return
     search = manifest.web.search
     if not search.enabled:
@@ -157,7 +159,6 @@ def check_provider(setup: Setup) -> Iterator[Finding]:
         detail = f"brave; {env} is {state}"
     else:
         detail = name
-    found = registry(manifest)
     problem = _provider_problem(manifest, found, name)
     if problem is None:
         yield Finding(check="provider", status="ok", detail=detail)
@@ -176,11 +177,11 @@ def check_provider(setup: Setup) -> Iterator[Finding]:
 
 def check_permissions(setup: Setup) -> Iterator[Finding]:
     """The default decision and how many rules of each kind there are."""
-    if setup.manifest is None:
+    if setup.manifest is None or setup.plugins is None:
         return
     perms = setup.manifest.permissions
     counts = ", ".join(f"{len(getattr(perms, k))} {k}" for k in ("allow", "ask", "deny"))
-    problem = _rule_problem(setup.manifest)
+    problem = _rule_problem(setup.manifest, setup.plugins)
     if problem is not None:
         yield Finding(
             check="permissions",
@@ -194,12 +195,12 @@ def check_permissions(setup: Setup) -> Iterator[Finding]:
     )
 
 
-def _rule_problem(manifest: Manifest) -> str | None:
-    """Why the runtime would refuse *manifest*'s permission rules (``None``: it would not).
+def _rule_problem(manifest: Manifest, found: Registry) -> str | None:
+    """Why the runtime would refuse *manifest*'s permission rules, given what the plugins
+    register (``None``: it would not).
 
     The provider name is the provider check's to report: it is left out here.
     """
-    found = registry(manifest)
     try:
         check_names(manifest, found.tools, found.providers)
     except ManifestError as exc:
@@ -366,7 +367,9 @@ def gather(explicit: str | None, env: Mapping[str, str]) -> Setup:
         manifest = load_manifest(source.path) if source.path else Manifest()
     except ManifestError as exc:
         return Setup(source=source, manifest=None, error=str(exc), env=env, working_dir=local)
-    return Setup(source=source, manifest=manifest, env=env, working_dir=local)
+    return Setup(
+        source=source, manifest=manifest, env=env, working_dir=local, plugins=registry(manifest)
+    )
 
 
 def _write_text(findings: list[Finding], usable: bool, out: TextIO) -> None:
