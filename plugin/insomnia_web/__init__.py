@@ -7,27 +7,81 @@ host that loads plugins, asks for permission, runs tools and records history.
 
 from __future__ import annotations
 
+import importlib
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
+from typing import TYPE_CHECKING, Any
 
-from .config import Manifest, load_manifest, parse_manifest
-from .errors import ErrorCode, ErrorInfo, InsomniaWebError, ManifestError, ToolError, ToolTimeout
-from .history import JsonlHistory, MemoryHistory
-from .hookspecs import hookimpl
-from .net import SafeClient, UrlVerdict, check_url
-from .permissions import Decision, ToolCall
-from .prompts import (
-    AutoApprovePrompter,
-    DenyPrompter,
-    Prompter,
-    PromptRequest,
-    TerminalPrompter,
-)
-from .rank.rerank import Reranker, RerankPassage
-from .runtime import Runtime, ToolResult
-from .search.base import SearchHit, SearchProvider, SearchRequest, SearchResponse
-from .testing import MockProvider, ProviderPlugin
-from .tools.base import CallSubject, Tool, ToolAnnotations, ToolContext, ToolOutput, ToolSpec
+if TYPE_CHECKING:
+    from .config import Manifest, load_manifest, parse_manifest
+    from .errors import (
+        ErrorCode,
+        ErrorInfo,
+        InsomniaWebError,
+        ManifestError,
+        ToolError,
+        ToolTimeout,
+    )
+    from .history import JsonlHistory, MemoryHistory
+    from .hookspecs import hookimpl
+    from .net import SafeClient, UrlVerdict, check_url
+    from .permissions import Decision, ToolCall
+    from .prompts import (
+        AutoApprovePrompter,
+        DenyPrompter,
+        Prompter,
+        PromptRequest,
+        TerminalPrompter,
+    )
+    from .rank.rerank import Reranker, RerankPassage
+    from .runtime import Runtime, ToolResult
+    from .search.base import SearchHit, SearchProvider, SearchRequest, SearchResponse
+    from .testing import MockProvider, ProviderPlugin
+    from .tools.base import CallSubject, Tool, ToolAnnotations, ToolContext, ToolOutput, ToolSpec
+
+_LAZY = {
+    "AutoApprovePrompter": "prompts",
+    "CallSubject": "tools.base",
+    "Decision": "permissions",
+    "DenyPrompter": "prompts",
+    "ErrorCode": "errors",
+    "ErrorInfo": "errors",
+    "InsomniaWebError": "errors",
+    "JsonlHistory": "history",
+    "Manifest": "config",
+    "ManifestError": "errors",
+    "MemoryHistory": "history",
+    "MockProvider": "testing",
+    "PromptRequest": "prompts",
+    "Prompter": "prompts",
+    "ProviderPlugin": "testing",
+    "RerankPassage": "rank.rerank",
+    "Reranker": "rank.rerank",
+    "Runtime": "runtime",
+    "SafeClient": "net",
+    "SearchHit": "search.base",
+    "SearchProvider": "search.base",
+    "SearchRequest": "search.base",
+    "SearchResponse": "search.base",
+    "TerminalPrompter": "prompts",
+    "Tool": "tools.base",
+    "ToolAnnotations": "tools.base",
+    "ToolCall": "permissions",
+    "ToolContext": "tools.base",
+    "ToolError": "errors",
+    "ToolOutput": "tools.base",
+    "ToolResult": "runtime",
+    "ToolSpec": "tools.base",
+    "ToolTimeout": "errors",
+    "UrlVerdict": "net",
+    "check_url": "net",
+    "hookimpl": "hookspecs",
+    "load_manifest": "config",
+    "parse_manifest": "config",
+}
+"""Where each public name lives: imported on first use, so that ``import insomnia_web``
+(and the command line's ``--version`` and ``--help``) does not load the network stack."""
+
 
 try:
     __version__ = _version("insomnia-web")
@@ -75,3 +129,17 @@ __all__ = [
     "load_manifest",
     "parse_manifest",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first use (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

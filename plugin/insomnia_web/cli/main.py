@@ -18,10 +18,8 @@ import msgspec
 from ..config import Manifest, load_manifest, manifest_schema_text
 from ..errors import ToolError
 from ..manifest_path import find_manifest
-from ..net.resolver import with_overrides
 from .output import warn
 from .parser import parse, show_help
-from .policy import parse_resolve_args
 
 __all__ = ["BROKEN_PIPE_STATUS", "main", "with_resolve"]
 
@@ -35,6 +33,8 @@ def with_resolve(manifest: Manifest, overrides: dict[str, list[str]]) -> Manifes
     """The manifest with curl-style DNS overrides added to ``web.url_policy.resolve``."""
     if not overrides:
         return manifest
+    from ..net.resolver import with_overrides  # the network stack, only when it is used
+
     web = msgspec.structs.replace(
         manifest.web, url_policy=with_overrides(manifest.web.url_policy, overrides)
     )
@@ -43,6 +43,8 @@ def with_resolve(manifest: Manifest, overrides: dict[str, list[str]]) -> Manifes
 
 def _manifest(args: argparse.Namespace) -> Manifest:
     """The manifest of ``--manifest`` or the search path, with ``--resolve`` added."""
+    from .policy import parse_resolve_args
+
     path = find_manifest(args.manifest).path
     manifest = load_manifest(path) if path is not None else Manifest()
     return with_resolve(manifest, parse_resolve_args(getattr(args, "resolve", []) or []))

@@ -11,13 +11,15 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import msgspec
 
 from ..history import Event, ProgressEvent
-from ..runtime import ToolResult
 from ..textcheck import terminal_safe, terminal_safe_json
+
+if TYPE_CHECKING:
+    from ..runtime import ToolResult
 
 __all__ = ["StderrProgress", "is_terminal", "print_result", "warn"]
 
