@@ -20,7 +20,7 @@ import secrets
 import time
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple, NoReturn
+from typing import Any, Literal, NamedTuple, NoReturn, get_args
 
 import msgspec
 
@@ -52,7 +52,7 @@ from .plugins import (
     collect_tools,
     make_plugin_manager,
 )
-from .prompts import DenyPrompter, Prompter, PromptRequest
+from .prompts import Answer, DenyPrompter, Prompter, PromptRequest
 from .search.base import SearchProvider
 from .textcheck import MAX_INT, first_bad_input, recordable
 from .tools.base import Tool, ToolContext, ToolSpec, tool_spec
@@ -62,6 +62,9 @@ __all__ = ["Runtime", "ToolResult"]
 log = logging.getLogger(__name__)
 
 Who = Literal["rule", "user", "default"]
+
+_ANSWERS: tuple[str, ...] = get_args(Answer)
+"""What a prompter may answer; anything else refuses the call rather than allowing it."""
 
 
 class ToolResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -291,6 +294,12 @@ class Runtime(AsyncClosing):
                 if answer == "unavailable":
                     who, level = "default", "deny"
                     reason = f"{decision.reason}, and nobody can be asked here"
+                elif answer not in _ANSWERS:
+                    who, level = "default", "deny"
+                    reason = (
+                        f"{decision.reason}, and the prompter answered {answer!r}, "
+                        "which is not once, always, deny or unavailable"
+                    )
                 else:
                     who = "user"
                     if answer == "always":
