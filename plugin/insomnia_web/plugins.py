@@ -38,6 +38,7 @@ __all__ = [
     "collect_rerankers",
     "collect_tools",
     "make_plugin_manager",
+    "plugin_callers",
 ]
 
 ENV_PLUGINS = "INSOMNIA_PLUGINS"
@@ -110,21 +111,31 @@ def make_plugin_manager(
     return pm
 
 
+def plugin_callers(
+    pm: pluggy.PluginManager, hook_name: str
+) -> tuple[tuple[str, Callable[..., list[Any]]], ...]:
+    """``(plugin name, caller)`` for each plugin implementing *hook_name*, in call order.
+
+    Each caller is a pluggy hook caller holding that plugin alone, so tracing and hook-call
+    monitoring see its calls like any other hook call, and what it returns or raises can be
+    put down to the plugin.
+    """
+    callers = []
+    for impl in reversed(getattr(pm.hook, hook_name).get_hookimpls()):
+        others = [p for p in pm.get_plugins() if p is not impl.plugin]
+        callers.append((impl.plugin_name, pm.subset_hook_caller(hook_name, remove_plugins=others)))
+    return tuple(callers)
+
+
 def _call_each(
     pm: pluggy.PluginManager,
     hook_name: str,
     make_register: Callable[[str], Callable[[Any], None]],
     **kwargs: Any,
 ) -> None:
-    """Call one hook plugin by plugin, each with a ``register`` that knows the plugin's name.
-
-    Each call goes through pluggy (a hook caller holding that plugin alone), so tracing and
-    hook-call monitoring see it like any other hook call.
-    """
-    for impl in reversed(getattr(pm.hook, hook_name).get_hookimpls()):
-        others = [p for p in pm.get_plugins() if p is not impl.plugin]
-        caller = pm.subset_hook_caller(hook_name, remove_plugins=others)
-        caller(register=make_register(impl.plugin_name), **kwargs)
+    """Call one hook plugin by plugin, each with a ``register`` that knows the plugin's name."""
+    for plugin, caller in plugin_callers(pm, hook_name):
+        caller(register=make_register(plugin), **kwargs)
 
 
 def collect_tools(pm: pluggy.PluginManager, manifest: Manifest) -> dict[str, RegisteredTool]:

@@ -18,7 +18,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, NoReturn, get_args
 
@@ -51,6 +51,7 @@ from .plugins import (
     collect_rerankers,
     collect_tools,
     make_plugin_manager,
+    plugin_callers,
 )
 from .prompts import Answer, DenyPrompter, Prompter, PromptRequest
 from .search.base import SearchProvider
@@ -132,6 +133,17 @@ def _unexpected(name: str, what: str) -> ToolError:
     return ToolError("internal_error", f"{name} failed unexpectedly: {what}")
 
 
+def _plugin_failed(plugin: str, what: str) -> ToolError:
+    """The error of a call a permission plugin failed: retrying meets the same plugin."""
+    return ToolError(
+        "internal_error",
+        f"The permission check of plugin {plugin!r} failed: check_permission {what}.",
+        hint="A plugin of the host failed; do not retry. Tell the user it needs fixing.",
+        retryable=False,
+        details={"plugin": plugin},
+    )
+
+
 def _cancelled(call_id: str, name: str, reason: str) -> ToolResult:
     return _failed(call_id, name, ToolError("cancelled", f"{name} did not finish: {reason}."))
 
@@ -201,6 +213,7 @@ class Runtime(AsyncClosing):
         self.history = sink
         self.pm = make_plugin_manager(plugins=plugins, load_entrypoints=load_entrypoints)
         self.tools: dict[str, RegisteredTool] = collect_tools(self.pm, self.manifest)
+        self._permission_checks = plugin_callers(self.pm, "check_permission")
         self.providers: dict[str, RegisteredProvider] = collect_providers(self.pm)
         check_names(self.manifest, self.tools, self.providers)
         self._provider_classes = MappingProxyType(
@@ -236,13 +249,35 @@ class Runtime(AsyncClosing):
     # --- permissions -------------------------------------------------------------------
 
     def decide(self, call: ToolCall) -> tuple[Decision, Literal["rule", "default"]]:
-        """Combine every plugin's answer for *call*; no opinion means the manifest default."""
-        answers = self.pm.hook.check_permission(call=call, manifest=self.manifest)
+        """Combine every plugin's answer for *call*; no opinion means the manifest default.
+
+        A plugin that raises, or answers with something other than a ``Decision`` or
+        ``None``, fails the call with ``internal_error`` naming the plugin.
+        """
+        answers = [self._opinion(plugin, ask, call) for plugin, ask in self._permission_checks]
         decision = combine(answers)
         if decision is not None:
             return decision, "rule"
         level = self.manifest.permissions.default
         return Decision(level=level, reason=f"no rule matched; default is {level}"), "default"
+
+    def _opinion(
+        self, plugin: str, ask: Callable[..., list[Any]], call: ToolCall
+    ) -> Decision | None:
+        """One plugin's ``check_permission`` answer, checked for its shape."""
+        try:
+            answers = ask(call=call, manifest=self.manifest)
+        except ToolError:
+            raise
+        except Exception as exc:
+            log.exception("plugin %r failed in check_permission", plugin)
+            raise _plugin_failed(plugin, f"raised {type(exc).__name__}: {exc}") from exc
+        for answer in answers:
+            if not isinstance(answer, Decision):
+                raise _plugin_failed(
+                    plugin, f"answered {answer!r:.80}, which is not a Decision or None"
+                )
+        return combine(answers)
 
     @staticmethod
     def _grant_keys(call: ToolCall) -> list[tuple[str, str]]:
@@ -505,9 +540,9 @@ class Runtime(AsyncClosing):
         try:
             raw = dict(args or {})
             prepared = self._prepare(name, raw, "pending", first_bad_input(raw))
+            decision, level, _ = self._effective(prepared.call)
         except ToolError:
             return None
-        decision, level, _ = self._effective(prepared.call)
         if level != "ask":
             return None
         return PromptRequest(
