@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from insomnia_web import Decision, Manifest, Runtime, ToolCall, hookimpl, parse_manifest
+from insomnia_web import (
+    Decision,
+    Manifest,
+    MockProvider,
+    Reranker,
+    Runtime,
+    SearchProvider,
+    Tool,
+    ToolCall,
+    hookimpl,
+    parse_manifest,
+)
 
 
 class WordNotDecision:
@@ -64,3 +76,95 @@ def test_pending_prompt_of_a_failing_permission_plugin_is_none() -> None:
 def _finding() -> dict[str, Any]:
     """A valid SaveFinding input: the call never runs, as the permission step fails."""
     return {"query": "what is tea", "content": "Tea is a drink."}
+
+
+class RaisesWhileRegistering:
+    """A tool plugin whose register_tools has a bug."""
+
+    __name__ = "broken-tools"
+
+    @hookimpl
+    def register_tools(self, register: Callable[[Any], None], manifest: Manifest) -> None:
+        raise RuntimeError("my bug")
+
+
+class ReturnsItsRerankers:
+    """A plugin that returns its classes instead of passing them to register."""
+
+    __name__ = "returns-classes"
+
+    @hookimpl
+    def register_rerankers(self, register: Callable[[type[Reranker]], None]) -> list[Any]:
+        return [Reranker]
+
+
+class RegistersAToolClass:
+    """A plugin that registers its tool class where an instance is wanted."""
+
+    __name__ = "class-not-instance"
+
+    @hookimpl
+    def register_tools(self, register: Callable[[Any], None], manifest: Manifest) -> None:
+        register(Nameless)
+
+
+class Nameless(Tool[Any, Any]):
+    """A tool class that forgot its name."""
+
+    def description(self) -> str:
+        return "No name."
+
+    async def run(self, args: Any, ctx: Any) -> Any:
+        """Never called: the tool cannot be registered."""
+        raise AssertionError
+
+
+class RegistersANamelessTool:
+    """A plugin whose tool has no name."""
+
+    __name__ = "nameless-tool"
+
+    @hookimpl
+    def register_tools(self, register: Callable[[Any], None], manifest: Manifest) -> None:
+        register(Nameless(manifest))
+
+
+class ClaimsBrave:
+    """A plugin that registers a provider under a built-in provider's name."""
+
+    __name__ = "claims-brave"
+
+    @hookimpl
+    def register_search_providers(self, register: Callable[[type[SearchProvider]], None]) -> None:
+        register(MockProvider.named("brave", lambda request: []))
+
+
+def test_hook_register_tools_exception_is_annotated_with_the_plugin() -> None:
+    """An exception raised by a register hook keeps its type and gains a note naming the plugin."""
+    with pytest.raises(RuntimeError, match="my bug") as caught:
+        Runtime(plugins=[RaisesWhileRegistering()], load_entrypoints=False)
+    assert any("broken-tools" in n and "register_tools" in n for n in caught.value.__notes__)
+
+
+def test_hook_register_rerankers_return_value_is_refused() -> None:
+    """A register hook that returns what it should register is a TypeError naming the plugin."""
+    with pytest.raises(TypeError, match=r"returns-classes.*register_rerankers.*register\("):
+        Runtime(plugins=[ReturnsItsRerankers()], load_entrypoints=False)
+
+
+def test_registering_a_tool_class_says_to_register_an_instance() -> None:
+    """Registering a Tool subclass instead of an instance says how to register an instance."""
+    with pytest.raises(TypeError, match=r"class-not-instance.*instance.*Nameless\(manifest\)"):
+        Runtime(plugins=[RegistersAToolClass()], load_entrypoints=False)
+
+
+def test_registering_a_tool_without_a_name_is_a_type_error() -> None:
+    """A tool whose class sets no name is a TypeError naming the plugin and the class."""
+    with pytest.raises(TypeError, match=r"Nameless.*nameless-tool.*name"):
+        Runtime(plugins=[RegistersANamelessTool()], load_entrypoints=False)
+
+
+def test_a_duplicate_of_a_built_in_name_names_both_plugins_without_blame() -> None:
+    """A provider named like a built-in one is refused naming both plugins, the new one first."""
+    with pytest.raises(ValueError, match=r"plugins 'claims-brave' and 'web' both register"):
+        Runtime(plugins=[ClaimsBrave()], load_entrypoints=False)

@@ -135,7 +135,70 @@ def _call_each(
 ) -> None:
     """Call one hook plugin by plugin, each with a ``register`` that knows the plugin's name."""
     for plugin, caller in plugin_callers(pm, hook_name):
-        caller(register=make_register(plugin), **kwargs)
+        _call_one(plugin, hook_name, caller, make_register(plugin), kwargs)
+
+
+def _call_one(
+    plugin: str,
+    hook_name: str,
+    caller: Callable[..., list[Any]],
+    register: Callable[[Any], None],
+    kwargs: dict[str, Any],
+) -> None:
+    """Call one plugin's register hook.
+
+    An exception the plugin raises keeps its type and gains a note naming the plugin (our
+    refusals name it already); a hook that returns what it should have registered is a
+    ``TypeError``.
+    """
+    refusals: list[Exception] = []
+
+    def checked(item: Any) -> None:
+        try:
+            register(item)
+        except Exception as exc:
+            refusals.append(exc)
+            raise
+
+    try:
+        returned = caller(register=checked, **kwargs)
+    except Exception as exc:
+        if not any(exc is refused for refused in refusals):
+            exc.add_note(f"(raised while plugin {plugin!r} ran its {hook_name} hook)")
+        raise
+    if returned:
+        raise TypeError(
+            f"plugin {plugin!r} returned {returned[0]!r:.80} from {hook_name}, which "
+            "returns nothing: call register(...) once for each thing to register"
+        )
+
+
+def _duplicate(kind: str, name: str, plugin: str, first: str) -> ValueError:
+    """The error of a second registration of *name*, naming both plugins."""
+    return ValueError(
+        f"plugins {first!r} and {plugin!r} both register a {kind} named {name!r}; "
+        f"{kind} names must be unique"
+    )
+
+
+def _check_tool(plugin: str, tool: object) -> None:
+    """Refuse what is not a named tool instance, saying what to register instead."""
+    if isinstance(tool, type) and issubclass(tool, Tool):
+        raise TypeError(
+            f"plugin {plugin!r} registered the class {tool.__qualname__}, where a Tool "
+            f"instance is wanted: register({tool.__qualname__}(manifest))"
+        )
+    if not isinstance(tool, Tool):
+        raise TypeError(
+            f"plugin {plugin!r} registered {tool!r:.80}, which is not an "
+            "insomnia_web.tools.base.Tool instance"
+        )
+    name = getattr(tool, "name", None)
+    if not isinstance(name, str) or not name:
+        raise TypeError(
+            f"tool {type(tool).__qualname__} of plugin {plugin!r} has no name: set the "
+            "class attribute name (name: ClassVar[str] = ...)"
+        )
 
 
 def collect_tools(pm: pluggy.PluginManager, manifest: Manifest) -> dict[str, RegisteredTool]:
@@ -144,16 +207,9 @@ def collect_tools(pm: pluggy.PluginManager, manifest: Manifest) -> dict[str, Reg
 
     def make_register(plugin: str) -> Callable[[Any], None]:
         def register(tool: Tool[Any, Any]) -> None:
-            if not isinstance(tool, Tool):
-                raise TypeError(
-                    f"plugin {plugin!r} registered {tool!r}, which is not an "
-                    "insomnia_web.tools.base.Tool instance"
-                )
+            _check_tool(plugin, tool)
             if tool.name in tools:
-                raise ValueError(
-                    f"plugin {plugin!r} registered a tool named {tool.name!r}, already "
-                    f"registered by plugin {tools[tool.name].plugin!r}; tool names must be unique"
-                )
+                raise _duplicate("tool", tool.name, plugin, tools[tool.name].plugin)
             tools[tool.name] = RegisteredTool(tool=tool, plugin=plugin)
 
         return register
@@ -183,10 +239,7 @@ def _collect_classes(
             if not isinstance(name, str) or not name or name in reserved:
                 raise TypeError(f"{kind} {cls!r} of plugin {plugin!r} has no usable name")
             if name in found:
-                raise ValueError(
-                    f"plugin {plugin!r} registered a {kind} named {name!r}, already "
-                    f"registered by plugin {found[name][1]!r}"
-                )
+                raise _duplicate(kind, name, plugin, found[name][1])
             found[name] = (cls, plugin)
 
         return register
