@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
+import msgspec
 import pytest
 
 from insomnia_web import (
@@ -15,7 +16,10 @@ from insomnia_web import (
     Runtime,
     SearchProvider,
     Tool,
+    ToolAnnotations,
     ToolCall,
+    ToolContext,
+    ToolOutput,
     hookimpl,
     parse_manifest,
 )
@@ -168,3 +172,64 @@ def test_a_duplicate_of_a_built_in_name_names_both_plugins_without_blame() -> No
     """A provider named like a built-in one is refused naming both plugins, the new one first."""
     with pytest.raises(ValueError, match=r"plugins 'claims-brave' and 'web' both register"):
         Runtime(plugins=[ClaimsBrave()], load_entrypoints=False)
+
+
+class TextIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Some text."""
+
+    text: str
+
+
+class TextOut(msgspec.Struct, kw_only=True):
+    """The text back."""
+
+    text: str
+
+
+class Sloppy(Tool[TextIn, TextOut]):
+    """A tool that returns the wrong shapes on request."""
+
+    name: ClassVar[str] = "Sloppy"
+    input_type = TextIn
+    output_type = TextOut
+    annotations = ToolAnnotations(
+        read_only=True, destructive=False, idempotent=True, open_world=False
+    )
+
+    def description(self) -> str:
+        return "Returns what it was asked to get wrong."
+
+    async def run(self, args: TextIn, ctx: ToolContext) -> Any:
+        if args.text == "dict":
+            return {"text": "a"}
+        return ToolOutput(output={"text": "a"}, text="a")
+
+
+class SloppyPlugin:
+    """Registers Sloppy."""
+
+    __name__ = "sloppy-plugin"
+
+    @hookimpl
+    def register_tools(self, register: Callable[[Any], None], manifest: Manifest) -> None:
+        register(Sloppy(manifest))
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [("dict", "returned dict, not a ToolOutput"), ("output", "output is dict, not TextOut")],
+)
+async def test_a_tool_run_of_the_wrong_shape_names_the_tool_and_its_plugin(
+    text: str, wanted: str
+) -> None:
+    """A run that returns no ToolOutput of its output_type is internal_error naming both."""
+    manifest = parse_manifest({"permissions": {"allow": ["Sloppy"]}})
+    runtime = Runtime(manifest, plugins=[SloppyPlugin()], load_entrypoints=False)
+    result = await runtime.call_tool("Sloppy", {"text": text})
+    assert result.error is not None
+    assert result.error.code == "internal_error"
+    assert "Sloppy" in result.error.message
+    assert "sloppy-plugin" in result.error.message
+    assert wanted in result.error.message
+    assert not result.error.retryable

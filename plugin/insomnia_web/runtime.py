@@ -56,7 +56,7 @@ from .plugins import (
 from .prompts import Answer, DenyPrompter, Prompter, PromptRequest
 from .search.base import SearchProvider
 from .textcheck import MAX_INT, first_bad_input, recordable
-from .tools.base import Tool, ToolContext, ToolSpec, tool_spec
+from .tools.base import Tool, ToolContext, ToolOutput, ToolSpec, tool_spec
 
 __all__ = ["Runtime", "ToolResult"]
 
@@ -555,6 +555,7 @@ class Runtime(AsyncClosing):
         prepared = self._prepare(name, raw, call_id, bad)
         await self._authorize(prepared.call)
         out = await prepared.tool.run(prepared.args, prepared.ctx)
+        self._check_output(name, out)
         return ToolResult(
             call_id=call_id,
             tool=name,
@@ -562,6 +563,24 @@ class Runtime(AsyncClosing):
             text=out.text,
             output=msgspec.to_builtins(out.output),
             truncated=out.truncated,
+        )
+
+    def _check_output(self, name: str, out: object) -> None:
+        """Refuse a run that returned no ``ToolOutput`` of the tool's ``output_type``."""
+        reg = self.tools[name]
+        wanted = reg.tool.output_type
+        if not isinstance(out, ToolOutput):
+            what = f"returned {type(out).__name__}, not a ToolOutput"
+        elif not isinstance(out.output, wanted):
+            what = f"output is {type(out.output).__name__}, not {wanted.__name__}"
+        else:
+            return
+        raise ToolError(
+            "internal_error",
+            f"{name} (plugin {reg.plugin!r}) gave a result of the wrong shape: its run {what}.",
+            hint="A tool of the host is broken; do not retry. Tell the user it needs fixing.",
+            retryable=False,
+            details={"plugin": reg.plugin},
         )
 
     # --- lifecycle ---------------------------------------------------------------------
