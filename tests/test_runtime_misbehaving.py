@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 import msgspec
 import pytest
+from pluggy import PluginValidationError
 
 from insomnia_web import (
     Decision,
@@ -233,3 +234,23 @@ async def test_a_tool_run_of_the_wrong_shape_names_the_tool_and_its_plugin(
     assert "sloppy-plugin" in result.error.message
     assert wanted in result.error.message
     assert not result.error.retryable
+
+
+class Misspelled:
+    """A plugin whose hook name has a typo."""
+
+    __name__ = "typo-plugin"
+
+    @hookimpl
+    def register_tool(self, register: Callable[[Any], None], manifest: Manifest) -> None:
+        """Misspelled on purpose: register_tools is meant."""
+
+
+def test_a_misspelled_hook_names_the_plugin_and_the_hooks_there_are() -> None:
+    """An unknown hook is refused naming the plugin by name and the closest real hook."""
+    with pytest.raises(PluginValidationError) as refused:
+        Runtime(plugins=[Misspelled()], load_entrypoints=False)
+    message = str(refused.value)
+    assert "plugin 'typo-plugin'" in message
+    assert "did you mean register_tools?" in message
+    assert " object at 0x" not in message

@@ -8,6 +8,7 @@ which (a comma-separated list of entry-point names; empty loads none). Set
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.metadata
 import os
@@ -104,11 +105,31 @@ def make_plugin_manager(
             pm.register(ep.load(), name=ep.name)
     for plugin in plugins:
         pm.register(plugin, name=getattr(plugin, "__name__", None))
-    pm.check_pending()
+    _check_pending(pm)
     if os.environ.get(ENV_TRACE):
         pm.trace.root.setwriter(sys.stderr.write)
         pm.enable_tracing()
     return pm
+
+
+def _check_pending(pm: pluggy.PluginManager) -> None:
+    """``pm.check_pending()``, with the plugin named and the closest hook suggested."""
+    hooks = sorted(n for n in dir(hookspecs) if hasattr(getattr(hookspecs, n), "insomnia_spec"))
+    for name in list(pm.hook.__dict__):
+        caller = getattr(pm.hook, name)
+        if name.startswith("_") or caller.has_spec():
+            continue
+        for impl in caller.get_hookimpls():
+            if impl.optionalhook:
+                continue
+            close = difflib.get_close_matches(name, hooks, n=1)
+            guess = f"; did you mean {close[0]}?" if close else ""
+            raise pluggy.PluginValidationError(
+                impl.plugin,
+                f"plugin {impl.plugin_name!r} implements {name}, which is no insomnia hook"
+                f"{guess} (hooks: {', '.join(hooks)})",
+            )
+    pm.check_pending()
 
 
 def plugin_callers(
