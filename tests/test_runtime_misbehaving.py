@@ -254,3 +254,32 @@ def test_a_misspelled_hook_names_the_plugin_and_the_hooks_there_are() -> None:
     assert "plugin 'typo-plugin'" in message
     assert "did you mean register_tools?" in message
     assert " object at 0x" not in message
+
+
+class Unnamed:
+    """A plugin object without a ``__name__``."""
+
+    @hookimpl
+    def register_rerankers(self, register: Callable[[type[Reranker]], None]) -> None:
+        register(Quiet)
+
+
+class Quiet(Reranker):
+    """A reranker with no opinion."""
+
+    name: ClassVar[str] = "quiet"
+
+    def score(self, query: str, passages: Any) -> list[float]:
+        return [0.0 for _ in passages]
+
+
+def test_a_plugin_object_without_a_name_goes_by_its_class_name() -> None:
+    """An object passed as a plugin without __name__ is named after its class, not an id."""
+    runtime = Runtime(plugins=[Unnamed()], load_entrypoints=False)
+    assert runtime.rerankers["quiet"].plugin == "Unnamed"
+    two = Runtime(plugins=[Silent(), Silent()], load_entrypoints=False)
+    assert {"Silent", "Silent-2"} <= {name for name, _ in two.pm.list_name_plugin()}
+
+
+class Silent:
+    """A plugin object that implements no hook."""

@@ -104,12 +104,26 @@ def make_plugin_manager(
                 continue
             pm.register(ep.load(), name=ep.name)
     for plugin in plugins:
-        pm.register(plugin, name=getattr(plugin, "__name__", None))
+        pm.register(plugin, name=_plugin_name(pm, plugin))
     _check_pending(pm)
     if os.environ.get(ENV_TRACE):
         pm.trace.root.setwriter(sys.stderr.write)
         pm.enable_tracing()
     return pm
+
+
+def _plugin_name(pm: pluggy.PluginManager, plugin: object) -> str:
+    """The name *plugin* goes by: its ``__name__`` (a module's, or one the object sets), else
+    its class name, numbered when that class is already registered."""
+    name = getattr(plugin, "__name__", None)
+    if isinstance(name, str) and name:
+        return name
+    base = type(plugin).__qualname__
+    name, count = base, 1
+    while pm.has_plugin(name) or pm.is_blocked(name):
+        count += 1
+        name = f"{base}-{count}"
+    return name
 
 
 def _check_pending(pm: pluggy.PluginManager) -> None:
