@@ -170,8 +170,8 @@ def test_registering_a_tool_without_a_name_is_a_type_error() -> None:
 
 
 def test_a_duplicate_of_a_built_in_name_names_both_plugins_without_blame() -> None:
-    """A provider named like a built-in one is refused naming both plugins, the new one first."""
-    with pytest.raises(ValueError, match=r"plugins 'claims-brave' and 'web' both register"):
+    """A provider named like a built-in one is refused naming both plugins, the first first."""
+    with pytest.raises(ValueError, match=r"plugins 'web' and 'claims-brave' both register"):
         Runtime(plugins=[ClaimsBrave()], load_entrypoints=False)
 
 
@@ -283,3 +283,15 @@ def test_a_plugin_object_without_a_name_goes_by_its_class_name() -> None:
 
 class Silent:
     """A plugin object that implements no hook."""
+
+
+def test_built_in_tools_come_first_then_plugins_in_load_order() -> None:
+    """Tools are listed built-ins first, then each plugin's in the order plugins were given."""
+    manifest = parse_manifest({"permissions": {"allow": ["Sloppy"]}})
+    runtime = Runtime(manifest, plugins=[SloppyPlugin()], load_entrypoints=False)
+    assert [spec.name for spec in runtime.tool_specs()] == [
+        "WebSearch",
+        "WebFetch",
+        "SaveFinding",
+        "Sloppy",
+    ]

@@ -149,14 +149,15 @@ def _check_pending(pm: pluggy.PluginManager) -> None:
 def plugin_callers(
     pm: pluggy.PluginManager, hook_name: str
 ) -> tuple[tuple[str, Callable[..., list[Any]]], ...]:
-    """``(plugin name, caller)`` for each plugin implementing *hook_name*, in call order.
+    """``(plugin name, caller)`` for each plugin implementing *hook_name*, in load order:
+    the built-in plugin, the entry points, then the objects a host passed.
 
     Each caller is a pluggy hook caller holding that plugin alone, so tracing and hook-call
     monitoring see its calls like any other hook call, and what it returns or raises can be
     put down to the plugin.
     """
     callers = []
-    for impl in reversed(getattr(pm.hook, hook_name).get_hookimpls()):
+    for impl in getattr(pm.hook, hook_name).get_hookimpls():
         others = [p for p in pm.get_plugins() if p is not impl.plugin]
         callers.append((impl.plugin_name, pm.subset_hook_caller(hook_name, remove_plugins=others)))
     return tuple(callers)
