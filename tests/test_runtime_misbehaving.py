@@ -295,3 +295,25 @@ def test_built_in_tools_come_first_then_plugins_in_load_order() -> None:
         "SaveFinding",
         "Sloppy",
     ]
+
+
+class Spaced(Sloppy):
+    """A tool whose name no permission rule could name."""
+
+    name: ClassVar[str] = "Loud Echo"
+
+
+class SpacedPlugin:
+    """Registers Spaced."""
+
+    __name__ = "spaced-plugin"
+
+    @hookimpl
+    def register_tools(self, register: Callable[[Any], None], manifest: Manifest) -> None:
+        register(Spaced(manifest))
+
+
+def test_a_tool_name_no_rule_could_name_is_refused() -> None:
+    """A tool name with a space is refused at registration, naming the plugin and the grammar."""
+    with pytest.raises(ValueError, match=r"spaced-plugin.*'Loud Echo'.*letters, digits"):
+        Runtime(plugins=[SpacedPlugin()], load_entrypoints=False)

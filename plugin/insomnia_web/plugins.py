@@ -12,6 +12,7 @@ import difflib
 import importlib
 import importlib.metadata
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -48,6 +49,9 @@ ENTRY_POINT_GROUP = "insomnia"
 
 BUILTIN_TOOLS = ("SaveFinding", "WebFetch", "WebSearch")
 """Tools of the built-in plugin: rules may name them even when the manifest disables them."""
+
+_TOOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+"""What a permission rule's tool part accepts (``Tool`` of ``Tool(domain:...)``)."""
 
 DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     # (plugin name, module): the name equals our entry point's, so it is not loaded twice.
@@ -234,6 +238,12 @@ def _check_tool(plugin: str, tool: object) -> None:
         raise TypeError(
             f"tool {type(tool).__qualname__} of plugin {plugin!r} has no name: set the "
             "class attribute name (name: ClassVar[str] = ...)"
+        )
+    if not _TOOL_NAME.fullmatch(name):
+        raise ValueError(
+            f"plugin {plugin!r} registered a tool named {name!r}, which no permission rule "
+            "could name: use letters, digits, '_', '.' and '-', not starting with a digit, "
+            "'.' or '-' (EchoNote)"
         )
 
 
