@@ -317,3 +317,20 @@ def test_a_tool_name_no_rule_could_name_is_refused() -> None:
     """A tool name with a space is refused at registration, naming the plugin and the grammar."""
     with pytest.raises(ValueError, match=r"spaced-plugin.*'Loud Echo'.*letters, digits"):
         Runtime(plugins=[SpacedPlugin()], load_entrypoints=False)
+
+
+class RegistersAnInstance:
+    """A plugin that registers a reranker instance where the class is wanted."""
+
+    __name__ = "instance-not-class"
+
+    @hookimpl
+    def register_rerankers(self, register: Callable[[Any], None]) -> None:
+        register(Quiet())
+
+
+def test_registering_an_instance_where_a_class_is_wanted_says_to_register_the_class() -> None:
+    """A reranker instance registered in place of its class is refused saying what to write."""
+    wanted = r"instance-not-class.*instance of Quiet.*register\(Quiet\)"
+    with pytest.raises(TypeError, match=wanted):
+        Runtime(plugins=[RegistersAnInstance()], load_entrypoints=False)

@@ -276,6 +276,12 @@ def _collect_classes(
 
     def make_register(plugin: str) -> Callable[[Any], None]:
         def register(cls: type[Any]) -> None:
+            if isinstance(cls, base):
+                given = type(cls).__qualname__
+                raise TypeError(
+                    f"plugin {plugin!r} registered an instance of {given}, where the {kind} "
+                    f"class is wanted: register({given})"
+                )
             if not (isinstance(cls, type) and issubclass(cls, base)):
                 raise TypeError(
                     f"plugin {plugin!r} registered {cls!r}, which is not a subclass of "
