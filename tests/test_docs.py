@@ -187,3 +187,16 @@ def _readme_text_block_after(marker: str) -> str:
     after = text.split(marker, 1)[1]
     blocks: list[str] = re.findall(r"```text\n(.*?)```", after, flags=re.S)
     return blocks[0]
+
+
+README_EXAMPLE_MARKERS = ("tool_specs()", "TerminalPrompter()")
+"""The README's Python blocks, each by a text only it holds; the tests above run each."""
+
+
+def test_every_readme_python_block_is_run_by_a_test() -> None:
+    """Each Python block of the README is one the tests above run, so none can drift."""
+    text = (ROOT / "README.md").read_text()
+    blocks: list[str] = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    for block in blocks:
+        assert sum(marker in block for marker in README_EXAMPLE_MARKERS) == 1, block[:200]
+    assert len(blocks) == len(README_EXAMPLE_MARKERS)
