@@ -13,6 +13,7 @@ from insomnia_web import (
     Decision,
     Manifest,
     MockProvider,
+    PromptRequest,
     Reranker,
     Runtime,
     SearchProvider,
@@ -24,6 +25,7 @@ from insomnia_web import (
     hookimpl,
     parse_manifest,
 )
+from insomnia_web.prompts import Answer
 
 
 class WordNotDecision:
@@ -334,3 +336,28 @@ def test_registering_an_instance_where_a_class_is_wanted_says_to_register_the_cl
     wanted = r"instance-not-class.*instance of Quiet.*register\(Quiet\)"
     with pytest.raises(TypeError, match=wanted):
         Runtime(plugins=[RegistersAnInstance()], load_entrypoints=False)
+
+
+class Asker:
+    """A prompter that records the questions and answers once."""
+
+    def __init__(self) -> None:
+        self.asked: list[PromptRequest] = []
+
+    async def ask(self, request: PromptRequest) -> Answer:
+        self.asked.append(request)
+        return "once"
+
+
+@pytest.mark.asyncio
+async def test_a_tool_without_a_summary_is_asked_about_with_its_input() -> None:
+    """A plugin tool that says no summary is put to the person with its input, never blank."""
+    asker = Asker()
+    runtime = Runtime(plugins=[SloppyPlugin()], load_entrypoints=False, prompter=asker)
+    await runtime.call_tool("Sloppy", {"text": "hi"})
+    [question] = asker.asked
+    assert question.call.summary == 'run with {"text":"hi"}'
+    long = runtime.pending_prompt("Sloppy", {"text": "x" * 500})
+    assert long is not None
+    assert len(long.call.summary) <= 200
+    assert long.call.summary.endswith("…")

@@ -133,6 +133,18 @@ def _unexpected(name: str, what: str) -> ToolError:
     return ToolError("internal_error", f"{name} failed unexpectedly: {what}")
 
 
+SUMMARY_CHARS = 200
+"""The longest summary made from a call's input, for a tool that gives none."""
+
+
+def _input_summary(raw: Mapping[str, Any]) -> str:
+    """What a prompt says a call will do when its tool says nothing: its input, as JSON."""
+    text = "run with " + msgspec.json.encode(raw).decode()
+    if len(text) > SUMMARY_CHARS:
+        text = text[: SUMMARY_CHARS - 1] + "…"
+    return text
+
+
 def _plugin_failed(plugin: str, what: str) -> ToolError:
     """The error of a call a permission plugin failed: retrying meets the same plugin."""
     return ToolError(
@@ -524,7 +536,7 @@ class Runtime(AsyncClosing):
             tool=name,
             input=raw,
             domains=subject.domains,
-            summary=subject.summary,
+            summary=subject.summary or _input_summary(raw),
             hosts_unknown=subject.hosts_unknown,
         )
         return _Prepared(tool=tool, args=args, ctx=ctx, call=call)
