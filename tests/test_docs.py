@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import io
 import json
 import re
 from pathlib import Path
@@ -158,3 +159,44 @@ def test_tool_specs_carry_schemas_and_annotations() -> None:
     assert fetch.output_schema == tool.output_schema()
     assert fetch.annotations == tool.annotations
     assert (fetch.title, fetch.plugin) == ("Fetch a web page", "web")
+
+
+def test_readme_host_example_prints_the_refusal_and_the_events(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's host example, with nobody to ask, prints what its text block shows."""
+    monkeypatch.setattr("sys.stdin", io.StringIO())
+    code = compile(_readme_block("TerminalPrompter()"), "README host example", "exec")
+    exec(code, {"__name__": "ex"})  # noqa: S102 - running the documentation's example is the test
+    lines = capsys.readouterr().out.splitlines()
+    shown = _readme_text_block_after("TerminalPrompter()").splitlines()
+    assert lines[:3] == shown[:3]
+    events = [json.loads(line) for line in lines[3:]]
+    assert [e["type"] for e in events] == ["tool_call", "permission", "tool_result"]
+    for event, line in zip(events, shown[3:], strict=True):
+        printed = json.loads(line.replace(",…}", ',"…":0}'))  # the README elides with …
+        assert list(printed) == list(event), line
+        for key, value in printed.items():
+            if "…" not in json.dumps(value, ensure_ascii=False):
+                assert event[key] == value, key
+
+
+def _readme_text_block_after(marker: str) -> str:
+    """The first ``text`` block after the Python block holding *marker*."""
+    text = (ROOT / "README.md").read_text()
+    after = text.split(marker, 1)[1]
+    blocks: list[str] = re.findall(r"```text\n(.*?)```", after, flags=re.S)
+    return blocks[0]
+
+
+README_EXAMPLE_MARKERS = ("tool_specs()", "TerminalPrompter()")
+"""The README's Python blocks, each by a text only it holds; the tests above run each."""
+
+
+def test_every_readme_python_block_is_run_by_a_test() -> None:
+    """Each Python block of the README is one the tests above run, so none can drift."""
+    text = (ROOT / "README.md").read_text()
+    blocks: list[str] = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    for block in blocks:
+        assert sum(marker in block for marker in README_EXAMPLE_MARKERS) == 1, block[:200]
+    assert len(blocks) == len(README_EXAMPLE_MARKERS)

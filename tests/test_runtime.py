@@ -545,3 +545,17 @@ async def test_rules_may_use_mcp_names_and_disabled_builtins() -> None:
     )
     runtime = Runtime(manifest, plugins=(EchoPlugin(),), load_entrypoints=False)
     assert (await runtime.call_tool("Echo", {"host": "ok.example"})).ok
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("answer", ["yes", "", None, True])
+async def test_an_answer_the_prompter_may_not_give_is_a_denial(answer: Any) -> None:
+    """A prompter answer other than once, always, deny or unavailable refuses the call."""
+    runtime = make_runtime(prompter=RecordingPrompter(answer))
+    result = await runtime.call_tool("Echo", {"host": "a.example"})
+    assert result.error is not None
+    assert result.error.code == "permission_denied"
+    assert repr(answer) in result.error.message
+    perm = next(e for e in events(runtime) if isinstance(e, PermissionEvent))
+    assert (perm.decision, perm.by) == ("deny", "default")
+    assert runtime.permission_for("Echo", "a.example") == "ask"

@@ -8,9 +8,11 @@ which (a comma-separated list of entry-point names; empty loads none). Set
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.metadata
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -38,6 +40,7 @@ __all__ = [
     "collect_rerankers",
     "collect_tools",
     "make_plugin_manager",
+    "plugin_callers",
 ]
 
 ENV_PLUGINS = "INSOMNIA_PLUGINS"
@@ -46,6 +49,9 @@ ENTRY_POINT_GROUP = "insomnia"
 
 BUILTIN_TOOLS = ("SaveFinding", "WebFetch", "WebSearch")
 """Tools of the built-in plugin: rules may name them even when the manifest disables them."""
+
+_TOOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+"""What a permission rule's tool part accepts (``Tool`` of ``Tool(domain:...)``)."""
 
 DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     # (plugin name, module): the name equals our entry point's, so it is not loaded twice.
@@ -102,12 +108,63 @@ def make_plugin_manager(
                 continue
             pm.register(ep.load(), name=ep.name)
     for plugin in plugins:
-        pm.register(plugin, name=getattr(plugin, "__name__", None))
-    pm.check_pending()
+        pm.register(plugin, name=_plugin_name(pm, plugin))
+    _check_pending(pm)
     if os.environ.get(ENV_TRACE):
         pm.trace.root.setwriter(sys.stderr.write)
         pm.enable_tracing()
     return pm
+
+
+def _plugin_name(pm: pluggy.PluginManager, plugin: object) -> str:
+    """The name *plugin* goes by: its ``__name__`` (a module's, or one the object sets), else
+    its class name, numbered when that class is already registered."""
+    name = getattr(plugin, "__name__", None)
+    if isinstance(name, str) and name:
+        return name
+    base = type(plugin).__qualname__
+    name, count = base, 1
+    while pm.has_plugin(name) or pm.is_blocked(name):
+        count += 1
+        name = f"{base}-{count}"
+    return name
+
+
+def _check_pending(pm: pluggy.PluginManager) -> None:
+    """``pm.check_pending()``, with the plugin named and the closest hook suggested."""
+    hooks = sorted(n for n in dir(hookspecs) if hasattr(getattr(hookspecs, n), "insomnia_spec"))
+    for name in list(pm.hook.__dict__):
+        caller = getattr(pm.hook, name)
+        if name.startswith("_") or caller.has_spec():
+            continue
+        for impl in caller.get_hookimpls():
+            if impl.optionalhook:
+                continue
+            close = difflib.get_close_matches(name, hooks, n=1)
+            guess = f"; did you mean {close[0]}?" if close else ""
+            raise pluggy.PluginValidationError(
+                impl.plugin,
+                f"plugin {impl.plugin_name!r} implements {name}, which is no insomnia hook"
+                f"{guess} (hooks: {', '.join(hooks)})",
+            )
+    pm.check_pending()
+
+
+def plugin_callers(
+    pm: pluggy.PluginManager, hook_name: str
+) -> tuple[tuple[str, Callable[..., list[Any]]], ...]:
+    """``(plugin name, caller)`` for each plugin implementing *hook_name*, in load order:
+    the built-in plugin, the entry points, then the objects a host passed.
+
+    Each caller is a pluggy hook caller holding that plugin alone, so tracing and hook-call
+    monitoring see its calls like any other hook call, and what it returns or raises can be
+    put down to the plugin.
+    """
+    callers = []
+    for impl in getattr(pm.hook, hook_name).get_hookimpls():
+        others = [p for p in pm.get_plugins() if p is not impl.plugin]
+        callers.append((impl.plugin_name, pm.subset_hook_caller(hook_name, remove_plugins=others)))
+    return tuple(callers)
 
 
 def _call_each(
@@ -116,15 +173,78 @@ def _call_each(
     make_register: Callable[[str], Callable[[Any], None]],
     **kwargs: Any,
 ) -> None:
-    """Call one hook plugin by plugin, each with a ``register`` that knows the plugin's name.
+    """Call one hook plugin by plugin, each with a ``register`` that knows the plugin's name."""
+    for plugin, caller in plugin_callers(pm, hook_name):
+        _call_one(plugin, hook_name, caller, make_register(plugin), kwargs)
 
-    Each call goes through pluggy (a hook caller holding that plugin alone), so tracing and
-    hook-call monitoring see it like any other hook call.
+
+def _call_one(
+    plugin: str,
+    hook_name: str,
+    caller: Callable[..., list[Any]],
+    register: Callable[[Any], None],
+    kwargs: dict[str, Any],
+) -> None:
+    """Call one plugin's register hook.
+
+    An exception the plugin raises keeps its type and gains a note naming the plugin (our
+    refusals name it already); a hook that returns what it should have registered is a
+    ``TypeError``.
     """
-    for impl in reversed(getattr(pm.hook, hook_name).get_hookimpls()):
-        others = [p for p in pm.get_plugins() if p is not impl.plugin]
-        caller = pm.subset_hook_caller(hook_name, remove_plugins=others)
-        caller(register=make_register(impl.plugin_name), **kwargs)
+    refusals: list[Exception] = []
+
+    def checked(item: Any) -> None:
+        try:
+            register(item)
+        except Exception as exc:
+            refusals.append(exc)
+            raise
+
+    try:
+        returned = caller(register=checked, **kwargs)
+    except Exception as exc:
+        if not any(exc is refused for refused in refusals):
+            exc.add_note(f"(raised while plugin {plugin!r} ran its {hook_name} hook)")
+        raise
+    if returned:
+        raise TypeError(
+            f"plugin {plugin!r} returned {returned[0]!r:.80} from {hook_name}, which "
+            "returns nothing: call register(...) once for each thing to register"
+        )
+
+
+def _duplicate(kind: str, name: str, plugin: str, first: str) -> ValueError:
+    """The error of a second registration of *name*, naming both plugins."""
+    return ValueError(
+        f"plugins {first!r} and {plugin!r} both register a {kind} named {name!r}; "
+        f"{kind} names must be unique"
+    )
+
+
+def _check_tool(plugin: str, tool: object) -> None:
+    """Refuse what is not a named tool instance, saying what to register instead."""
+    if isinstance(tool, type) and issubclass(tool, Tool):
+        raise TypeError(
+            f"plugin {plugin!r} registered the class {tool.__qualname__}, where a Tool "
+            f"instance is wanted: register({tool.__qualname__}(manifest))"
+        )
+    if not isinstance(tool, Tool):
+        raise TypeError(
+            f"plugin {plugin!r} registered {tool!r:.80}, which is not an "
+            "insomnia_web.tools.base.Tool instance"
+        )
+    name = getattr(tool, "name", None)
+    if not isinstance(name, str) or not name:
+        raise TypeError(
+            f"tool {type(tool).__qualname__} of plugin {plugin!r} has no name: set the "
+            "class attribute name (name: ClassVar[str] = ...)"
+        )
+    if not _TOOL_NAME.fullmatch(name):
+        raise ValueError(
+            f"plugin {plugin!r} registered a tool named {name!r}, which no permission rule "
+            "could name: use letters, digits, '_', '.' and '-', not starting with a digit, "
+            "'.' or '-' (EchoNote)"
+        )
 
 
 def collect_tools(pm: pluggy.PluginManager, manifest: Manifest) -> dict[str, RegisteredTool]:
@@ -133,16 +253,9 @@ def collect_tools(pm: pluggy.PluginManager, manifest: Manifest) -> dict[str, Reg
 
     def make_register(plugin: str) -> Callable[[Any], None]:
         def register(tool: Tool[Any, Any]) -> None:
-            if not isinstance(tool, Tool):
-                raise TypeError(
-                    f"plugin {plugin!r} registered {tool!r}, which is not an "
-                    "insomnia_web.tools.base.Tool instance"
-                )
+            _check_tool(plugin, tool)
             if tool.name in tools:
-                raise ValueError(
-                    f"plugin {plugin!r} registered a tool named {tool.name!r}, already "
-                    f"registered by plugin {tools[tool.name].plugin!r}; tool names must be unique"
-                )
+                raise _duplicate("tool", tool.name, plugin, tools[tool.name].plugin)
             tools[tool.name] = RegisteredTool(tool=tool, plugin=plugin)
 
         return register
@@ -163,6 +276,12 @@ def _collect_classes(
 
     def make_register(plugin: str) -> Callable[[Any], None]:
         def register(cls: type[Any]) -> None:
+            if isinstance(cls, base):
+                given = type(cls).__qualname__
+                raise TypeError(
+                    f"plugin {plugin!r} registered an instance of {given}, where the {kind} "
+                    f"class is wanted: register({given})"
+                )
             if not (isinstance(cls, type) and issubclass(cls, base)):
                 raise TypeError(
                     f"plugin {plugin!r} registered {cls!r}, which is not a subclass of "
@@ -172,10 +291,7 @@ def _collect_classes(
             if not isinstance(name, str) or not name or name in reserved:
                 raise TypeError(f"{kind} {cls!r} of plugin {plugin!r} has no usable name")
             if name in found:
-                raise ValueError(
-                    f"plugin {plugin!r} registered a {kind} named {name!r}, already "
-                    f"registered by plugin {found[name][1]!r}"
-                )
+                raise _duplicate(kind, name, plugin, found[name][1])
             found[name] = (cls, plugin)
 
         return register

@@ -50,7 +50,9 @@ class Prompter(Protocol):
     is allowed without a prompt.
     """
 
-    async def ask(self, request: PromptRequest) -> Answer: ...
+    async def ask(self, request: PromptRequest) -> Answer:
+        """Answer *request*; any answer outside :data:`Answer` refuses the call."""
+        ...
 
 
 class AutoApprovePrompter:

@@ -18,9 +18,9 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple, NoReturn
+from typing import Any, Literal, NamedTuple, NoReturn, get_args
 
 import msgspec
 
@@ -51,17 +51,21 @@ from .plugins import (
     collect_rerankers,
     collect_tools,
     make_plugin_manager,
+    plugin_callers,
 )
-from .prompts import DenyPrompter, Prompter, PromptRequest
+from .prompts import Answer, DenyPrompter, Prompter, PromptRequest
 from .search.base import SearchProvider
 from .textcheck import MAX_INT, first_bad_input, recordable
-from .tools.base import Tool, ToolContext, ToolSpec, tool_spec
+from .tools.base import Tool, ToolContext, ToolOutput, ToolSpec, tool_spec
 
 __all__ = ["Runtime", "ToolResult"]
 
 log = logging.getLogger(__name__)
 
 Who = Literal["rule", "user", "default"]
+
+_ANSWERS: tuple[str, ...] = get_args(Answer)
+"""What a prompter may answer; anything else refuses the call rather than allowing it."""
 
 
 class ToolResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -127,6 +131,29 @@ def _failed(call_id: str, name: str, exc: ToolError) -> ToolResult:
 
 def _unexpected(name: str, what: str) -> ToolError:
     return ToolError("internal_error", f"{name} failed unexpectedly: {what}")
+
+
+SUMMARY_CHARS = 200
+"""The longest summary made from a call's input, for a tool that gives none."""
+
+
+def _input_summary(raw: Mapping[str, Any]) -> str:
+    """What a prompt says a call will do when its tool says nothing: its input, as JSON."""
+    text = "run with " + msgspec.json.encode(raw).decode()
+    if len(text) > SUMMARY_CHARS:
+        text = text[: SUMMARY_CHARS - 1] + "…"
+    return text
+
+
+def _plugin_failed(plugin: str, what: str) -> ToolError:
+    """The error of a call a permission plugin failed: retrying meets the same plugin."""
+    return ToolError(
+        "internal_error",
+        f"The permission check of plugin {plugin!r} failed: check_permission {what}.",
+        hint="A plugin of the host failed; do not retry. Tell the user it needs fixing.",
+        retryable=False,
+        details={"plugin": plugin},
+    )
 
 
 def _cancelled(call_id: str, name: str, reason: str) -> ToolResult:
@@ -198,6 +225,7 @@ class Runtime(AsyncClosing):
         self.history = sink
         self.pm = make_plugin_manager(plugins=plugins, load_entrypoints=load_entrypoints)
         self.tools: dict[str, RegisteredTool] = collect_tools(self.pm, self.manifest)
+        self._permission_checks = plugin_callers(self.pm, "check_permission")
         self.providers: dict[str, RegisteredProvider] = collect_providers(self.pm)
         check_names(self.manifest, self.tools, self.providers)
         self._provider_classes = MappingProxyType(
@@ -233,13 +261,35 @@ class Runtime(AsyncClosing):
     # --- permissions -------------------------------------------------------------------
 
     def decide(self, call: ToolCall) -> tuple[Decision, Literal["rule", "default"]]:
-        """Combine every plugin's answer for *call*; no opinion means the manifest default."""
-        answers = self.pm.hook.check_permission(call=call, manifest=self.manifest)
+        """Combine every plugin's answer for *call*; no opinion means the manifest default.
+
+        A plugin that raises, or answers with something other than a ``Decision`` or
+        ``None``, fails the call with ``internal_error`` naming the plugin.
+        """
+        answers = [self._opinion(plugin, ask, call) for plugin, ask in self._permission_checks]
         decision = combine(answers)
         if decision is not None:
             return decision, "rule"
         level = self.manifest.permissions.default
         return Decision(level=level, reason=f"no rule matched; default is {level}"), "default"
+
+    def _opinion(
+        self, plugin: str, ask: Callable[..., list[Any]], call: ToolCall
+    ) -> Decision | None:
+        """One plugin's ``check_permission`` answer, checked for its shape."""
+        try:
+            answers = ask(call=call, manifest=self.manifest)
+        except ToolError:
+            raise
+        except Exception as exc:
+            log.exception("plugin %r failed in check_permission", plugin)
+            raise _plugin_failed(plugin, f"raised {type(exc).__name__}: {exc}") from exc
+        for answer in answers:
+            if not isinstance(answer, Decision):
+                raise _plugin_failed(
+                    plugin, f"answered {answer!r:.80}, which is not a Decision or None"
+                )
+        return combine(answers)
 
     @staticmethod
     def _grant_keys(call: ToolCall) -> list[tuple[str, str]]:
@@ -291,6 +341,12 @@ class Runtime(AsyncClosing):
                 if answer == "unavailable":
                     who, level = "default", "deny"
                     reason = f"{decision.reason}, and nobody can be asked here"
+                elif answer not in _ANSWERS:
+                    who, level = "default", "deny"
+                    reason = (
+                        f"{decision.reason}, and the prompter answered {answer!r}, "
+                        "which is not once, always, deny or unavailable"
+                    )
                 else:
                     who = "user"
                     if answer == "always":
@@ -480,7 +536,7 @@ class Runtime(AsyncClosing):
             tool=name,
             input=raw,
             domains=subject.domains,
-            summary=subject.summary,
+            summary=subject.summary or _input_summary(raw),
             hosts_unknown=subject.hosts_unknown,
         )
         return _Prepared(tool=tool, args=args, ctx=ctx, call=call)
@@ -496,9 +552,9 @@ class Runtime(AsyncClosing):
         try:
             raw = dict(args or {})
             prepared = self._prepare(name, raw, "pending", first_bad_input(raw))
+            decision, level, _ = self._effective(prepared.call)
         except ToolError:
             return None
-        decision, level, _ = self._effective(prepared.call)
         if level != "ask":
             return None
         return PromptRequest(
@@ -511,6 +567,7 @@ class Runtime(AsyncClosing):
         prepared = self._prepare(name, raw, call_id, bad)
         await self._authorize(prepared.call)
         out = await prepared.tool.run(prepared.args, prepared.ctx)
+        self._check_output(name, out)
         return ToolResult(
             call_id=call_id,
             tool=name,
@@ -518,6 +575,24 @@ class Runtime(AsyncClosing):
             text=out.text,
             output=msgspec.to_builtins(out.output),
             truncated=out.truncated,
+        )
+
+    def _check_output(self, name: str, out: object) -> None:
+        """Refuse a run that returned no ``ToolOutput`` of the tool's ``output_type``."""
+        reg = self.tools[name]
+        wanted = reg.tool.output_type
+        if not isinstance(out, ToolOutput):
+            what = f"returned {type(out).__name__}, not a ToolOutput"
+        elif not isinstance(out.output, wanted):
+            what = f"output is {type(out.output).__name__}, not {wanted.__name__}"
+        else:
+            return
+        raise ToolError(
+            "internal_error",
+            f"{name} (plugin {reg.plugin!r}) gave a result of the wrong shape: its run {what}.",
+            hint="A tool of the host is broken; do not retry. Tell the user it needs fixing.",
+            retryable=False,
+            details={"plugin": reg.plugin},
         )
 
     # --- lifecycle ---------------------------------------------------------------------

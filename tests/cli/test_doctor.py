@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+import io
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Self
 
+import pluggy
 import pytest
+
+from insomnia_web import (
+    Manifest,
+    MockProvider,
+    ProviderPlugin,
+    SearchProvider,
+    SearchRequest,
+    SearchResponse,
+    hookimpl,
+)
+from insomnia_web.cli import doctor
+from insomnia_web.net import SafeClient
+from insomnia_web.plugins import make_plugin_manager
 
 from ..cache.backends import SKIP_REASON, backend_config, postgres_url
 from .support import run
@@ -157,3 +173,83 @@ def test_extras_come_from_the_package_metadata() -> None:
     assert found["mcp"] == ["mcp"]
     assert "psycopg" in found["postgres"]
     assert not {"dev", "bench"} & set(found)
+
+
+class _BrokenTools:
+    """A plugin whose register_tools has a bug."""
+
+    __name__ = "broken-tools"
+
+    @hookimpl
+    def register_tools(self, register: Callable[[Any], None], manifest: Manifest) -> None:
+        raise RuntimeError("my bug")
+
+
+class _BrokenSettings(SearchProvider):
+    """A provider whose from_manifest has a bug."""
+
+    name: ClassVar[str] = "broken-settings"
+
+    @classmethod
+    def from_manifest(cls, manifest: Manifest) -> Self:
+        raise KeyError("base_url")
+
+    async def search(self, request: SearchRequest, client: SafeClient) -> SearchResponse:
+        raise AssertionError("never built")
+
+
+def _doctor_with(
+    plugins: list[object], text: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> dict[str, dict[str, Any]]:
+    """Run doctor in-process with *plugins* as the installed ones; its checks by name."""
+
+    def manager(**_: Any) -> pluggy.PluginManager:
+        return make_plugin_manager(plugins=plugins, load_entrypoints=False)
+
+    monkeypatch.setattr(doctor, "make_plugin_manager", manager)
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(text)
+    out = io.StringIO()
+    doctor.run_doctor(str(manifest), as_json=True, out=out)
+    checks: dict[str, dict[str, Any]] = {}
+    for check in json.loads(out.getvalue())["checks"]:
+        checks.setdefault(check["check"], check)
+    return checks
+
+
+def test_a_plugin_that_fails_to_register_is_a_failed_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plugin that raises at start-up is a failed plugins check naming it, not a traceback."""
+    checks = _doctor_with([_BrokenTools()], "", tmp_path, monkeypatch)
+    plugins = checks["plugins"]
+    assert plugins["status"] == "fail"
+    assert "RuntimeError: my bug" in plugins["detail"]
+    assert "broken-tools" in plugins["detail"]
+    assert "INSOMNIA_PLUGINS" in plugins["fix"]
+    assert {"manifest", "provider", "permissions", "cache"} <= set(checks)
+
+
+def test_each_plugin_and_what_it_registers_is_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """doctor lists every plugin with the tools, providers and rerankers it registers."""
+    checks = _doctor_with(
+        [ProviderPlugin(MockProvider.named("canned", lambda request: []))],
+        "",
+        tmp_path,
+        monkeypatch,
+    )
+    assert checks["plugin web"]["status"] == "ok"
+    assert checks["plugin web"]["detail"].startswith("tools: WebSearch, WebFetch, SaveFinding")
+    assert checks["plugin providers:canned"]["detail"] == "search providers: canned"
+
+
+def test_a_provider_that_cannot_be_built_is_a_failed_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A provider whose from_manifest raises is a failed provider check naming the exception."""
+    text = '[web.search]\nprovider = "broken-settings"\n'
+    checks = _doctor_with([ProviderPlugin(_BrokenSettings)], text, tmp_path, monkeypatch)
+    assert checks["provider"]["status"] == "fail"
+    assert "could not be built: KeyError" in checks["provider"]["detail"]

@@ -8,6 +8,7 @@ Nothing leaves 127.0.0.1: host names resolve through the manifest's static table
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -51,6 +52,15 @@ async def _page(request: web.Request) -> web.Response:
     return web.Response(text=PAGE_HTML, content_type="text/html", charset="utf-8")
 
 
+SLOW_PAGE_S = 3.0
+"""How long ``/slow`` takes to answer: longer than a test waits before cancelling it."""
+
+
+async def _slow_page(request: web.Request) -> web.Response:
+    await asyncio.sleep(SLOW_PAGE_S)
+    return await _page(request)
+
+
 async def _search(request: web.Request) -> web.Response:
     port = request.url.port
     results = [
@@ -67,6 +77,7 @@ async def _search(request: web.Request) -> web.Response:
 async def _loopback_site() -> AsyncIterator[int]:
     app = web.Application()
     app.router.add_get("/page", _page)
+    app.router.add_get("/slow", _slow_page)
     app.router.add_get("/search", _search)
     runner = web.AppRunner(app)
     await runner.setup()
@@ -88,7 +99,8 @@ def portal() -> Iterator[BlockingPortal]:
 
 @pytest.fixture(scope="module")
 def site_port(portal: BlockingPortal) -> Iterator[int]:
-    """The port of a loopback site serving ``/page`` (HTML) and ``/search`` (SearXNG JSON)."""
+    """The port of a loopback site serving ``/page`` (HTML), ``/slow`` (the same, late) and
+    ``/search`` (SearXNG JSON)."""
     with portal.wrap_async_context_manager(_loopback_site()) as port:
         yield port
 

@@ -95,3 +95,17 @@ async def test_429_reports_retry_after_without_sleeping(
         got.raise_for_status()
     assert info.value.code == "rate_limited"
     assert info.value.retry_after_s == 3600.0
+
+
+@pytest.mark.parametrize(("status", "wait"), [(500, "retry once later"), (503, "retry_after_s")])
+def test_a_retryable_status_has_a_hint_that_says_to_retry(status: int, wait: str) -> None:
+    """A 5xx http_error is retryable and its hint says so, where a 404's says to check the URL."""
+    headers = {"retry-after": "30"} if status == 503 else {}
+    with pytest.raises(ToolError) as failed:
+        result(status, headers).raise_for_status()
+    assert failed.value.retryable
+    assert wait in failed.value.hint
+    assert "check the URL" not in failed.value.hint
+    with pytest.raises(ToolError) as missing:
+        result(404).raise_for_status()
+    assert "check the URL" in missing.value.hint

@@ -31,7 +31,13 @@ from ..manifest_path import (
     user_manifest_path,
     working_dir_manifest,
 )
-from ..plugins import check_names, collect_providers, collect_tools, make_plugin_manager
+from ..plugins import (
+    check_names,
+    collect_providers,
+    collect_rerankers,
+    collect_tools,
+    make_plugin_manager,
+)
 from ..textcheck import terminal_safe
 from ..tools.fetch_progress import format_bytes
 
@@ -39,7 +45,7 @@ if TYPE_CHECKING:
     from ..cache import CacheStats
     from ..search.base import SearchProvider
 
-__all__ = ["CHECKS", "Finding", "Registry", "Setup", "registry", "run_doctor"]
+__all__ = ["CHECKS", "Finding", "Registry", "Setup", "check_plugins", "registry", "run_doctor"]
 
 Status = Literal["ok", "info", "warn", "fail"]
 
@@ -58,6 +64,10 @@ class Registry(msgspec.Struct, frozen=True, kw_only=True):
 
     tools: tuple[str, ...]
     providers: Mapping[str, type[SearchProvider]]
+    by_plugin: Mapping[str, str] = msgspec.field(default_factory=dict)
+    """Each plugin's name and what it registers, in words."""
+    problem: str | None = None
+    """Why the plugins cannot start (a plugin raised, or registered something wrong)."""
 
 
 class Setup(msgspec.Struct, frozen=True, kw_only=True):
@@ -114,11 +124,52 @@ def registry(manifest: Manifest) -> Registry:
     """The tools and search providers the plugins register for *manifest*.
 
     Built from the plugin manager, not a :class:`Runtime`: a runtime refuses to start on the
-    very problems the checks are meant to report.
+    very problems the checks are meant to report. A plugin that fails makes a registry with
+    nothing in it and the *problem* said.
     """
-    pm = make_plugin_manager()
-    providers = {name: reg.cls for name, reg in collect_providers(pm).items()}
-    return Registry(tools=tuple(collect_tools(pm, manifest)), providers=providers)
+    try:
+        pm = make_plugin_manager()
+        tools = collect_tools(pm, manifest)
+        providers = collect_providers(pm)
+        rerankers = collect_rerankers(pm)
+    except Exception as exc:  # a plugin's bug: reported as a check, not a traceback
+        said = " ".join([f"{type(exc).__name__}: {exc}", *getattr(exc, "__notes__", ())])
+        return Registry(tools=(), providers={}, problem=said)
+    kinds = (("tools", tools), ("search providers", providers), ("rerankers", rerankers))
+    checkers = {impl.plugin_name for impl in pm.hook.check_permission.get_hookimpls()}
+    by_plugin: dict[str, str] = {}
+    for plugin, _ in pm.list_name_plugin():
+        parts = [
+            f"{kind}: {', '.join(names)}"
+            for kind, found in kinds
+            if (names := [n for n, reg in found.items() if reg.plugin == plugin])
+        ]
+        if plugin in checkers:
+            parts.append("permission checks")
+        by_plugin[plugin] = "; ".join(parts) or "registers nothing"
+    return Registry(
+        tools=tuple(tools),
+        providers={name: reg.cls for name, reg in providers.items()},
+        by_plugin=by_plugin,
+    )
+
+
+def check_plugins(setup: Setup) -> Iterator[Finding]:
+    """Each plugin and what it registers, or why the plugins cannot start."""
+    found = setup.plugins
+    if found is None:
+        return
+    if found.problem is not None:
+        yield Finding(
+            check="plugins",
+            status="fail",
+            detail=found.problem,
+            fix="fix or uninstall that plugin, or load only the others: INSOMNIA_PLUGINS="
+            "(comma-separated entry-point names)",
+        )
+        return
+    for plugin, registers in found.by_plugin.items():
+        yield Finding(check=f"plugin {plugin}", status="ok", detail=registers)
 
 
 def _provider_problem(manifest: Manifest, found: Registry, name: str) -> str | None:
@@ -131,6 +182,8 @@ def _provider_problem(manifest: Manifest, found: Registry, name: str) -> str | N
         provider = cls.from_manifest(manifest)
     except ToolError as exc:
         return exc.message
+    except Exception as exc:  # the provider's bug
+        return f"the search provider {name!r} could not be built: {type(exc).__name__}"
     asyncio.run(provider.aclose())
     return None
 
@@ -159,6 +212,8 @@ def check_provider(setup: Setup) -> Iterator[Finding]:
         detail = f"brave; {env} is {state}"
     else:
         detail = name
+    if found.problem is not None:
+        return  # the plugins check says why
     problem = _provider_problem(manifest, found, name)
     if problem is None:
         yield Finding(check="provider", status="ok", detail=detail)
@@ -201,6 +256,8 @@ def _rule_problem(manifest: Manifest, found: Registry) -> str | None:
 
     The provider name is the provider check's to report: it is left out here.
     """
+    if found.problem is not None:
+        return None  # the plugins check says why
     try:
         check_names(manifest, found.tools, found.providers)
     except ManifestError as exc:
@@ -350,6 +407,7 @@ def check_extras(setup: Setup) -> Iterator[Finding]:
 
 CHECKS: tuple[Callable[[Setup], Iterator[Finding]], ...] = (
     check_manifest,
+    check_plugins,
     check_provider,
     check_permissions,
     check_cache,

@@ -96,10 +96,22 @@ class FetchResult(msgspec.Struct, kw_only=True, frozen=True):
                 details={"status": 429},
             )
         retryable = self.status >= 500 or self.status == 408
+        wait = retry_after if self.status == 503 else None
         raise ToolError(
             "http_error",
             f"{self.final_url} answered HTTP {self.status}",
+            hint=_retry_hint(wait) if retryable else None,
             retryable=retryable,
-            retry_after_s=retry_after if self.status == 503 else None,
+            retry_after_s=wait,
             details={"status": self.status},
         )
+
+
+def _retry_hint(wait: float | None) -> str:
+    """The hint of an error status a retry may cure (a 5xx, a 408)."""
+    if wait is not None:
+        return (
+            "The server failed for now; wait retry_after_s seconds and retry once, or try "
+            "another source."
+        )
+    return "The server failed for now; retry once later, or try another source."

@@ -6,10 +6,12 @@ channel or a file at import or registration.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from ..config import Manifest
-from ..errors import ToolError
+from ..errors import ErrorCode, ToolError
 
 if TYPE_CHECKING:
     from ..cache import CacheStore
@@ -20,6 +22,37 @@ if TYPE_CHECKING:
     from ..search.base import SearchProvider
 
 __all__ = ["WebServices"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+_BROKEN_HINTS = {
+    "search provider": "The search provider is broken; do not retry. Tell the user, and use "
+    "WebFetch with a known URL meanwhile.",
+    "reranker": 'The reranker is broken; do not retry. Tell the user: web.pipeline.rerank = "none" '
+    "turns it off.",
+}
+
+
+def _build(kind: Literal["search provider", "reranker"], name: str, make: Callable[[], T]) -> T:
+    """``make()``; an exception other than a ``ToolError`` is a plugin's bug, reported as a
+    non-retryable error naming the provider or reranker and the exception's type only (its
+    text may hold a key; the traceback is logged)."""
+    try:
+        return make()
+    except ToolError:
+        raise
+    except Exception as exc:
+        log.exception("the %s %r could not be built", kind, name)
+        code: ErrorCode = "provider_error" if kind == "search provider" else "internal_error"
+        raise ToolError(
+            code,
+            f"the {kind} {name!r} could not be built: {type(exc).__name__}",
+            hint=_BROKEN_HINTS[kind],
+            retryable=False,
+            details={kind.split()[-1]: name},
+        ) from exc
 
 
 class WebServices:
@@ -80,7 +113,7 @@ class WebServices:
         """The instance of provider *cls*, built from the manifest on first use."""
         inst = self._providers.get(cls.name)
         if inst is None or type(inst) is not cls:
-            inst = cls.from_manifest(self.manifest)
+            inst = _build("search provider", cls.name, lambda: cls.from_manifest(self.manifest))
             store = self.cache
             if store is not None:  # one request budget per key for every process
                 inst.share_limits(store)
@@ -91,7 +124,7 @@ class WebServices:
         """The instance of reranker *cls*, built on first use (its model loads once)."""
         inst = self._rerankers.get(cls.name)
         if inst is None or type(inst) is not cls:
-            inst = cls()
+            inst = _build("reranker", cls.name, cls)
             self._rerankers[cls.name] = inst
         return inst
 
