@@ -299,6 +299,20 @@ async def test_plugin_ask_beats_allow_and_passes_its_prompt() -> None:
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize(("answer", "names_rule"), [("deny", False), ("unavailable", True)])
+async def test_a_refusal_names_an_allow_rule_only_when_nobody_declined(
+    answer: Answer, names_rule: bool
+) -> None:
+    """A call the person declined is not answered with the allow rule that would overrule
+    them; one that nobody could be asked about names it."""
+    runtime = make_runtime({"ask": ["Echo"]}, prompter=RecordingPrompter(answer))
+    result = await runtime.call_tool("Echo", {"host": "ask.example"})
+    assert result.error is not None
+    assert result.error.code == "permission_denied"
+    assert ("Echo(domain:ask.example) to [permissions] allow" in result.error.hint) is names_rule
+
+
+@pytest.mark.asyncio
 async def test_invalid_input_names_the_field_and_skips_permission() -> None:
     """Invalid input returns invalid_input naming the field, before any permission check."""
     runtime = make_runtime({"allow": ["Echo"]})

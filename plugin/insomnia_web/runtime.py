@@ -177,14 +177,15 @@ def _is_ip(text: str) -> bool:
     return True
 
 
-def _denial_hint(call: ToolCall, decision: Decision) -> str:
+def _denial_hint(call: ToolCall, decision: Decision, who: Who) -> str:
     """What the model can do about a refusal, naming a rule only when one would help.
 
     An allow rule cannot override a deny (any deny wins), nor match a call whose hosts are
-    unknown; it can lift a refusal by the default or by a person's answer to a question.
+    unknown; it can lift a refusal by the default, or an ask that nobody could answer. A
+    person who has just declined is not pointed at a rule that would overrule them.
     """
     base = "Do not retry this call; ask the user, or use another source."
-    if decision.level == "deny" or call.hosts_unknown:
+    if decision.level == "deny" or call.hosts_unknown or who == "user":
         return base
     rule = call.tool + (f"(domain:{call.domains[0]})" if len(call.domains) == 1 else "")
     return f"{base} (The user can add {rule} to [permissions] allow.)"
@@ -370,7 +371,7 @@ class Runtime(AsyncClosing):
             raise ToolError(
                 "permission_denied",
                 f"{call.tool} call refused: {reason}.",
-                hint=_denial_hint(call, decision),
+                hint=_denial_hint(call, decision, who),
                 details={"by": who, "rule": decision.rule},
             )
 
