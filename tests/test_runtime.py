@@ -313,6 +313,21 @@ async def test_a_refusal_names_an_allow_rule_only_when_nobody_declined(
 
 
 @pytest.mark.asyncio
+async def test_a_host_plugin_speaks_for_a_tie_with_the_manifest_rules() -> None:
+    """When a host's plugin and a manifest rule give the same level, the plugin's reason,
+    rule and prompt are the ones used (pluggy's order: the last-loaded plugin first)."""
+    prompter = RecordingPrompter("deny")
+    runtime = make_runtime({"ask": ["Echo"]}, prompter=prompter, plugins=(policy_veto,))
+    await runtime.call_tool("Echo", {"host": "ask.example"})
+    assert prompter.requests[0].prompt == "Really fetch ask.example?"
+    vetoed = make_runtime({"deny": ["Echo"]}, plugins=(policy_veto,))
+    result = await vetoed.call_tool("Echo", {"host": "veto.example"})
+    assert result.error is not None
+    assert result.error.details["rule"] == "veto"
+    assert "vetoed by the fixture plugin" in result.error.message
+
+
+@pytest.mark.asyncio
 async def test_invalid_input_names_the_field_and_skips_permission() -> None:
     """Invalid input returns invalid_input naming the field, before any permission check."""
     runtime = make_runtime({"allow": ["Echo"]})

@@ -131,14 +131,16 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name's module on first use (PEP 562)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+if not TYPE_CHECKING:  # type checkers see the imports above, and a misspelt name stays an error
+
+    def __getattr__(name: str) -> Any:
+        """Import a public name's module on first use (PEP 562)."""
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:

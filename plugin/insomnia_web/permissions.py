@@ -24,6 +24,7 @@ import msgspec
 from .hosts.names import HostPatterns, idna_host
 
 __all__ = [
+    "TOOL_NAME",
     "Decision",
     "Level",
     "Rule",
@@ -39,7 +40,10 @@ __all__ = [
 Level = Literal["allow", "ask", "deny"]
 
 _STRENGTH: dict[str, int] = {"allow": 0, "ask": 1, "deny": 2}
-_RULE_RE = re.compile(r"^(?P<tool>[A-Za-z_][A-Za-z0-9_.-]*)(?:\(domain:(?P<pattern>[^()\s]+)\))?$")
+TOOL_NAME = r"[A-Za-z_][A-Za-z0-9_.-]*"
+"""What a permission rule's tool part accepts (``Tool`` of ``Tool(domain:...)``): a tool whose
+name does not match could not be named by any rule."""
+_RULE_RE = re.compile(rf"^(?P<tool>{TOOL_NAME})(?:\(domain:(?P<pattern>[^()\s]+)\))?$")
 _PATTERN_RE = re.compile(r"^(\*|(\*\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?)$")
 
 

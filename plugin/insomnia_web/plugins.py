@@ -23,7 +23,7 @@ import pluggy
 from . import hookspecs
 from .config import Manifest
 from .errors import ManifestError
-from .permissions import parse_rule, tool_alias
+from .permissions import TOOL_NAME, parse_rule, tool_alias
 from .rank.rerank import Reranker
 from .search.base import SearchProvider
 from .tools.base import Tool
@@ -50,8 +50,7 @@ ENTRY_POINT_GROUP = "insomnia"
 BUILTIN_TOOLS = ("SaveFinding", "WebFetch", "WebSearch")
 """Tools of the built-in plugin: rules may name them even when the manifest disables them."""
 
-_TOOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
-"""What a permission rule's tool part accepts (``Tool`` of ``Tool(domain:...)``)."""
+_TOOL_NAME = re.compile(TOOL_NAME)
 
 DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     # (plugin name, module): the name equals our entry point's, so it is not loaded twice.
@@ -131,8 +130,8 @@ def _plugin_name(pm: pluggy.PluginManager, plugin: object) -> str:
 
 
 def _check_pending(pm: pluggy.PluginManager) -> None:
-    """``pm.check_pending()``, with the plugin named and the closest hook suggested."""
-    hooks = sorted(n for n in dir(hookspecs) if hasattr(getattr(hookspecs, n), "insomnia_spec"))
+    """``pm.check_pending()`` (the same loop), with the plugin named and the closest hook
+    suggested."""
     for name in list(pm.hook.__dict__):
         caller = getattr(pm.hook, name)
         if name.startswith("_") or caller.has_spec():
@@ -140,6 +139,9 @@ def _check_pending(pm: pluggy.PluginManager) -> None:
         for impl in caller.get_hookimpls():
             if impl.optionalhook:
                 continue
+            hooks = sorted(
+                n for n in dir(hookspecs) if hasattr(getattr(hookspecs, n), "insomnia_spec")
+            )
             close = difflib.get_close_matches(name, hooks, n=1)
             guess = f"; did you mean {close[0]}?" if close else ""
             raise pluggy.PluginValidationError(
@@ -147,7 +149,6 @@ def _check_pending(pm: pluggy.PluginManager) -> None:
                 f"plugin {impl.plugin_name!r} implements {name}, which is no insomnia hook"
                 f"{guess} (hooks: {', '.join(hooks)})",
             )
-    pm.check_pending()
 
 
 def plugin_callers(

@@ -40,7 +40,7 @@ from .history import (
 )
 from .hosts.addresses import parse_ip
 from .hosts.names import idna_host, syntax_problem
-from .modeltext import render_error
+from .modeltext import one_line, render_error
 from .permissions import Decision, Level, ToolCall, combine
 from .plugins import (
     RegisteredProvider,
@@ -139,10 +139,7 @@ SUMMARY_CHARS = 200
 
 def _input_summary(raw: Mapping[str, Any]) -> str:
     """What a prompt says a call will do when its tool says nothing: its input, as JSON."""
-    text = "run with " + msgspec.json.encode(raw).decode()
-    if len(text) > SUMMARY_CHARS:
-        text = text[: SUMMARY_CHARS - 1] + "…"
-    return text
+    return one_line("run with " + msgspec.json.encode(raw).decode(), SUMMARY_CHARS)
 
 
 def _plugin_failed(plugin: str, what: str) -> ToolError:
@@ -226,7 +223,9 @@ class Runtime(AsyncClosing):
         self.history = sink
         self.pm = make_plugin_manager(plugins=plugins, load_entrypoints=load_entrypoints)
         self.tools: dict[str, RegisteredTool] = collect_tools(self.pm, self.manifest)
-        self._permission_checks = plugin_callers(self.pm, "check_permission")
+        # pluggy's call order, the last-loaded plugin first: a host's plugin gives the reason,
+        # rule and prompt of a tie with the manifest's rules, as when pluggy calls the hook.
+        self._permission_checks = plugin_callers(self.pm, "check_permission")[::-1]
         self.providers: dict[str, RegisteredProvider] = collect_providers(self.pm)
         check_names(self.manifest, self.tools, self.providers)
         self._provider_classes = MappingProxyType(

@@ -25,7 +25,9 @@ __all__ = [
     "declared_body",
     "json_objects",
     "ld_objects",
+    "ld_types",
     "plain_text",
+    "thin_words",
     "with_declared_body",
 ]
 
@@ -76,7 +78,8 @@ def plain_text(fragment: str) -> str:
     return "\n\n".join(line for line in lines if line)
 
 
-def _types(obj: dict[str, Any]) -> set[str]:
+def ld_types(obj: dict[str, Any]) -> set[str]:
+    """The ``@type`` names of a JSON-LD object (one name or a list of them)."""
     kind = obj.get("@type")
     return {k for k in (kind if isinstance(kind, list) else [kind]) if isinstance(k, str)}
 
@@ -88,7 +91,7 @@ def _steps(obj: dict[str, Any]) -> Iterator[str]:
     """The texts of a how-to's steps, directions and tips, in order (sections read through)."""
     for item in json_objects(obj.get("step")):
         text = item.get("text")
-        if _types(item) & _STEP_TYPES and isinstance(text, str):
+        if ld_types(item) & _STEP_TYPES and isinstance(text, str):
             yield text
 
 
@@ -96,7 +99,7 @@ def _bodies(obj: dict[str, Any]) -> Iterator[str]:
     body = obj.get("articleBody")
     if isinstance(body, str):
         yield body
-    if "HowTo" in _types(obj):
+    if "HowTo" in ld_types(obj):
         description = obj.get("description")
         yield "\n".join([description if isinstance(description, str) else "", *_steps(obj)])
 
@@ -112,10 +115,22 @@ def declared_body(ld_texts: Iterable[str]) -> str:
     return best
 
 
+def thin_words(text: str) -> int | None:
+    """The words of *text* when it is thin (fewer than :attr:`ThinText.max_words`), else None.
+
+    A long text is told by its first whitespace tokens alone: :func:`~.words.count_words` never
+    counts fewer words than there are tokens."""
+    limit = THIN_TEXT.max_words
+    if len(text.split(maxsplit=limit)) >= limit:
+        return None
+    words = count_words(text)
+    return words if words < limit else None
+
+
 def with_declared_body(text: str, ld_texts: Iterable[str]) -> str:
     """*text*, or the page's declared body when *text* is thin and the body holds more."""
-    words = count_words(text)
-    if words >= THIN_TEXT.max_words:
+    words = thin_words(text)
+    if words is None:
         return text
     body = declared_body(ld_texts)
     return body if count_words(body) > words else text

@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import ToolError
 from .body import is_pdf, read_body
-from .declared import THIN_TEXT
+from .declared import thin_words
 from .dispatch import is_html
 from .model import Extracted
 from .offload import convert_async, convert_pdf_async
-from .words import count_words
 
 if TYPE_CHECKING:
     from ..net.result import FetchResult
@@ -76,7 +75,7 @@ async def read_document(
 
 
 def thin_text_warning(text: str, content_type: str, mode: str) -> str | None:
-    """A warning for an HTML page whose readable *text* is thin (:data:`~.declared.THIN_TEXT`),
+    """A warning for an HTML page whose readable *text* is thin (:func:`~.declared.thin_words`),
     naming what to try next; None for any other text.
 
     A page that draws its content with script, or hides it behind a consent or browser-check
@@ -84,8 +83,8 @@ def thin_text_warning(text: str, content_type: str, mode: str) -> str | None:
     page's content before it answers from it."""
     if mode != "readable" or not is_html(content_type):
         return None
-    words = count_words(text)
-    if words >= THIN_TEXT.max_words:
+    words = thin_words(text)
+    if words is None:
         return None
     found = f"only {words} word(s) of readable text" if words else "no readable text"
     return (

@@ -27,7 +27,7 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from .declared import ld_objects, plain_text
+from .declared import ld_objects, ld_types, plain_text
 from .dedup import drop_repeated_sentences
 from .signals import ld_json_texts, og_type
 from .words import count_words, word_list
@@ -58,9 +58,7 @@ MISSING_DESCRIPTION = MissingDescription()
 
 
 def _is_product(obj: dict[str, Any]) -> bool:
-    kind = obj.get("@type")
-    kinds = kind if isinstance(kind, list) else [kind]
-    return any(isinstance(k, str) and k in _PRODUCT_TYPES for k in kinds)
+    return bool(ld_types(obj) & _PRODUCT_TYPES)
 
 
 @dataclass(frozen=True)
