@@ -325,10 +325,11 @@ def check_names(
     tools: Iterable[str],
     providers: Iterable[str],
     *,
+    rerankers: Iterable[str] | None = None,
     source: str = "manifest",
 ) -> None:
     """Refuse manifest names that would silently do nothing: a rule for no known tool, a
-    search provider nobody registered.
+    search provider or (when *rerankers* are given) a reranker nobody registered.
 
     Plugins add tools and providers, so these names can only be checked against a
     registry: the runtime calls this once its plugins have registered. A rule may name a
@@ -355,4 +356,12 @@ def check_names(
             f"{source}: web.search.provider: no search provider named {search.provider!r} "
             f"is registered (registered: {', '.join(registered) or 'none'})",
             key="web.search.provider",
+        )
+    rerank = manifest.web.pipeline.rerank
+    if rerankers is not None and rerank != "none" and rerank not in set(rerankers):
+        choices = ", ".join(["none", *sorted(rerankers)])
+        raise ManifestError(
+            f"{source}: web.pipeline.rerank: no reranker named {rerank!r} is registered "
+            f"(choices: {choices})",
+            key="web.pipeline.rerank",
         )

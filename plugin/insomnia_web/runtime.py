@@ -227,11 +227,11 @@ class Runtime(AsyncClosing):
         # rule and prompt of a tie with the manifest's rules, as when pluggy calls the hook.
         self._permission_checks = plugin_callers(self.pm, "check_permission")[::-1]
         self.providers: dict[str, RegisteredProvider] = collect_providers(self.pm)
-        check_names(self.manifest, self.tools, self.providers)
+        self.rerankers: dict[str, RegisteredReranker] = collect_rerankers(self.pm)
+        check_names(self.manifest, self.tools, self.providers, rerankers=self.rerankers)
         self._provider_classes = MappingProxyType(
             {name: reg.cls for name, reg in self.providers.items()}
         )
-        self.rerankers: dict[str, RegisteredReranker] = collect_rerankers(self.pm)
         self._reranker_classes = MappingProxyType(
             {name: reg.cls for name, reg in self.rerankers.items()}
         )

@@ -93,13 +93,14 @@ def test_once_asks_again_next_time(conn: Connection, elicitor: Elicitor, site_po
 def test_declining_is_permission_denied(
     conn: Connection, elicitor: Elicitor, site_port: int
 ) -> None:
-    """Declining the question refuses the call with permission_denied and a hint."""
+    """Declining the question refuses the call with permission_denied, and its hint does not
+    point the model at the allow rule that would overrule the person."""
     elicitor.answers.append(types.ElicitResult(action="decline"))
     result = conn.call("web_fetch", {"url": f"http://decline.test:{site_port}/page"})
     assert result.is_error is True
     error = error_of(result)
     assert error["code"] == "permission_denied"
-    assert "WebFetch(domain:decline.test)" in error["hint"]
+    assert error["hint"] == "Do not retry this call; ask the user, or use another source."
 
 
 def test_client_error_is_permission_denied(

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import pytest
 
-from insomnia_web import Reranker, RerankPassage, Runtime, ToolError, hookimpl
+from insomnia_web import ManifestError, Reranker, RerankPassage, Runtime, ToolError, hookimpl
 from insomnia_web.rank import SourceDoc, select_excerpts
 from insomnia_web.rank.rerank import fuse
 from insomnia_web.rank.static_rerank import StaticReranker
@@ -123,14 +123,13 @@ async def test_the_manifest_selects_a_plugin_reranker(env: Web) -> None:
     assert LavaFirst.calls[0][0] == "tortoise lifespan"
 
 
-@pytest.mark.asyncio
-async def test_an_unknown_reranker_is_not_configured(env: Web) -> None:
-    """A rerank name no plugin registered fails with not_configured naming the key."""
-    rt = env.runtime(pipeline={"rerank": "nonesuch"})
-    result = await rt.call_tool("WebSearch", {"query": "tortoise lifespan"})
-    assert result.error is not None
-    assert result.error.code == "not_configured"
-    assert "web.pipeline.rerank" in result.error.message
+def test_an_unknown_reranker_is_refused_at_start(env: Web) -> None:
+    """A rerank name no plugin registered stops the runtime from starting, naming the key
+    and the choices, as an unknown search provider does."""
+    with pytest.raises(ManifestError) as info:
+        env.runtime(pipeline={"rerank": "nonesuch"})
+    assert info.value.key == "web.pipeline.rerank"
+    assert "choices: none, static" in str(info.value)
 
 
 def test_static_without_the_extra_is_not_configured(monkeypatch: pytest.MonkeyPatch) -> None:
