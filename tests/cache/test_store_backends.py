@@ -102,6 +102,20 @@ async def test_snapshots(store: CacheStore, clock: FakeClock) -> None:
 
 
 @pytest.mark.asyncio
+async def test_snapshot_is_found_only_under_its_network_scope(store: CacheStore) -> None:
+    """A page stored under one network view is the latest copy for that view only."""
+    import msgspec
+
+    await store.put_snapshot(msgspec.structs.replace(page(), scope="view-a"))
+    url = page().url
+    found = await store.get_latest_snapshot(url, "readable", max_age_s=1e12, scope="view-a")
+    assert found is not None
+    assert found.scope == "view-a"
+    assert await store.get_latest_snapshot(url, "readable", max_age_s=1e12, scope="view-b") is None
+    assert await store.get_latest_snapshot(url, "readable", max_age_s=1e12) is None
+
+
+@pytest.mark.asyncio
 async def test_findings_found_and_verified(store: CacheStore) -> None:
     """A finding is found for its question, listed for its source, and can be verified."""
     fact = "Python 3.12 was released on 2 October 2023."

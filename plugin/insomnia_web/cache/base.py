@@ -49,9 +49,10 @@ class CacheStore(Protocol):
         ...
 
     async def get_latest_snapshot(
-        self, url: str, mode: str, *, max_age_s: float
+        self, url: str, mode: str, *, max_age_s: float, scope: str = ""
     ) -> Snapshot | None:
-        """The newest version of *url* (requested or final URL) in *mode*, if young enough."""
+        """The newest version of *url* (requested or final URL) in *mode*, if young enough,
+        stored under the network view *scope* (:attr:`.models.Snapshot.scope`)."""
         ...
 
     async def add_finding(

@@ -357,7 +357,7 @@ class PostgresStore:
         return await self._run("page lookup", step)
 
     async def get_latest_snapshot(
-        self, url: str, mode: str, *, max_age_s: float
+        self, url: str, mode: str, *, max_age_s: float, scope: str = ""
     ) -> Snapshot | None:
         """See :meth:`.store.Cache.get_latest_snapshot`."""
         since = self._clock() - max_age_s
@@ -366,8 +366,9 @@ class PostgresStore:
             cur = await conn.execute(
                 f"SELECT {_SNAPSHOT_COLUMNS} FROM snapshots "
                 "WHERE (url = %s OR final_url = %s) AND mode = %s AND fetched_at >= %s "
+                "AND coalesce(meta::jsonb ->> 'scope', '') = %s "
                 "ORDER BY fetched_at DESC LIMIT 1",
-                (url, url, mode, since),
+                (url, url, mode, since, scope),
             )
             row = await cur.fetchone()
             return None if row is None else _snapshot(row)

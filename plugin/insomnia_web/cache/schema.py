@@ -56,7 +56,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
     redirects TEXT NOT NULL,       -- JSON list
     truncated INTEGER NOT NULL,
     download_truncated INTEGER NOT NULL,
-    meta TEXT NOT NULL DEFAULT '{}',  -- version 3, JSON: pages, author, published, modified
+    meta TEXT NOT NULL DEFAULT '{}',  -- version 3, JSON: pages, author, published, modified, scope
     used_at REAL NOT NULL DEFAULT 0,  -- version 3: last stored or read (size-cap eviction)
     UNIQUE (url, hash)
 );

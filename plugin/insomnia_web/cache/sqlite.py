@@ -49,11 +49,11 @@ class SqliteStore:
         return await asyncio.to_thread(self.cache.get_snapshot_by_hash, content_hash)
 
     async def get_latest_snapshot(
-        self, url: str, mode: str, *, max_age_s: float
+        self, url: str, mode: str, *, max_age_s: float, scope: str = ""
     ) -> Snapshot | None:
         """See :meth:`.store.Cache.get_latest_snapshot`."""
         return await asyncio.to_thread(
-            self.cache.get_latest_snapshot, url, mode, max_age_s=max_age_s
+            self.cache.get_latest_snapshot, url, mode, max_age_s=max_age_s, scope=scope
         )
 
     async def add_finding(

@@ -53,7 +53,7 @@ _FINDING_COLUMNS = (
     "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at"
 )
 _redirects_decoder = msgspec.json.Decoder(list[str])
-_META_FIELDS = ("pages", "author", "published", "modified")
+_META_FIELDS = ("pages", "author", "published", "modified", "scope")
 _meta_decoder = msgspec.json.Decoder(dict[str, Any])
 
 
@@ -341,15 +341,19 @@ class Cache:
             self._touch(conn, "snapshots", row[_N_SNAPSHOT], row[_N_SNAPSHOT + 1])
             return _snapshot(row[:_N_SNAPSHOT])
 
-    def get_latest_snapshot(self, url: str, mode: str, *, max_age_s: float) -> Snapshot | None:
-        """The newest version of *url* (requested or final URL) in *mode*, if young enough."""
+    def get_latest_snapshot(
+        self, url: str, mode: str, *, max_age_s: float, scope: str = ""
+    ) -> Snapshot | None:
+        """The newest version of *url* (requested or final URL) in *mode*, if young enough,
+        read under the network view *scope* (see :attr:`.models.Snapshot.scope`)."""
         since = self._clock() - max_age_s
         with self._use("page lookup") as conn:
             row = conn.execute(
                 f"SELECT {_SNAPSHOT_COLUMNS}, id, used_at FROM snapshots "
                 "WHERE (url = ? OR final_url = ?) AND mode = ? AND fetched_at >= ? "
+                "AND coalesce(json_extract(meta, '$.scope'), '') = ? "
                 "ORDER BY fetched_at DESC LIMIT 1",
-                (url, url, mode, since),
+                (url, url, mode, since, scope),
             ).fetchone()
             if row is None:
                 return None
@@ -572,8 +576,11 @@ def _hit(match: Literal["exact", "similar"], row: Any, now: float) -> SearchHit:
 
 
 def _meta(snapshot: Snapshot) -> str:
-    """The snapshot's document metadata as the ``meta`` column's JSON (unset keys left out)."""
-    values = {k: getattr(snapshot, k) for k in _META_FIELDS if getattr(snapshot, k) is not None}
+    """The snapshot's document metadata and network scope as the ``meta`` column's JSON
+    (unset keys left out)."""
+    values = {
+        k: getattr(snapshot, k) for k in _META_FIELDS if getattr(snapshot, k) not in (None, "")
+    }
     return msgspec.json.encode(values).decode()
 
 

@@ -3,7 +3,8 @@
 A search is keyed by its normalised query (the cache module normalises it) and every
 parameter that changes the answer: provider, mode, count, offset, freshness, the domain
 filters, safesearch, country and languages, and for excerpts the token budget and the number
-of pages read. The cache decides whether a stored answer is an ``exact`` or a ``similar``
+of pages read, and the manifest's network view (its resolve table, allowed addresses and
+proxy). The cache decides whether a stored answer is an ``exact`` or a ``similar``
 match.
 
 How old a reused answer may be: at most ``web.cache.search_ttl_s``, and when the call asks for
@@ -69,15 +70,19 @@ def search_params(
     mode: str,
     max_tokens: int | None = None,
     pages: int | None = None,
+    scope: str | None = None,
 ) -> dict[str, object]:
     """The parameters a cached answer must share with this call (its key, with the query).
 
     Everything comes from *request* as the provider receives it, so the domain filters are
     already normalised and sorted (their spelling and order do not matter); ``max_tokens``
-    and the number of *pages* read are part of the key of an excerpt search only.
+    and the number of *pages* read are part of the key of an excerpt search only. *scope*
+    is the manifest's network view (:func:`~.services.network_scope`): an answer whose
+    pages were read at addresses one manifest allows is not reused under another.
     """
     params: dict[str, object] = {
         "provider": provider,
+        "scope": scope,
         "mode": mode,
         "count": request.count,
         "offset": request.offset,

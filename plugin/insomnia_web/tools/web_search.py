@@ -146,6 +146,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             mode=mode,
             max_tokens=budget,
             pages=self.manifest.web.pipeline.pages,
+            scope=self.services.scope,
         )
         # The cache store never blocks the loop (SQLite runs in a thread, PostgreSQL is async).
         cached = await store.lookup(
