@@ -28,7 +28,7 @@ from ..search.base import SearchProvider, SearchRequest, SearchResponse
 from ..search.redact import Redactor
 from ..search.tracking import clean_hits
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
-from .search_cache import SearchCache, provenance_header, search_params
+from .search_cache import SearchCache, provenance_header, provider_scope, search_params
 from .search_filter import (
     FilterOutcome,
     filter_findings,
@@ -147,6 +147,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             max_tokens=budget,
             pages=self.manifest.web.pipeline.pages,
             scope=self.services.scope,
+            endpoint=provider_scope(self.manifest, provider.name),
         )
         # The cache store never blocks the loop (SQLite runs in a thread, PostgreSQL is async).
         cached = await store.lookup(
