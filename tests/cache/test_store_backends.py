@@ -175,6 +175,19 @@ async def test_hold_delays_every_user_of_the_bucket(
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("odd", [float("nan"), float("inf"), -5.0, 1e300])
+async def test_an_odd_hold_neither_breaks_nor_outlives_later_holds(
+    store: CacheStore, clock: FakeClock, odd: float
+) -> None:
+    """A hold of NaN, infinite, negative or huge seconds is stored as at most a day: the next
+    hold still holds every client back, and no hold lasts past a day."""
+    await store.hold("brave:k", odd)
+    await store.hold("brave:k", 3.0)
+    slot = await store.take_slot("brave:k", interval_s=0.1, max_wait_s=None)
+    assert 3.0 <= slot.wait_s <= 86_400.0
+
+
+@pytest.mark.asyncio
 async def test_monthly_limit_and_usage(store: CacheStore, clock: FakeClock) -> None:
     """Requests are counted per day and month; past the monthly limit they are refused."""
     for _ in range(2):

@@ -162,11 +162,15 @@ def test_key_fingerprint_does_not_contain_the_key() -> None:
         ({"x-ratelimit-reset": "1, 1419704", "x-ratelimit-remaining": "0, 10"}, 1.0),
         ({"x-ratelimit-reset": "1, 1419704", "x-ratelimit-remaining": "3, 0"}, 86400.0),
         ({"x-ratelimit-reset": "soon"}, None),
+        ({"x-ratelimit-reset": "nan"}, None),
+        ({"x-ratelimit-reset": "1, nan", "x-ratelimit-remaining": "3, 0"}, None),
+        ({"x-ratelimit-reset": "inf"}, None),
         ({}, None),
     ],
 )
 def test_retry_after_from_headers(headers: dict[str, str], expected: float | None) -> None:
-    """Retry-After wins; else the reset of the exhausted Brave window (capped at a day)."""
+    """Retry-After wins; else the reset of the exhausted Brave window (capped at a day); a
+    value that is not a finite number (``nan``, ``inf``) says nothing."""
     assert retry_after_from_headers(headers) == expected
 
 

@@ -34,7 +34,7 @@ import msgspec
 
 from ..errors import ToolError
 from .base import StoreName
-from .budget import ProviderUsage, Slot, day_key, month_key, plan_slot
+from .budget import ProviderUsage, Slot, day_key, hold_span, month_key, plan_slot
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
 from .similarity import (
     MAX_EXTRA_WORDS,
@@ -517,7 +517,7 @@ class PostgresStore:
         """See :meth:`.store.Cache.hold`."""
 
         async def step(conn: AsyncConnection[Any]) -> None:
-            until = await self._now(conn) + max(seconds, 0.0)
+            until = await self._now(conn) + hold_span(seconds)
             await conn.execute(
                 "INSERT INTO rate_buckets (name, next_free, hold_until) VALUES (%s, %s, %s) "
                 "ON CONFLICT (name) DO UPDATE "

@@ -16,7 +16,7 @@ import msgspec
 
 from ..config import CacheConfig
 from ..errors import ToolError
-from .budget import ProviderUsage, Slot, day_key, month_key, plan_slot
+from .budget import ProviderUsage, Slot, day_key, hold_span, month_key, plan_slot
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
 from .schema import open_database
 from .similarity import (
@@ -491,7 +491,7 @@ class Cache:
     def hold(self, bucket: str, seconds: float) -> None:
         """Start no request of *bucket*, in any process, for *seconds* (a provider's 429)."""
         with self._write("rate limit") as conn:
-            until = self._clock() + max(seconds, 0.0)
+            until = self._clock() + hold_span(seconds)
             conn.execute(
                 "INSERT INTO rate_buckets (name, next_free, hold_until) VALUES (?, ?, ?) "
                 "ON CONFLICT (name) DO UPDATE "

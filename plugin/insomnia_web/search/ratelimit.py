@@ -212,12 +212,16 @@ def key_fingerprint(secret: str) -> str:
 
 
 def _numbers(value: str | None) -> list[float]:
+    """The comma-separated numbers of a header; none at all if one is not a finite number."""
     out: list[float] = []
     for part in (value or "").split(","):
         try:
-            out.append(float(part.strip()))
+            number = float(part.strip())
         except ValueError:
             return []
+        if not math.isfinite(number):  # "nan" or "inf" would hold the bucket for ever
+            return []
+        out.append(number)
     return out
 
 
