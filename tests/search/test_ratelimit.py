@@ -399,3 +399,21 @@ async def test_store_down_with_a_monthly_limit_sends_nothing() -> None:
         await bucket.acquire(2)
     assert info.value.code == "cache_unavailable"
     assert "no request was sent" in info.value.message
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("code", ["cache_error", "cache_unavailable"])
+async def test_an_uncountable_request_hints_at_what_can_help(code: str) -> None:
+    """A monthly-limited search refused because the store failed tells the model what
+    helps (WebFetch, telling the user), not to retry with force_fresh, which cannot."""
+    clock = FakeClock()
+    failed = ToolError(code, "cache rate limit failed: database or disk is full")  # type: ignore[arg-type]
+    bucket = SharedBucket(
+        FakeBudget(error=failed), "brave:k", monthly_limit=100, clock=clock, sleep=clock.sleep
+    )
+    with pytest.raises(ToolError) as info:
+        await bucket.acquire(2)
+    assert info.value.code == code
+    assert info.value.hint is not None
+    assert "force_fresh" not in info.value.hint
+    assert "WebFetch" in info.value.hint

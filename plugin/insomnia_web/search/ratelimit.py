@@ -168,6 +168,9 @@ class SharedBucket(TokenBucket):
                     exc.code,
                     f"{exc.message}; the monthly request limit cannot be counted, so no "
                     "request was sent",
+                    hint="No search can be sent while the cache store fails, whatever the "
+                    "arguments: use WebFetch with a known URL, and tell the user the cache "
+                    "(web.cache) needs fixing.",
                     retry_after_s=exc.retry_after_s,
                     details=exc.details,
                 ) from exc
