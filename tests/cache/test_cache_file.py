@@ -6,13 +6,15 @@ import os
 import sqlite3
 import stat
 import threading
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
 
 from insomnia_web import ToolError
 from insomnia_web.cache import Cache, Snapshot, schema
+from insomnia_web.cache.store import LOCKED_SKIP_S
 
 from .conftest import FakeClock
 
@@ -109,3 +111,46 @@ def test_a_new_cache_file_is_private_to_its_owner(tmp_path: Path, clock: FakeClo
         os.umask(old)
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+@contextmanager
+def locked_by_another_process(path: Path) -> Iterator[None]:
+    """Another connection holds the file's write lock until the block ends."""
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    finally:
+        conn.rollback()
+        conn.close()
+
+
+def test_a_slot_waits_for_a_held_lock_no_longer_than_its_deadline(
+    cache_path: Path, clock: FakeClock
+) -> None:
+    """A writer that keeps the lock makes take_slot give up within its max_wait_s, as
+    cache_unavailable (the search then goes on with this process's own bucket), instead of
+    waiting out the ten-second busy timeout past the search's deadline."""
+    with Cache(cache_path, clock=clock) as cache:
+        cache.take_slot("brave:k", interval_s=1.0, max_wait_s=5)
+        with locked_by_another_process(cache_path), pytest.raises(ToolError) as info:
+            cache.take_slot("brave:k", interval_s=1.0, max_wait_s=0.1)
+    assert info.value.code == "cache_unavailable"
+    assert "locked" in info.value.message
+
+
+def test_a_file_found_locked_is_skipped_for_a_few_seconds(
+    cache_path: Path, clock: FakeClock
+) -> None:
+    """After a write found the file locked, writes fail at once as cache_unavailable for a
+    few seconds (each would wait out the busy timeout again), then the file is used again."""
+    with Cache(cache_path, clock=clock) as cache:
+        cache.take_slot("brave:k", interval_s=1.0, max_wait_s=5)
+        with locked_by_another_process(cache_path), pytest.raises(ToolError):
+            cache.take_slot("brave:k", interval_s=1.0, max_wait_s=0.1)
+        with pytest.raises(ToolError) as info:
+            cache.put_search("q", {}, "mock", b"{}")
+        assert info.value.code == "cache_unavailable"
+        clock.advance(LOCKED_SKIP_S)
+        cache.put_search("q", {}, "mock", b"{}")
+    assert cache.get_search("q", {}, max_age_s=60) is not None

@@ -2,7 +2,8 @@
 
 One SQLite file in WAL mode, shared by every process of the user: readers never block the
 single writer, writers take the lock up front (``BEGIN IMMEDIATE``) and wait up to
-:data:`BUSY_TIMEOUT_MS` for each other. ``PRAGMA user_version`` holds :data:`SCHEMA_VERSION`.
+:data:`BUSY_TIMEOUT_MS` for each other (a file kept locked longer is then skipped for a
+while: :data:`~.store.LOCKED_SKIP_S`). ``PRAGMA user_version`` holds :data:`SCHEMA_VERSION`.
 
 The full-text tables (``searches_fts``, ``findings_fts``) index the ``terms`` column of their
 base table by rowid and are kept in step by :mod:`insomnia_web.cache.store`. They exist only

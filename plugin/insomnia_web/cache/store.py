@@ -18,7 +18,7 @@ from ..config import CacheConfig
 from ..errors import ToolError
 from .budget import ProviderUsage, Slot, day_key, hold_span, month_key, plan_slot
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
-from .schema import open_database
+from .schema import BUSY_TIMEOUT_MS, open_database
 from .similarity import (
     MAX_EXTRA_WORDS,
     content_words,
@@ -28,12 +28,19 @@ from .similarity import (
     search_matches,
 )
 
-__all__ = ["Cache", "canonical_params"]
+__all__ = ["LOCKED_SKIP_S", "Cache", "canonical_params"]
 
 Store = Literal["all", "searches", "pages", "findings"]
 
 PRUNE_INTERVAL_S = 600.0
 """Expired rows are deleted by the first write after this many seconds (per Cache object)."""
+LOCKED_SKIP_S = 30.0
+"""After a step found the file locked by another process past its wait, writes fail at once
+(``cache_unavailable``) for this many seconds instead of each waiting out the busy timeout."""
+SLOT_LOCK_WAIT_S = 2.0
+"""Longest wait for the write lock to take a request slot (within the caller's deadline):
+past it the slot is ``cache_unavailable`` and the search goes on with its process's own
+bucket, rather than spend its deadline waiting."""
 TOUCH_INTERVAL_S = 60.0
 """A read marks a row used again only when its mark is older than this (reads stay reads)."""
 EVICT_TARGET = 0.9
@@ -100,6 +107,7 @@ class Cache:
         self._conn: sqlite3.Connection | None = None
         self._fts = False
         self._next_prune = float("-inf")
+        self._locked_until = float("-inf")
 
     @classmethod
     def from_config(cls, cfg: CacheConfig, *, clock: Callable[[], float] = time.time) -> Cache:
@@ -134,22 +142,40 @@ class Cache:
 
     @contextmanager
     def _use(self, action: str) -> Iterator[sqlite3.Connection]:
-        """The open connection, under the lock, with errors turned into ``cache_error``."""
+        """The open connection, under the lock, with errors turned into ``cache_error`` (and
+        a file another process kept locked into ``cache_unavailable``)."""
         with self._lock:
             try:
                 if self._conn is None:
                     self._conn, self._fts = open_database(self.path)
                 yield self._conn
             except (sqlite3.Error, OSError, msgspec.DecodeError) as exc:
+                if _busy(exc):
+                    self._locked_until = self._clock() + LOCKED_SKIP_S
+                    raise self._locked(action, "kept it locked too long") from exc
                 raise ToolError(
                     "cache_error", f"cache {action} failed: {exc}", details={"action": action}
                 ) from exc
 
+    def _locked(self, action: str, why: str) -> ToolError:
+        return ToolError(
+            "cache_unavailable",
+            f"the cache file is locked: another process {why}; cache writes are skipped "
+            f"for {LOCKED_SKIP_S:g} s",
+            details={"action": action, "backend": "sqlite"},
+        )
+
     @contextmanager
-    def _write(self, action: str) -> Iterator[sqlite3.Connection]:
-        """Like :meth:`_use`, inside one short ``BEGIN IMMEDIATE`` transaction."""
+    def _write(self, action: str, *, wait_s: float | None = None) -> Iterator[sqlite3.Connection]:
+        """Like :meth:`_use`, inside one short ``BEGIN IMMEDIATE`` transaction.
+
+        The write lock is waited for at most *wait_s* (default: the busy timeout); a file
+        found locked is not waited for again for :data:`LOCKED_SKIP_S`.
+        """
         with self._use(action) as conn:
-            conn.execute("BEGIN IMMEDIATE")
+            if self._clock() < self._locked_until:
+                raise self._locked(action, "kept it locked a moment ago")
+            self._begin(conn, wait_s)
             try:
                 yield conn
                 self._maybe_prune(conn)
@@ -158,6 +184,18 @@ class Cache:
             except BaseException:
                 conn.rollback()
                 raise
+
+    @staticmethod
+    def _begin(conn: sqlite3.Connection, wait_s: float | None) -> None:
+        """``BEGIN IMMEDIATE``, waiting for another writer at most *wait_s* seconds."""
+        if wait_s is None:
+            conn.execute("BEGIN IMMEDIATE")
+            return
+        conn.execute(f"PRAGMA busy_timeout = {max(0, min(int(wait_s * 1000), BUSY_TIMEOUT_MS))}")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
     def _maybe_prune(self, conn: sqlite3.Connection) -> None:
         now = self._clock()
@@ -455,10 +493,13 @@ class Cache:
     ) -> Slot:
         """Reserve the next request slot of *bucket* (one ``BEGIN IMMEDIATE``; see budget).
 
-        Time spent waiting for the write lock counts against *max_wait_s*.
+        Time spent waiting for the write lock counts against *max_wait_s*; the lock is
+        waited for at most :data:`SLOT_LOCK_WAIT_S` and never past *max_wait_s*
+        (``cache_unavailable``).
         """
         started = time.monotonic()
-        with self._write("rate limit") as conn:
+        lock_wait = None if max_wait_s is None else min(max_wait_s, SLOT_LOCK_WAIT_S)
+        with self._write("rate limit", wait_s=lock_wait) as conn:
             now = self._clock()
             if max_wait_s is not None:
                 max_wait_s -= time.monotonic() - started
@@ -552,6 +593,12 @@ class Cache:
                     conn.execute(f"DELETE FROM {table}_fts")
                 deleted += conn.execute(f"DELETE FROM {table}").rowcount
         return deleted
+
+
+def _busy(exc: BaseException) -> bool:
+    """Whether *exc* is SQLite giving up on a lock another connection holds."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _usage(conn: sqlite3.Connection, day: str, month: str) -> list[ProviderUsage]:
