@@ -338,10 +338,11 @@ class Cache:
                     (params_key, _terms(words), since),
                 ).fetchall()
             # Rows come fewest terms first, then newest first: the first match is the best.
-            best = next((r for r in rows if search_matches(words, r[6].split(" "))), None)
-            if best is not None:
-                self._touch(conn, "searches", best[4], best[5])
-        return None if best is None else _hit("similar", best[:4], now)
+            best = next((r for r in rows if search_matches(words, _words_of(r[6]))), None)
+            if best is None:
+                return None
+            self._touch(conn, "searches", best[4], best[5])
+            return _hit("similar", best[:4], now)
 
     # -- page snapshots ---------------------------------------------------------------
 
@@ -457,9 +458,11 @@ class Cache:
                     "WHERE d.expires_at > ? ORDER BY d.stored_at DESC LIMIT ?",
                     (now, _NO_FTS_FINDINGS_SCAN),
                 ).fetchall()
-        found = [
-            _finding(r[:9]) for r in rows if finding_matches(words, r[9].split(), r[10].split())
-        ]
+            found = [
+                _finding(r[:9])
+                for r in rows
+                if finding_matches(words, _words_of(r[9]), _words_of(r[10]))
+            ]
         return found[:limit]
 
     def mark_verified(self, finding_id: int, *, verified_by_url: str) -> bool:
@@ -479,7 +482,7 @@ class Cache:
                 "AND verified = 0 AND expires_at > ? ORDER BY id",
                 (url, self._clock()),
             ).fetchall()
-        return [_finding(r) for r in rows]
+            return [_finding(r) for r in rows]
 
     # -- provider budgets ---------------------------------------------------------------
 
@@ -506,7 +509,7 @@ class Cache:
             row = conn.execute(
                 "SELECT next_free, hold_until FROM rate_buckets WHERE name = ?", (bucket,)
             ).fetchone()
-            next_free, hold_until = row if row is not None else (now, now)
+            next_free, hold_until = (now, now) if row is None else _times(row)
             (used,) = conn.execute(
                 "SELECT coalesce(sum(requests), 0) FROM provider_usage "
                 "WHERE name = ? AND day >= ? AND day < ?",
@@ -610,16 +613,31 @@ def _usage(conn: sqlite3.Connection, day: str, month: str) -> list[ProviderUsage
     return [ProviderUsage(bucket=name, today=today, month=total) for name, today, total in rows]
 
 
+# Rows are converted to their Structs with msgspec.convert, which checks every value's type:
+# a file another program wrote (or tampered with) gives a ValidationError, which the cache
+# raises as cache_error, never a value of the wrong type handed to the tools.
+
+
+def _times(row: Any) -> tuple[float, float]:
+    """A budget row's ``next_free`` and ``hold_until``, checked to be numbers."""
+    return msgspec.convert(tuple(row), tuple[float, float])
+
+
+def _words_of(value: object) -> list[str]:
+    """The space-separated words of a ``terms`` column (nothing, if it holds no text)."""
+    return value.split() if isinstance(value, str) else []
+
+
 def _hit(match: Literal["exact", "similar"], row: Any, now: float) -> SearchHit:
     query, provider, created_at, payload = row
-    return SearchHit(
-        match=match,
-        matched_query=query,
-        provider=provider,
-        age_s=max(0.0, now - created_at),
-        created_at=created_at,
-        payload=bytes(payload),
-    )
+    if not isinstance(payload, bytes | bytearray | memoryview):
+        raise msgspec.ValidationError("a stored search answer is not bytes")
+    created = msgspec.convert(created_at, float)
+    values = {
+        "match": match, "matched_query": query, "provider": provider,
+        "age_s": max(0.0, now - created), "created_at": created, "payload": bytes(payload),
+    }  # fmt: skip
+    return msgspec.convert(values, SearchHit)
 
 
 def _meta(snapshot: Snapshot) -> str:
@@ -635,36 +653,22 @@ def _snapshot(row: Any) -> Snapshot:
     (content_hash, url, final_url, mode, title, text, status, content_type, charset, size,
      fetched_at, redirects, truncated, download_truncated, meta) = row  # fmt: skip
     known = {k: v for k, v in _meta_decoder.decode(meta or "{}").items() if k in _META_FIELDS}
-    return Snapshot(
-        hash=content_hash,
-        url=url,
-        final_url=final_url,
-        mode=mode,
-        title=title,
-        text=text,
-        status=status,
-        content_type=content_type,
-        charset=charset,
-        bytes=size,
-        fetched_at=fetched_at,
-        redirects=_redirects_decoder.decode(redirects),
-        truncated=bool(truncated),
-        download_truncated=bool(download_truncated),
-        **known,
-    )
+    values = {
+        "hash": content_hash, "url": url, "final_url": final_url, "mode": mode,
+        "title": title, "text": text, "status": status, "content_type": content_type,
+        "charset": charset, "bytes": size, "fetched_at": fetched_at,
+        "redirects": _redirects_decoder.decode(redirects), "truncated": bool(truncated),
+        "download_truncated": bool(download_truncated), **known,
+    }  # fmt: skip
+    return msgspec.convert(values, Snapshot)
 
 
 def _finding(row: Any) -> Finding:
     (finding_id, query, content, source_url, origin, verified, verified_by_url, stored_at,
      expires_at) = row  # fmt: skip
-    return Finding(
-        id=finding_id,
-        query=query,
-        content=content,
-        source_url=source_url,
-        origin=origin,
-        verified=bool(verified),
-        verified_by_url=verified_by_url,
-        stored_at=stored_at,
-        expires_at=expires_at,
-    )
+    values = {
+        "id": finding_id, "query": query, "content": content, "source_url": source_url,
+        "origin": origin, "verified": bool(verified), "verified_by_url": verified_by_url,
+        "stored_at": stored_at, "expires_at": expires_at,
+    }  # fmt: skip
+    return msgspec.convert(values, Finding)
