@@ -113,6 +113,39 @@ def test_a_new_cache_file_is_private_to_its_owner(tmp_path: Path, clock: FakeClo
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
+def planted_file(path: Path, clock: FakeClock, *, uid: int | None, mode: int) -> Path:
+    """A cache file holding one page, then given to user *uid* and *mode* (as if someone
+    else had made it where the manifest points)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with Cache(path, clock=clock) as cache:
+        cache.put_snapshot(page(1, clock()))
+    if uid is not None:
+        os.chown(path, uid, -1)
+    path.chmod(mode)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("owner", "mode"),
+    [("another user", 0o600), ("me", 0o666), ("another user", 0o644)],
+    ids=["theirs", "mine-world-writable", "theirs-readable"],
+)
+def test_a_cache_file_someone_else_can_write_is_refused(
+    tmp_path: Path, clock: FakeClock, owner: str, mode: int
+) -> None:
+    """A cache file owned by another user, or that every user may write, is not used (its
+    pages, answers and findings could be anyone's, and what is stored goes to them): every
+    step is a cache_error naming the file's owner or mode and web.cache.path."""
+    if owner == "another user" and os.geteuid() != 0:
+        pytest.skip("giving a file to another user needs root")
+    uid = 4242 if owner == "another user" else None
+    path = planted_file(tmp_path / "shared" / "cache.sqlite3", clock, uid=uid, mode=mode)
+    with Cache(path, clock=clock) as cache, pytest.raises(ToolError) as info:
+        cache.get_latest_snapshot("https://e.test/1", "readable", max_age_s=60)
+    assert info.value.code == "cache_error"
+    assert "web.cache.path" in (info.value.hint or "")
+
+
 @contextmanager
 def locked_by_another_process(path: Path) -> Iterator[None]:
     """Another connection holds the file's write lock until the block ends."""
