@@ -81,6 +81,25 @@ def test_a_version_2_file_gains_the_use_column(cache_path: Path, clock: FakeCloc
         assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
 
 
+def test_a_version_3_file_gains_the_verified_scope_column(
+    cache_path: Path, clock: FakeClock
+) -> None:
+    """A file written before findings recorded their network view is migrated in place; a
+    finding verified then counts as verified under no view until fetched again."""
+    with Cache(cache_path, clock=clock) as cache:
+        saved = cache.add_finding("q words", "a fact of three words", "https://x.test/", ttl_s=60)
+        cache.mark_verified(saved.id, verified_by_url="https://x.test/", scope="a")
+    with closing(sqlite3.connect(cache_path, isolation_level=None)) as conn:  # version 3 again
+        conn.execute("ALTER TABLE findings DROP COLUMN verified_scope")
+        conn.execute("PRAGMA user_version = 3")
+    with Cache(cache_path, clock=clock) as cache:
+        (found,) = cache.find_findings("q words")
+        assert (found.verified, found.verified_scope) == (True, "")
+        assert [f.id for f in cache.findings_for_source("https://x.test/", scope="a")] == [saved.id]
+    with closing(sqlite3.connect(cache_path)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+
+
 def test_time_waiting_for_the_lock_counts_against_the_deadline(cache_path: Path) -> None:
     """A slot taken after waiting for another writer's lock leaves only what remains of
     max_wait_s: 0.5 s of lock wait and a 0.5 s slot do not fit in 0.8 s."""

@@ -237,6 +237,7 @@ def test_migrations_are_plain_sql_files_in_the_package() -> None:
     assert [(version, name) for version, name, _ in found] == [
         (1, "0001_initial.sql"),
         (2, "0002_snapshot_meta.sql"),
+        (3, "0003_finding_scope.sql"),
     ]
     assert "CREATE TABLE searches" in found[0][2]
 
@@ -254,7 +255,11 @@ async def test_postgres_schema_is_versioned_and_a_newer_one_refused(tmp_path: Pa
         await store.aclose()
         with psycopg.connect(cfg.url, autocommit=True) as conn:
             rows = conn.execute("SELECT version, name FROM insomnia_web_schema").fetchall()
-            assert rows == [(1, "0001_initial.sql"), (2, "0002_snapshot_meta.sql")]
+            assert rows == [
+                (1, "0001_initial.sql"),
+                (2, "0002_snapshot_meta.sql"),
+                (3, "0003_finding_scope.sql"),
+            ]
             conn.execute("INSERT INTO insomnia_web_schema (version, name) VALUES (99, 'x')")
         newer = PostgresStore(cfg.url)
         with pytest.raises(ToolError) as info:
@@ -262,3 +267,17 @@ async def test_postgres_schema_is_versioned_and_a_newer_one_refused(tmp_path: Pa
         await newer.aclose()
     assert info.value.code == "cache_error"
     assert "schema version 99" in info.value.message
+
+
+@pytest.mark.asyncio
+async def test_a_finding_is_verified_per_network_scope(store: CacheStore) -> None:
+    """A finding verified under one network view is still to be verified under another,
+    and a later verification records the view it was made under."""
+    saved = await store.add_finding("q words", "a fact of three words", "https://x.test/", ttl_s=60)
+    assert await store.mark_verified(saved.id, verified_by_url="https://x.test/", scope="a")
+    assert await store.findings_for_source("https://x.test/", scope="a") == []
+    (again,) = await store.findings_for_source("https://x.test/", scope="b")
+    assert (again.verified, again.verified_scope) == (True, "a")
+    assert await store.mark_verified(saved.id, verified_by_url="https://x.test/", scope="b")
+    (found,) = await store.find_findings("q words")
+    assert found.verified_scope == "b"

@@ -10,6 +10,7 @@ import pytest
 
 from insomnia_web.config import Manifest
 from insomnia_web.runtime import Runtime
+from insomnia_web.testing import MockProvider, ProviderPlugin
 from tests.support import LOOPBACK
 
 from .conftest import SITE, MakeRuntime, Site
@@ -23,18 +24,21 @@ CLAIM = "The payroll server password rotates every Friday at noon."
 
 def strict_runtime(site: Site, cache_path: Path) -> Runtime:
     """A runtime on the same cache whose manifest maps the site's name to 127.0.0.1 but,
-    like the default policy, refuses loopback addresses (no ``allow_cidrs``)."""
+    like the default policy, refuses loopback addresses (no ``allow_cidrs``); its WebSearch
+    asks a mock provider that finds nothing."""
     manifest = msgspec.convert(
         {
             "web": {
                 "url_policy": {"resolve": {SITE: [LOOPBACK]}, "ports": [site.port]},
                 "cache": {"path": str(cache_path)},
+                "search": {"provider": "mock", "mode": "results"},
             },
-            "permissions": {"allow": ["WebFetch", "SaveFinding"]},
+            "permissions": {"allow": ["WebFetch", "SaveFinding", "WebSearch"]},
         },
         Manifest,
     )
-    return Runtime(manifest, load_entrypoints=False)
+    provider = MockProvider.named("mock", lambda request: [])
+    return Runtime(manifest, plugins=[ProviderPlugin(provider)], load_entrypoints=False)
 
 
 @pytest.mark.asyncio
@@ -76,3 +80,28 @@ async def test_a_stored_copy_from_another_network_view_verifies_no_finding(
         await strict.aclose()
     assert "verified finding" not in result.text
     assert [f.content for f in left] == [CLAIM]
+
+
+@pytest.mark.asyncio
+async def test_a_finding_verified_under_another_network_view_is_shown_unverified(
+    make_runtime: MakeRuntime, site: Site, tmp_path: Path
+) -> None:
+    """A finding one manifest verified by reading its source at an address only it allows
+    is shown to another manifest on the same cache as unverified, not verified by a page
+    that manifest could not read."""
+    site.set("/payroll", INTRANET)
+    first = make_runtime()
+    await save(
+        first, query="payroll server password", content=CLAIM, source_url=site.url("/payroll")
+    )
+    fetched = await first.call_tool("WebFetch", {"url": site.url("/payroll")})
+    assert "verified finding" in fetched.text
+    strict = strict_runtime(site, tmp_path / "cache.sqlite3")
+    try:
+        result = await strict.call_tool("WebSearch", {"query": "payroll server password"})
+    finally:
+        await strict.aclose()
+    assert result.ok, result.text
+    assert CLAIM in result.text
+    assert "UNVERIFIED model finding" in result.text
+    assert "verified by" not in result.text

@@ -92,6 +92,9 @@ class Finding(msgspec.Struct, kw_only=True, frozen=True):
     verified: bool = False
     verified_by_url: str | None = None
     """The fetched page whose text contained the fact."""
+    verified_scope: str = ""
+    """The network view that fetch was made under (see :attr:`Snapshot.scope`): the finding
+    counts as verified only for callers with the same one."""
 
 
 class CacheStats(msgspec.Struct, kw_only=True, frozen=True):

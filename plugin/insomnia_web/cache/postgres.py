@@ -65,8 +65,10 @@ _SNAPSHOT_COLUMNS = (
     "fetched_at, redirects, truncated, download_truncated, meta"
 )
 _FINDING_COLUMNS = (
-    "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at"
+    "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at, "
+    "verified_scope"
 )
+_N_FINDING = len(_FINDING_COLUMNS.split(", "))
 _SERVER_NOW = "extract(epoch FROM clock_timestamp())::double precision"
 
 T = TypeVar("T")
@@ -425,32 +427,36 @@ class PostgresStore:
             return await cur.fetchall()
 
         rows = await self._run("finding lookup", step)
+        n = _N_FINDING
         found = [
-            _finding(r[:9]) for r in rows if finding_matches(words, r[9].split(), r[10].split())
+            _finding(r[:n]) for r in rows if finding_matches(words, r[n].split(), r[n + 1].split())
         ]
         return found[:limit]
 
-    async def mark_verified(self, finding_id: int, *, verified_by_url: str) -> bool:
+    async def mark_verified(
+        self, finding_id: int, *, verified_by_url: str, scope: str = ""
+    ) -> bool:
         """See :meth:`.store.Cache.mark_verified`."""
 
         async def step(conn: AsyncConnection[Any]) -> bool:
             cur = await conn.execute(
-                "UPDATE findings SET verified = true, verified_by_url = %s WHERE id = %s",
-                (verified_by_url, finding_id),
+                "UPDATE findings SET verified = true, verified_by_url = %s, verified_scope = %s "
+                "WHERE id = %s",
+                (verified_by_url, scope, finding_id),
             )
             return cur.rowcount > 0
 
         return await self._run("verify finding", step)
 
-    async def findings_for_source(self, url: str) -> list[Finding]:
+    async def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:
         """See :meth:`.store.Cache.findings_for_source`."""
         now = self._clock()
 
         async def step(conn: AsyncConnection[Any]) -> list[Finding]:
             cur = await conn.execute(
                 f"SELECT {_FINDING_COLUMNS} FROM findings WHERE source_url = %s "
-                "AND NOT verified AND expires_at > %s ORDER BY id",
-                (url, now),
+                "AND (NOT verified OR verified_scope != %s) AND expires_at > %s ORDER BY id",
+                (url, scope, now),
             )
             return [_finding(r) for r in await cur.fetchall()]
 

@@ -29,7 +29,7 @@ __all__ = [
     "open_database",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 BUSY_TIMEOUT_MS = 10_000
 
 _TABLES = """
@@ -86,6 +86,7 @@ CREATE TABLE IF NOT EXISTS findings (
     origin TEXT NOT NULL,
     verified INTEGER NOT NULL DEFAULT 0,
     verified_by_url TEXT,
+    verified_scope TEXT NOT NULL DEFAULT '',  -- version 4: network view of the verifying fetch
     stored_at REAL NOT NULL,
     expires_at REAL NOT NULL
 );
@@ -105,10 +106,11 @@ CREATE TABLE IF NOT EXISTS provider_usage (
 );
 """
 
-# Columns added to existing tables (version 3), with their definition, for older files.
+# Columns added to existing tables (versions 3 and 4), with their definition, for older files.
 _ADDED_COLUMNS = {
     "searches": {"used_at": "REAL NOT NULL DEFAULT 0"},
     "snapshots": {"meta": "TEXT NOT NULL DEFAULT '{}'", "used_at": "REAL NOT NULL DEFAULT 0"},
+    "findings": {"verified_scope": "TEXT NOT NULL DEFAULT ''"},
 }
 
 _FTS_TABLES = {

@@ -57,8 +57,10 @@ _SNAPSHOT_COLUMNS = (
 )
 _N_SNAPSHOT = len(_SNAPSHOT_COLUMNS.split(", "))
 _FINDING_COLUMNS = (
-    "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at"
+    "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at, "
+    "verified_scope"
 )
+_N_FINDING = len(_FINDING_COLUMNS.split(", "))
 _redirects_decoder = msgspec.json.Decoder(list[str])
 _META_FIELDS = ("pages", "author", "published", "modified", "scope")
 _meta_decoder = msgspec.json.Decoder(dict[str, Any])
@@ -458,29 +460,33 @@ class Cache:
                     "WHERE d.expires_at > ? ORDER BY d.stored_at DESC LIMIT ?",
                     (now, _NO_FTS_FINDINGS_SCAN),
                 ).fetchall()
+            n = _N_FINDING
             found = [
-                _finding(r[:9])
+                _finding(r[:n])
                 for r in rows
-                if finding_matches(words, _words_of(r[9]), _words_of(r[10]))
+                if finding_matches(words, _words_of(r[n]), _words_of(r[n + 1]))
             ]
         return found[:limit]
 
-    def mark_verified(self, finding_id: int, *, verified_by_url: str) -> bool:
-        """Mark a finding verified by a fetched page; False if no such finding exists."""
+    def mark_verified(self, finding_id: int, *, verified_by_url: str, scope: str = "") -> bool:
+        """Mark a finding verified by a page fetched under the network view *scope*; False
+        if no such finding exists."""
         with self._write("verify finding") as conn:
             cur = conn.execute(
-                "UPDATE findings SET verified = 1, verified_by_url = ? WHERE id = ?",
-                (verified_by_url, finding_id),
+                "UPDATE findings SET verified = 1, verified_by_url = ?, verified_scope = ? "
+                "WHERE id = ?",
+                (verified_by_url, scope, finding_id),
             )
             return cur.rowcount > 0
 
-    def findings_for_source(self, url: str) -> list[Finding]:
-        """Unverified, unexpired findings whose ``source_url`` is exactly *url*."""
+    def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:
+        """Unexpired findings whose ``source_url`` is exactly *url*, not yet verified under
+        the network view *scope*."""
         with self._use("finding lookup") as conn:
             rows = conn.execute(
                 f"SELECT {_FINDING_COLUMNS} FROM findings WHERE source_url = ? "
-                "AND verified = 0 AND expires_at > ? ORDER BY id",
-                (url, self._clock()),
+                "AND (verified = 0 OR verified_scope != ?) AND expires_at > ? ORDER BY id",
+                (url, scope, self._clock()),
             ).fetchall()
             return [_finding(r) for r in rows]
 
@@ -665,10 +671,10 @@ def _snapshot(row: Any) -> Snapshot:
 
 def _finding(row: Any) -> Finding:
     (finding_id, query, content, source_url, origin, verified, verified_by_url, stored_at,
-     expires_at) = row  # fmt: skip
+     expires_at, verified_scope) = row  # fmt: skip
     values = {
         "id": finding_id, "query": query, "content": content, "source_url": source_url,
         "origin": origin, "verified": bool(verified), "verified_by_url": verified_by_url,
-        "stored_at": stored_at, "expires_at": expires_at,
+        "stored_at": stored_at, "expires_at": expires_at, "verified_scope": verified_scope,
     }  # fmt: skip
     return msgspec.convert(values, Finding)

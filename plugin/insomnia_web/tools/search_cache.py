@@ -168,14 +168,16 @@ def hit_info(hit: SearchHit) -> SearchCacheInfo:
     )
 
 
-def finding_item(finding: Finding, now: float) -> FindingItem:
-    """The structured form of a saved finding, with its age at *now*."""
+def finding_item(finding: Finding, now: float, scope: str = "") -> FindingItem:
+    """The structured form of a saved finding, with its age at *now*: verified only when a
+    fetch under the network view *scope* verified it."""
+    verified = finding.verified and finding.verified_scope == scope
     return FindingItem(
         id=str(finding.id),
         query=finding.query,
         content=finding.content,
-        source_url=finding.verified_by_url if finding.verified else finding.source_url,
-        verified=finding.verified,
+        source_url=finding.verified_by_url if verified else finding.source_url,
+        verified=verified,
         age_s=round(max(0.0, now - finding.stored_at), 3),
     )
 
@@ -202,10 +204,13 @@ class SearchCache:
         *,
         ttl_s: float,
         clock: Callable[[], float] = time.time,
+        scope: str = "",
     ) -> None:
         self.cache = cache
         self.ttl_s = ttl_s
         self.clock = clock
+        self.scope = scope
+        """The caller's network view: findings verified under another show unverified."""
         self.unavailable = False
 
     def _note(self, warnings: list[str], exc: ToolError) -> None:
@@ -276,4 +281,4 @@ class SearchCache:
             self._note(warnings, exc)
             return []
         now = self.clock()
-        return [finding_item(f, now) for f in found]
+        return [finding_item(f, now, self.scope) for f in found]

@@ -285,7 +285,9 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
     async def _verify(self, cache: CacheStore, urls: tuple[str, ...], page: Snapshot) -> list[str]:
         """Verify saved findings this page confirms; a warning line for each."""
         try:
-            found = await verify_findings(cache, urls, page.text, by_url=page.final_url)
+            found = await verify_findings(
+                cache, urls, page.text, by_url=page.final_url, scope=self.services.scope
+            )
         except ToolError as exc:
             return [f"saved findings not checked ({exc.message})"]
         return [

@@ -201,6 +201,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             self.services.cache,
             ttl_s=self.manifest.web.cache.search_ttl_s,
             clock=lambda: self._now().timestamp(),
+            scope=self.services.scope,
         )
 
     def _budget(self, args: WebSearchInput) -> int:
