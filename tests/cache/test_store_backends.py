@@ -281,3 +281,20 @@ async def test_a_finding_is_verified_per_network_scope(store: CacheStore) -> Non
     assert await store.mark_verified(saved.id, verified_by_url="https://x.test/", scope="b")
     (found,) = await store.find_findings("q words")
     assert found.verified_scope == "b"
+
+
+@pytest.mark.asyncio
+async def test_an_answer_dated_in_the_future_is_not_served(
+    store: CacheStore, clock: FakeClock
+) -> None:
+    """A search answer or page stored by a host whose clock runs an hour ahead is not
+    served as fresh ("0s old") to hosts with the right time, nor past its freshness."""
+    import msgspec
+
+    clock.advance(3600)
+    await store.put_search("python asyncio tutorial", PARAMS, "mock", b"{}")
+    await store.put_snapshot(msgspec.structs.replace(page(), fetched_at=clock.now))
+    clock.advance(-3600)
+    assert await store.get_search("python asyncio tutorial", PARAMS, max_age_s=60) is None
+    assert await store.get_search("tutorial python asyncio", PARAMS, max_age_s=60) is None
+    assert await store.get_latest_snapshot(page().url, "readable", max_age_s=60) is None

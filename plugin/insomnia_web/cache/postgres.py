@@ -43,7 +43,15 @@ from .similarity import (
     normalize_query,
     search_matches,
 )
-from .store import PRUNE_INTERVAL_S, _finding, _hit, _meta, _snapshot, canonical_params
+from .store import (
+    MAX_CLOCK_SKEW_S,
+    PRUNE_INTERVAL_S,
+    _finding,
+    _hit,
+    _meta,
+    _snapshot,
+    canonical_params,
+)
 
 if TYPE_CHECKING:
     from psycopg import AsyncConnection
@@ -290,14 +298,14 @@ class PostgresStore:
         params_key = canonical_params(params)
         words = content_words(query)
         now = self._clock()
-        since = now - max_age_s
+        since, until = now - max_age_s, now + MAX_CLOCK_SKEW_S
         columns = "query, provider, created_at, payload"
 
         async def step(conn: AsyncConnection[Any]) -> SearchHit | None:
             cur = await conn.execute(
                 f"SELECT {columns} FROM searches WHERE params_key = %s AND norm_query = %s "
-                "AND created_at >= %s",
-                (params_key, normalize_query(query), since),
+                "AND created_at >= %s AND created_at <= %s",
+                (params_key, normalize_query(query), since, until),
             )
             row = await cur.fetchone()
             if row is not None:
@@ -307,9 +315,16 @@ class PostgresStore:
             cur = await conn.execute(
                 f"SELECT {columns}, terms FROM searches "
                 "WHERE terms_tsv @@ plainto_tsquery('simple', %s) AND params_key = %s "
-                "AND created_at >= %s AND n_terms <= %s "
+                "AND created_at >= %s AND created_at <= %s AND n_terms <= %s "
                 "ORDER BY n_terms, created_at DESC LIMIT %s",
-                (_terms(words), params_key, since, len(words) + MAX_EXTRA_WORDS, _CANDIDATES),
+                (
+                    _terms(words),
+                    params_key,
+                    since,
+                    until,
+                    len(words) + MAX_EXTRA_WORDS,
+                    _CANDIDATES,
+                ),
             )
             rows = await cur.fetchall()
             best = next((r for r in rows if search_matches(words, r[4].split(" "))), None)
@@ -362,15 +377,15 @@ class PostgresStore:
         self, url: str, mode: str, *, max_age_s: float, scope: str = ""
     ) -> Snapshot | None:
         """See :meth:`.store.Cache.get_latest_snapshot`."""
-        since = self._clock() - max_age_s
+        now = self._clock()
 
         async def step(conn: AsyncConnection[Any]) -> Snapshot | None:
             cur = await conn.execute(
                 f"SELECT {_SNAPSHOT_COLUMNS} FROM snapshots "
                 "WHERE (url = %s OR final_url = %s) AND mode = %s AND fetched_at >= %s "
-                "AND coalesce(meta::jsonb ->> 'scope', '') = %s "
+                "AND fetched_at <= %s AND coalesce(meta::jsonb ->> 'scope', '') = %s "
                 "ORDER BY fetched_at DESC LIMIT 1",
-                (url, url, mode, since, scope),
+                (url, url, mode, now - max_age_s, now + MAX_CLOCK_SKEW_S, scope),
             )
             row = await cur.fetchone()
             return None if row is None else _snapshot(row)

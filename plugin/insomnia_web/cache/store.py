@@ -28,7 +28,7 @@ from .similarity import (
     search_matches,
 )
 
-__all__ = ["LOCKED_SKIP_S", "Cache", "canonical_params"]
+__all__ = ["LOCKED_SKIP_S", "MAX_CLOCK_SKEW_S", "Cache", "canonical_params"]
 
 Store = Literal["all", "searches", "pages", "findings"]
 
@@ -41,6 +41,9 @@ SLOT_LOCK_WAIT_S = 2.0
 """Longest wait for the write lock to take a request slot (within the caller's deadline):
 past it the slot is ``cache_unavailable`` and the search goes on with its process's own
 bucket, rather than spend its deadline waiting."""
+MAX_CLOCK_SKEW_S = 300.0
+"""A stored answer or page dated further ahead than this is not served: a host whose clock
+runs ahead would have it shown as brand new (and past its freshness) to every other."""
 TOUCH_INTERVAL_S = 60.0
 """A read marks a row used again only when its mark is older than this (reads stay reads)."""
 EVICT_TARGET = 0.9
@@ -306,13 +309,13 @@ class Cache:
         params_key = canonical_params(params)
         words = content_words(query)
         now = self._clock()
-        since = now - max_age_s
+        since, until = now - max_age_s, now + MAX_CLOCK_SKEW_S
         columns = "s.query, s.provider, s.created_at, s.payload, s.id, s.used_at, s.terms"
         with self._use("search lookup") as conn:
             row = conn.execute(
                 f"SELECT {columns} FROM searches s WHERE params_key = ? AND norm_query = ? "
-                "AND created_at >= ?",
-                (params_key, normalize_query(query), since),
+                "AND created_at >= ? AND created_at <= ?",
+                (params_key, normalize_query(query), since, until),
             ).fetchone()
             if row is not None:
                 self._touch(conn, "searches", row[4], row[5])
@@ -323,12 +326,13 @@ class Cache:
                 rows = conn.execute(
                     f"SELECT {columns} FROM searches_fts f "
                     "JOIN searches s ON s.id = f.rowid WHERE searches_fts MATCH ? "
-                    "AND s.params_key = ? AND s.created_at >= ? AND s.n_terms <= ? "
-                    "ORDER BY s.n_terms, s.created_at DESC LIMIT ?",
+                    "AND s.params_key = ? AND s.created_at >= ? AND s.created_at <= ? "
+                    "AND s.n_terms <= ? ORDER BY s.n_terms, s.created_at DESC LIMIT ?",
                     (
                         fts_query(words),
                         params_key,
                         since,
+                        until,
                         len(words) + MAX_EXTRA_WORDS,
                         _CANDIDATES,
                     ),
@@ -336,8 +340,8 @@ class Cache:
             else:
                 rows = conn.execute(
                     f"SELECT {columns} FROM searches s WHERE params_key = ? AND terms = ? "
-                    "AND created_at >= ? ORDER BY created_at DESC LIMIT 1",
-                    (params_key, _terms(words), since),
+                    "AND created_at >= ? AND created_at <= ? ORDER BY created_at DESC LIMIT 1",
+                    (params_key, _terms(words), since, until),
                 ).fetchall()
             # Rows come fewest terms first, then newest first: the first match is the best.
             best = next((r for r in rows if search_matches(words, _words_of(r[6]))), None)
@@ -387,14 +391,14 @@ class Cache:
     ) -> Snapshot | None:
         """The newest version of *url* (requested or final URL) in *mode*, if young enough,
         read under the network view *scope* (see :attr:`.models.Snapshot.scope`)."""
-        since = self._clock() - max_age_s
+        now = self._clock()
         with self._use("page lookup") as conn:
             row = conn.execute(
                 f"SELECT {_SNAPSHOT_COLUMNS}, id, used_at FROM snapshots "
                 "WHERE (url = ? OR final_url = ?) AND mode = ? AND fetched_at >= ? "
-                "AND coalesce(json_extract(meta, '$.scope'), '') = ? "
+                "AND fetched_at <= ? AND coalesce(json_extract(meta, '$.scope'), '') = ? "
                 "ORDER BY fetched_at DESC LIMIT 1",
-                (url, url, mode, since, scope),
+                (url, url, mode, now - max_age_s, now + MAX_CLOCK_SKEW_S, scope),
             ).fetchone()
             if row is None:
                 return None
