@@ -3,9 +3,9 @@
 A search is keyed by its normalised query (the cache module normalises it) and every
 parameter that changes the answer: provider and its instance (base URL), mode, count,
 offset, freshness, the domain filters, safesearch, country and languages, for excerpts the
-token budget and the number of pages read, and the manifest's network view (its resolve
-table, allowed addresses and proxy). The cache decides whether a stored answer is an
-``exact`` or a ``similar`` match.
+token budget, the pages read (in all and per host) and the reranker, and the manifest's
+network view (its resolve table, allowed addresses and proxy). The cache decides whether a
+stored answer is an ``exact`` or a ``similar`` match.
 
 How old a reused answer may be: at most ``web.cache.search_ttl_s``, and when the call asks for
 ``freshness``, at most :data:`FRESHNESS_MAX_AGE_S` of it; a date-range freshness never reads
@@ -93,12 +93,15 @@ def search_params(
     pages: int | None = None,
     scope: str | None = None,
     endpoint: str | None = None,
+    rerank: str | None = None,
+    pages_per_host: int | None = None,
 ) -> dict[str, object]:
     """The parameters a cached answer must share with this call (its key, with the query).
 
     Everything comes from *request* as the provider receives it, so the domain filters are
-    already normalised and sorted (their spelling and order do not matter); ``max_tokens``
-    and the number of *pages* read are part of the key of an excerpt search only. *scope*
+    already normalised and sorted (their spelling and order do not matter); ``max_tokens``,
+    the number of *pages* read, the most read of one host (*pages_per_host*) and the
+    *rerank* stage are part of the key of an excerpt search only. *scope*
     is the manifest's network view (:func:`~.services.network_scope`): an answer whose
     pages were read at addresses one manifest allows is not reused under another.
     *endpoint* is :func:`provider_scope`: which instance of the provider answered.
@@ -121,6 +124,8 @@ def search_params(
     if mode == "excerpts":
         params["max_tokens"] = max_tokens
         params["pages"] = pages
+        params["pages_per_host"] = pages_per_host
+        params["rerank"] = None if rerank == "none" else rerank
     return params
 
 

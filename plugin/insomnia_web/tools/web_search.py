@@ -146,6 +146,8 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             mode=mode,
             max_tokens=budget,
             pages=self.manifest.web.pipeline.pages,
+            pages_per_host=self.manifest.web.pipeline.max_pages_per_host,
+            rerank=self.manifest.web.pipeline.rerank,
             scope=self.services.scope,
             endpoint=provider_scope(self.manifest, provider.name),
         )
