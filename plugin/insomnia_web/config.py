@@ -12,7 +12,7 @@ import re
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args, get_origin
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import msgspec
 from msgspec import Meta
@@ -519,7 +519,9 @@ def _check_cache_url(manifest: Manifest, source: str) -> None:
             f"({manifest.web.cache.password_env})",
             key="web.cache.url",
         )
-    if "password=" in (parsed.query or "").lower():
+    # The client library percent-decodes parameter names as parse_qsl does.
+    names = (name.lower() for name, _ in parse_qsl(parsed.query, keep_blank_values=True))
+    if any("password" in name for name in names):
         raise ManifestError(
             f"{source}: web.cache.url: the URL holds a password parameter; use "
             "web.cache.password_env instead",

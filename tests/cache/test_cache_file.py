@@ -6,13 +6,15 @@ import os
 import sqlite3
 import stat
 import threading
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
 
 from insomnia_web import ToolError
 from insomnia_web.cache import Cache, Snapshot, schema
+from insomnia_web.cache.store import LOCKED_SKIP_S
 
 from .conftest import FakeClock
 
@@ -79,6 +81,25 @@ def test_a_version_2_file_gains_the_use_column(cache_path: Path, clock: FakeCloc
         assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
 
 
+def test_a_version_3_file_gains_the_verified_scope_column(
+    cache_path: Path, clock: FakeClock
+) -> None:
+    """A file written before findings recorded their network view is migrated in place; a
+    finding verified then counts as verified under no view until fetched again."""
+    with Cache(cache_path, clock=clock) as cache:
+        saved = cache.add_finding("q words", "a fact of three words", "https://x.test/", ttl_s=60)
+        cache.mark_verified(saved.id, verified_by_url="https://x.test/", scope="a")
+    with closing(sqlite3.connect(cache_path, isolation_level=None)) as conn:  # version 3 again
+        conn.execute("ALTER TABLE findings DROP COLUMN verified_scope")
+        conn.execute("PRAGMA user_version = 3")
+    with Cache(cache_path, clock=clock) as cache:
+        (found,) = cache.find_findings("q words")
+        assert (found.verified, found.verified_scope) == (True, "")
+        assert [f.id for f in cache.findings_for_source("https://x.test/", scope="a")] == [saved.id]
+    with closing(sqlite3.connect(cache_path)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+
+
 def test_time_waiting_for_the_lock_counts_against_the_deadline(cache_path: Path) -> None:
     """A slot taken after waiting for another writer's lock leaves only what remains of
     max_wait_s: 0.5 s of lock wait and a 0.5 s slot do not fit in 0.8 s."""
@@ -109,3 +130,79 @@ def test_a_new_cache_file_is_private_to_its_owner(tmp_path: Path, clock: FakeClo
         os.umask(old)
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def planted_file(path: Path, clock: FakeClock, *, uid: int | None, mode: int) -> Path:
+    """A cache file holding one page, then given to user *uid* and *mode* (as if someone
+    else had made it where the manifest points)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with Cache(path, clock=clock) as cache:
+        cache.put_snapshot(page(1, clock()))
+    if uid is not None:
+        os.chown(path, uid, -1)
+    path.chmod(mode)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("owner", "mode"),
+    [("another user", 0o600), ("me", 0o666), ("another user", 0o644)],
+    ids=["theirs", "mine-world-writable", "theirs-readable"],
+)
+def test_a_cache_file_someone_else_can_write_is_refused(
+    tmp_path: Path, clock: FakeClock, owner: str, mode: int
+) -> None:
+    """A cache file owned by another user, or that every user may write, is not used (its
+    pages, answers and findings could be anyone's, and what is stored goes to them): every
+    step is a cache_error naming the file's owner or mode and web.cache.path."""
+    if owner == "another user" and os.geteuid() != 0:
+        pytest.skip("giving a file to another user needs root")
+    uid = 4242 if owner == "another user" else None
+    path = planted_file(tmp_path / "shared" / "cache.sqlite3", clock, uid=uid, mode=mode)
+    with Cache(path, clock=clock) as cache, pytest.raises(ToolError) as info:
+        cache.get_latest_snapshot("https://e.test/1", "readable", max_age_s=60)
+    assert info.value.code == "cache_error"
+    assert "web.cache.path" in (info.value.hint or "")
+
+
+@contextmanager
+def locked_by_another_process(path: Path) -> Iterator[None]:
+    """Another connection holds the file's write lock until the block ends."""
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    finally:
+        conn.rollback()
+        conn.close()
+
+
+def test_a_slot_waits_for_a_held_lock_no_longer_than_its_deadline(
+    cache_path: Path, clock: FakeClock
+) -> None:
+    """A writer that keeps the lock makes take_slot give up within its max_wait_s, as
+    cache_unavailable (the search then goes on with this process's own bucket), instead of
+    waiting out the ten-second busy timeout past the search's deadline."""
+    with Cache(cache_path, clock=clock) as cache:
+        cache.take_slot("brave:k", interval_s=1.0, max_wait_s=5)
+        with locked_by_another_process(cache_path), pytest.raises(ToolError) as info:
+            cache.take_slot("brave:k", interval_s=1.0, max_wait_s=0.1)
+    assert info.value.code == "cache_unavailable"
+    assert "locked" in info.value.message
+
+
+def test_a_file_found_locked_is_skipped_for_a_few_seconds(
+    cache_path: Path, clock: FakeClock
+) -> None:
+    """After a write found the file locked, writes fail at once as cache_unavailable for a
+    few seconds (each would wait out the busy timeout again), then the file is used again."""
+    with Cache(cache_path, clock=clock) as cache:
+        cache.take_slot("brave:k", interval_s=1.0, max_wait_s=5)
+        with locked_by_another_process(cache_path), pytest.raises(ToolError):
+            cache.take_slot("brave:k", interval_s=1.0, max_wait_s=0.1)
+        with pytest.raises(ToolError) as info:
+            cache.put_search("q", {}, "mock", b"{}")
+        assert info.value.code == "cache_unavailable"
+        clock.advance(LOCKED_SKIP_S)
+        cache.put_search("q", {}, "mock", b"{}")
+    assert cache.get_search("q", {}, max_age_s=60) is not None

@@ -25,6 +25,18 @@ def test_exact_hit_ignores_case_space_punctuation_and_width(cache: Cache) -> Non
     assert hit.payload == b'{"r": 1}'
 
 
+def test_control_characters_in_a_query_separate_words(cache: Cache) -> None:
+    """NUL and other control characters in a query (or a finding) separate words like a
+    space: they neither break the full-text lookup nor make another query."""
+    cache.put_search("python\x00asyncio\x1btutorial", PARAMS, "brave", b"{}")
+    hit = cache.get_search("python asyncio tutorial", PARAMS, max_age_s=DAY)
+    assert hit is not None
+    assert hit.match == "exact"
+    assert cache.get_search("tutorial\x00python asyncio", PARAMS, max_age_s=DAY) is not None
+    cache.add_finding("asyncio\x00timeout", "asyncio.timeout\x00cancels the task", None, ttl_s=DAY)
+    assert [f.query for f in cache.find_findings("asyncio\x00timeout")] == ["asyncio\x00timeout"]
+
+
 def test_miss_on_empty_cache(cache: Cache) -> None:
     """Looking up a query that was never stored returns None."""
     assert cache.get_search("python asyncio tutorial", PARAMS, max_age_s=DAY) is None

@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from insomnia_web.cache import Cache, Snapshot, schema
@@ -92,6 +94,71 @@ def test_corrupt_file_is_a_cache_error(cache_path: Path) -> None:
     assert info.value.code == "cache_error"
     assert info.value.retryable is True
     assert isinstance(info.value.__cause__, sqlite3.DatabaseError)
+
+
+TAMPERED = {
+    "search payload of text": "UPDATE searches SET payload = 'abc'",
+    "search payload of a huge number": "UPDATE searches SET payload = 1000000000000000",
+    "search time of text": "UPDATE searches SET created_at = 'x'",
+    "search terms of a number": "UPDATE searches SET terms = 5, norm_query = 'other'",
+    "page text of a number": "UPDATE snapshots SET text = 5",
+    "page time of text": "UPDATE snapshots SET fetched_at = 'x'",
+    "page count of text": """UPDATE snapshots SET meta = '{"pages": "x"}'""",
+    "finding time of text": "UPDATE findings SET stored_at = 'x'",
+    "finding terms of a number": "UPDATE findings SET terms = 5, query_terms = 7",
+    "budget times of text": "INSERT INTO rate_buckets VALUES ('brave:k', 'x', 'y')",
+}
+
+
+def tampered_cache(path: Path, sql: str) -> Cache:
+    """A cache with one search, page, finding and budget, then *sql* run on its file."""
+    cache = Cache(path)
+    cache.put_search("alpha beta", PARAMS, "brave", b"{}")
+    cache.put_snapshot(
+        Snapshot(url="https://a.test/", final_url="https://a.test/", mode="readable",
+                 text="t", status=200, fetched_at=1.8e9)
+    )  # fmt: skip
+    cache.add_finding("alpha beta", "alpha beta gamma", "https://a.test/", ttl_s=1e10)
+    cache.close()
+    conn = sqlite3.connect(path)
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+    return cache
+
+
+@pytest.mark.parametrize("sql", TAMPERED.values(), ids=TAMPERED.keys())
+def test_a_row_of_the_wrong_type_is_a_cache_error(cache_path: Path, sql: str) -> None:
+    """A row another program wrote with a value of the wrong type is a cache_error when it
+    is read (the tools then go on without the cache), never a TypeError nor a value of the
+    wrong type handed to the tools."""
+    cache_path.parent.mkdir()
+    cache = tampered_cache(cache_path, sql)
+    reads = {
+        "search": lambda: cache.get_search("alpha beta", PARAMS, max_age_s=1e12),
+        "similar search": lambda: cache.get_search("beta alpha", PARAMS, max_age_s=1e12),
+        "page": lambda: cache.get_latest_snapshot("https://a.test/", "readable", max_age_s=1e12),
+        "findings": lambda: cache.find_findings("alpha beta"),
+        "source findings": lambda: cache.findings_for_source("https://a.test/"),
+        "slot": lambda: cache.take_slot("brave:k", interval_s=1.0, max_wait_s=5),
+    }
+    with cache:
+        for read in reads.values():
+            got = _result_or_code(read)
+            if isinstance(got, str):
+                assert got == "cache_error"
+                continue
+            for item in got if isinstance(got, list) else [got]:
+                if item is not None:
+                    msgspec.convert(msgspec.to_builtins(item), type(item))
+
+
+def _result_or_code(read: Callable[[], object]) -> object:
+    """What *read* returns, or the code of the ToolError it raises."""
+    try:
+        return read()
+    except ToolError as exc:
+        return exc.code
 
 
 def test_unusable_path_is_a_cache_error(tmp_path: Path) -> None:

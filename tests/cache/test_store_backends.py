@@ -102,6 +102,20 @@ async def test_snapshots(store: CacheStore, clock: FakeClock) -> None:
 
 
 @pytest.mark.asyncio
+async def test_snapshot_is_found_only_under_its_network_scope(store: CacheStore) -> None:
+    """A page stored under one network view is the latest copy for that view only."""
+    import msgspec
+
+    await store.put_snapshot(msgspec.structs.replace(page(), scope="view-a"))
+    url = page().url
+    found = await store.get_latest_snapshot(url, "readable", max_age_s=1e12, scope="view-a")
+    assert found is not None
+    assert found.scope == "view-a"
+    assert await store.get_latest_snapshot(url, "readable", max_age_s=1e12, scope="view-b") is None
+    assert await store.get_latest_snapshot(url, "readable", max_age_s=1e12) is None
+
+
+@pytest.mark.asyncio
 async def test_findings_found_and_verified(store: CacheStore) -> None:
     """A finding is found for its question, listed for its source, and can be verified."""
     fact = "Python 3.12 was released on 2 October 2023."
@@ -161,6 +175,19 @@ async def test_hold_delays_every_user_of_the_bucket(
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("odd", [float("nan"), float("inf"), -5.0, 1e300])
+async def test_an_odd_hold_neither_breaks_nor_outlives_later_holds(
+    store: CacheStore, clock: FakeClock, odd: float
+) -> None:
+    """A hold of NaN, infinite, negative or huge seconds is stored as at most a day: the next
+    hold still holds every client back, and no hold lasts past a day."""
+    await store.hold("brave:k", odd)
+    await store.hold("brave:k", 3.0)
+    slot = await store.take_slot("brave:k", interval_s=0.1, max_wait_s=None)
+    assert 3.0 <= slot.wait_s <= 86_400.0
+
+
+@pytest.mark.asyncio
 async def test_monthly_limit_and_usage(store: CacheStore, clock: FakeClock) -> None:
     """Requests are counted per day and month; past the monthly limit they are refused."""
     for _ in range(2):
@@ -210,6 +237,7 @@ def test_migrations_are_plain_sql_files_in_the_package() -> None:
     assert [(version, name) for version, name, _ in found] == [
         (1, "0001_initial.sql"),
         (2, "0002_snapshot_meta.sql"),
+        (3, "0003_finding_scope.sql"),
     ]
     assert "CREATE TABLE searches" in found[0][2]
 
@@ -227,7 +255,11 @@ async def test_postgres_schema_is_versioned_and_a_newer_one_refused(tmp_path: Pa
         await store.aclose()
         with psycopg.connect(cfg.url, autocommit=True) as conn:
             rows = conn.execute("SELECT version, name FROM insomnia_web_schema").fetchall()
-            assert rows == [(1, "0001_initial.sql"), (2, "0002_snapshot_meta.sql")]
+            assert rows == [
+                (1, "0001_initial.sql"),
+                (2, "0002_snapshot_meta.sql"),
+                (3, "0003_finding_scope.sql"),
+            ]
             conn.execute("INSERT INTO insomnia_web_schema (version, name) VALUES (99, 'x')")
         newer = PostgresStore(cfg.url)
         with pytest.raises(ToolError) as info:
@@ -235,3 +267,34 @@ async def test_postgres_schema_is_versioned_and_a_newer_one_refused(tmp_path: Pa
         await newer.aclose()
     assert info.value.code == "cache_error"
     assert "schema version 99" in info.value.message
+
+
+@pytest.mark.asyncio
+async def test_a_finding_is_verified_per_network_scope(store: CacheStore) -> None:
+    """A finding verified under one network view is still to be verified under another,
+    and a later verification records the view it was made under."""
+    saved = await store.add_finding("q words", "a fact of three words", "https://x.test/", ttl_s=60)
+    assert await store.mark_verified(saved.id, verified_by_url="https://x.test/", scope="a")
+    assert await store.findings_for_source("https://x.test/", scope="a") == []
+    (again,) = await store.findings_for_source("https://x.test/", scope="b")
+    assert (again.verified, again.verified_scope) == (True, "a")
+    assert await store.mark_verified(saved.id, verified_by_url="https://x.test/", scope="b")
+    (found,) = await store.find_findings("q words")
+    assert found.verified_scope == "b"
+
+
+@pytest.mark.asyncio
+async def test_an_answer_dated_in_the_future_is_not_served(
+    store: CacheStore, clock: FakeClock
+) -> None:
+    """A search answer or page stored by a host whose clock runs an hour ahead is not
+    served as fresh ("0s old") to hosts with the right time, nor past its freshness."""
+    import msgspec
+
+    clock.advance(3600)
+    await store.put_search("python asyncio tutorial", PARAMS, "mock", b"{}")
+    await store.put_snapshot(msgspec.structs.replace(page(), fetched_at=clock.now))
+    clock.advance(-3600)
+    assert await store.get_search("python asyncio tutorial", PARAMS, max_age_s=60) is None
+    assert await store.get_search("tutorial python asyncio", PARAMS, max_age_s=60) is None
+    assert await store.get_latest_snapshot(page().url, "readable", max_age_s=60) is None

@@ -115,6 +115,17 @@ def test_password_in_the_url_is_refused() -> None:
         parse_manifest({"web": {"cache": {"url": "postgresql://u@db/x?password=sekrit"}}})
 
 
+@pytest.mark.parametrize(
+    "query", ["passw%6Frd=sekrit", "%70assword=sekrit", "PassWord=sekrit", "a=1&sslpassw%6Frd=x"]
+)
+def test_a_password_parameter_in_any_spelling_is_refused(query: str) -> None:
+    """A password parameter is refused however its name is percent-encoded or cased: the
+    server's client library decodes the name, so it would log in with it while stats,
+    doctor and errors showed it."""
+    with pytest.raises(ValueError, match="password_env"):
+        parse_manifest({"web": {"cache": {"url": f"postgresql://u@db/x?{query}"}}})
+
+
 def test_monthly_limit_needs_the_cache() -> None:
     """A monthly limit with the cache disabled is a manifest error: nothing would count it."""
     with pytest.raises(ValueError, match=r"web\.cache\.enabled"):

@@ -200,3 +200,15 @@ async def test_a_failing_reranker_costs_the_rerank_not_the_search(
     assert out["excerpts"]
     assert any("reranker 'broken' failed" in w for w in out["warnings"])
     assert "reranker 'broken' failed" in text
+
+
+@pytest.mark.asyncio
+async def test_an_excerpt_answer_is_not_reused_under_another_reranker(env: Web) -> None:
+    """An excerpt answer ranked without a reranker is not served to a manifest that names
+    one (nor the reverse): the reranker changes which passages the answer holds."""
+    LavaFirst.calls.clear()
+    await search(env.runtime(), "tortoise lifespan")
+    rt = env.runtime(pipeline={"rerank": "lava-first"}, plugins=(LavaPlugin(),))
+    text, _ = await search(rt, "tortoise lifespan")
+    assert text.startswith("[cache: miss")
+    assert LavaFirst.calls

@@ -344,3 +344,17 @@ async def test_max_pages_per_host_limits_the_pages_read_of_one_host(env: Web) ->
     assert [p["url"] for p in out["pages"]] == [env.hits[0].url, env.hits[2].url]
     assert second in [r["url"] for r in out["results"]]
     assert ("a.test", "/q") not in env.sim.seen
+
+
+@pytest.mark.asyncio
+async def test_excerpts_read_at_an_allowed_private_address_are_not_reused_by_a_stricter_one(
+    env: Web,
+) -> None:
+    """An excerpt answer whose pages one manifest read at private addresses it allows is not
+    served, from the same cache, to a manifest whose policy refuses those addresses."""
+    await search(env.runtime(), "giant tortoise lifespan")
+    text, out = await search(env.runtime(allow_cidrs=[]), "giant tortoise lifespan")
+    assert MISS_RE.match(text.splitlines()[0])
+    assert "about 101 years" not in text
+    assert [p["status"] for p in out["pages"]] != ["ok", "ok"]
+    assert env.calls == 2

@@ -162,11 +162,15 @@ def test_key_fingerprint_does_not_contain_the_key() -> None:
         ({"x-ratelimit-reset": "1, 1419704", "x-ratelimit-remaining": "0, 10"}, 1.0),
         ({"x-ratelimit-reset": "1, 1419704", "x-ratelimit-remaining": "3, 0"}, 86400.0),
         ({"x-ratelimit-reset": "soon"}, None),
+        ({"x-ratelimit-reset": "nan"}, None),
+        ({"x-ratelimit-reset": "1, nan", "x-ratelimit-remaining": "3, 0"}, None),
+        ({"x-ratelimit-reset": "inf"}, None),
         ({}, None),
     ],
 )
 def test_retry_after_from_headers(headers: dict[str, str], expected: float | None) -> None:
-    """Retry-After wins; else the reset of the exhausted Brave window (capped at a day)."""
+    """Retry-After wins; else the reset of the exhausted Brave window (capped at a day); a
+    value that is not a finite number (``nan``, ``inf``) says nothing."""
     assert retry_after_from_headers(headers) == expected
 
 
@@ -395,3 +399,21 @@ async def test_store_down_with_a_monthly_limit_sends_nothing() -> None:
         await bucket.acquire(2)
     assert info.value.code == "cache_unavailable"
     assert "no request was sent" in info.value.message
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("code", ["cache_error", "cache_unavailable"])
+async def test_an_uncountable_request_hints_at_what_can_help(code: str) -> None:
+    """A monthly-limited search refused because the store failed tells the model what
+    helps (WebFetch, telling the user), not to retry with force_fresh, which cannot."""
+    clock = FakeClock()
+    failed = ToolError(code, "cache rate limit failed: database or disk is full")  # type: ignore[arg-type]
+    bucket = SharedBucket(
+        FakeBudget(error=failed), "brave:k", monthly_limit=100, clock=clock, sleep=clock.sleep
+    )
+    with pytest.raises(ToolError) as info:
+        await bucket.acquire(2)
+    assert info.value.code == code
+    assert info.value.hint is not None
+    assert "force_fresh" not in info.value.hint
+    assert "WebFetch" in info.value.hint

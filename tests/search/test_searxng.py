@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -238,3 +239,26 @@ async def test_private_result_urls_are_filtered_and_counted(
     assert [r["url"] for r in result.output["results"]] == ["https://public.example/"]
     assert result.output["filtered"] == 2
     assert "2 results were hidden" in result.text
+
+
+@pytest.mark.asyncio
+async def test_a_cached_answer_of_one_instance_is_not_served_for_another(
+    make_runtime: Callable[..., Runtime], serve_app: Serve, tmp_path: Path
+) -> None:
+    """Two manifests on one cache that name different SearXNG instances each get their own
+    instance's answer: one instance's stored results are not served for the other."""
+    evil, good = FakeSearxng(), FakeSearxng()
+    evil.results = [{"url": "https://phish.example/login", "title": "Log in", "content": "x"}]
+    runtimes = []
+    for fake in (evil, good):
+        settings = {"provider": "searxng", "searxng": {"base_url": await serve_app(fake.app())}}
+        data = manifest_data(
+            {**settings, "mode": "results"}, cache={"path": str(tmp_path / "c.sqlite3")}
+        )
+        runtimes.append(make_runtime(data))
+    first = await runtimes[0].call_tool("WebSearch", {"query": "bank login page"})
+    assert first.ok, first.text
+    result = await runtimes[1].call_tool("WebSearch", {"query": "bank login page"})
+    assert result.ok, result.text
+    assert "phish.example" not in result.text
+    assert len(good.queries) == 1

@@ -59,3 +59,20 @@ async def test_a_page_that_echoes_its_url_does_not_verify_what_the_url_says(
     assert result.ok, result.text
     assert HIDDEN_FACT in result.text
     assert "verified finding" not in result.text
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("field", ["query", "content"])
+async def test_a_nul_character_in_a_finding_is_invalid_input(
+    make_runtime: MakeRuntime, field: str
+) -> None:
+    """A NUL in a finding's question or content is invalid_input naming the field, on every
+    store: PostgreSQL text cannot hold one, so the call failed there as a cache_error whose
+    hint said to retry."""
+    args = {"query": "tortoise lifespan", "content": "Giant tortoises live long lives."}
+    args[field] = args[field].replace(" ", "\x00", 1)
+    result = await make_runtime().call_tool("SaveFinding", args)
+    assert not result.ok
+    assert result.error is not None
+    assert result.error.code == "invalid_input"
+    assert f"$.{field}" in result.error.message

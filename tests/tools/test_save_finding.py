@@ -16,6 +16,7 @@ from insomnia_web.runtime import Runtime
 from insomnia_web.schemas import SaveFindingInput
 from insomnia_web.tools.base import ToolContext
 from insomnia_web.tools.save_finding import SaveFinding
+from insomnia_web.tools.services import network_scope
 
 from .conftest import MakeRuntime, Site
 from .test_web_fetch import fetch, ok
@@ -80,7 +81,8 @@ async def test_later_fetch_verifies_the_finding(runtime: Runtime, site: Site) ->
     out = ok(result)
     assert f"verified finding #{kept['id']}" in result.text
     assert f"verified finding #{other['id']}" not in result.text
-    (left,) = cache_of(runtime).findings_for_source(site.url("/new"))
+    scope = network_scope(runtime.manifest)
+    (left,) = cache_of(runtime).findings_for_source(site.url("/new"), scope=scope)
     assert str(left.id) == other["id"]
     assert [w for w in out["warnings"] if "finding" in w] == [
         f"verified finding #{kept['id']} (saved for 'python 3.12 release'): this page contains it"

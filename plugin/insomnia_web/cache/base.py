@@ -49,9 +49,10 @@ class CacheStore(Protocol):
         ...
 
     async def get_latest_snapshot(
-        self, url: str, mode: str, *, max_age_s: float
+        self, url: str, mode: str, *, max_age_s: float, scope: str = ""
     ) -> Snapshot | None:
-        """The newest version of *url* (requested or final URL) in *mode*, if young enough."""
+        """The newest version of *url* (requested or final URL) in *mode*, if young enough,
+        stored under the network view *scope* (:attr:`.models.Snapshot.scope`)."""
         ...
 
     async def add_finding(
@@ -64,12 +65,16 @@ class CacheStore(Protocol):
         """Unexpired findings relevant to *query*, best first."""
         ...
 
-    async def mark_verified(self, finding_id: int, *, verified_by_url: str) -> bool:
-        """Mark a finding verified by a fetched page; False if there is no such finding."""
+    async def mark_verified(
+        self, finding_id: int, *, verified_by_url: str, scope: str = ""
+    ) -> bool:
+        """Mark a finding verified by a page fetched under the network view *scope*; False
+        if there is no such finding."""
         ...
 
-    async def findings_for_source(self, url: str) -> list[Finding]:
-        """Unverified, unexpired findings whose source URL is exactly *url*."""
+    async def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:
+        """Unexpired findings whose source URL is exactly *url*, not yet verified under the
+        network view *scope*."""
         ...
 
     async def take_slot(

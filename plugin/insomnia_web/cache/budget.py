@@ -16,13 +16,29 @@ never take the same slot. A caller then *sleeps* until its slot: no polling.
 
 from __future__ import annotations
 
+import math
 import time
 
 import msgspec
 
 from ..errors import ToolError
 
-__all__ = ["ProviderUsage", "Slot", "day_key", "month_key", "plan_slot"]
+__all__ = ["MAX_HOLD_S", "ProviderUsage", "Slot", "day_key", "hold_span", "month_key", "plan_slot"]
+
+MAX_HOLD_S = 86_400.0
+"""The longest hold one answer may put on a bucket (a day, as ``Retry-After`` is capped)."""
+
+
+def hold_span(seconds: float) -> float:
+    """*seconds* as a hold the store keeps: within ``0..MAX_HOLD_S``; NaN holds nothing.
+
+    A NaN stored as ``hold_until`` would compare false with every later hold (PostgreSQL
+    sorts it above every number, so ``greatest`` keeps it), and every later 429 would
+    then hold back no other process.
+    """
+    if math.isnan(seconds):
+        return 0.0
+    return min(max(seconds, 0.0), MAX_HOLD_S)
 
 
 class Slot(msgspec.Struct, kw_only=True, frozen=True):

@@ -64,6 +64,11 @@ class Snapshot(msgspec.Struct, kw_only=True, frozen=True):
     """Publication date the page states (ISO 8601 text)."""
     modified: str | None = None
     """Last-modified date the page states (ISO 8601 text)."""
+    scope: str = ""
+    """The network view the page was read under (see
+    :func:`~insomnia_web.tools.services.network_scope`): a copy is served only to a caller
+    with the same one, as another manifest may resolve the host elsewhere or refuse its
+    address."""
 
 
 def snapshot_hash(text: str, mode: str) -> str:
@@ -87,6 +92,9 @@ class Finding(msgspec.Struct, kw_only=True, frozen=True):
     verified: bool = False
     verified_by_url: str | None = None
     """The fetched page whose text contained the fact."""
+    verified_scope: str = ""
+    """The network view that fetch was made under (see :attr:`Snapshot.scope`): the finding
+    counts as verified only for callers with the same one."""
 
 
 class CacheStats(msgspec.Struct, kw_only=True, frozen=True):

@@ -34,7 +34,7 @@ import msgspec
 
 from ..errors import ToolError
 from .base import StoreName
-from .budget import ProviderUsage, Slot, day_key, month_key, plan_slot
+from .budget import ProviderUsage, Slot, day_key, hold_span, month_key, plan_slot
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
 from .similarity import (
     MAX_EXTRA_WORDS,
@@ -43,7 +43,15 @@ from .similarity import (
     normalize_query,
     search_matches,
 )
-from .store import PRUNE_INTERVAL_S, _finding, _hit, _meta, _snapshot, canonical_params
+from .store import (
+    MAX_CLOCK_SKEW_S,
+    PRUNE_INTERVAL_S,
+    _finding,
+    _hit,
+    _meta,
+    _snapshot,
+    canonical_params,
+)
 
 if TYPE_CHECKING:
     from psycopg import AsyncConnection
@@ -65,8 +73,10 @@ _SNAPSHOT_COLUMNS = (
     "fetched_at, redirects, truncated, download_truncated, meta"
 )
 _FINDING_COLUMNS = (
-    "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at"
+    "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at, "
+    "verified_scope"
 )
+_N_FINDING = len(_FINDING_COLUMNS.split(", "))
 _SERVER_NOW = "extract(epoch FROM clock_timestamp())::double precision"
 
 T = TypeVar("T")
@@ -288,14 +298,14 @@ class PostgresStore:
         params_key = canonical_params(params)
         words = content_words(query)
         now = self._clock()
-        since = now - max_age_s
+        since, until = now - max_age_s, now + MAX_CLOCK_SKEW_S
         columns = "query, provider, created_at, payload"
 
         async def step(conn: AsyncConnection[Any]) -> SearchHit | None:
             cur = await conn.execute(
                 f"SELECT {columns} FROM searches WHERE params_key = %s AND norm_query = %s "
-                "AND created_at >= %s",
-                (params_key, normalize_query(query), since),
+                "AND created_at >= %s AND created_at <= %s",
+                (params_key, normalize_query(query), since, until),
             )
             row = await cur.fetchone()
             if row is not None:
@@ -305,9 +315,16 @@ class PostgresStore:
             cur = await conn.execute(
                 f"SELECT {columns}, terms FROM searches "
                 "WHERE terms_tsv @@ plainto_tsquery('simple', %s) AND params_key = %s "
-                "AND created_at >= %s AND n_terms <= %s "
+                "AND created_at >= %s AND created_at <= %s AND n_terms <= %s "
                 "ORDER BY n_terms, created_at DESC LIMIT %s",
-                (_terms(words), params_key, since, len(words) + MAX_EXTRA_WORDS, _CANDIDATES),
+                (
+                    _terms(words),
+                    params_key,
+                    since,
+                    until,
+                    len(words) + MAX_EXTRA_WORDS,
+                    _CANDIDATES,
+                ),
             )
             rows = await cur.fetchall()
             best = next((r for r in rows if search_matches(words, r[4].split(" "))), None)
@@ -357,17 +374,18 @@ class PostgresStore:
         return await self._run("page lookup", step)
 
     async def get_latest_snapshot(
-        self, url: str, mode: str, *, max_age_s: float
+        self, url: str, mode: str, *, max_age_s: float, scope: str = ""
     ) -> Snapshot | None:
         """See :meth:`.store.Cache.get_latest_snapshot`."""
-        since = self._clock() - max_age_s
+        now = self._clock()
 
         async def step(conn: AsyncConnection[Any]) -> Snapshot | None:
             cur = await conn.execute(
                 f"SELECT {_SNAPSHOT_COLUMNS} FROM snapshots "
                 "WHERE (url = %s OR final_url = %s) AND mode = %s AND fetched_at >= %s "
+                "AND fetched_at <= %s AND coalesce(meta::jsonb ->> 'scope', '') = %s "
                 "ORDER BY fetched_at DESC LIMIT 1",
-                (url, url, mode, since),
+                (url, url, mode, now - max_age_s, now + MAX_CLOCK_SKEW_S, scope),
             )
             row = await cur.fetchone()
             return None if row is None else _snapshot(row)
@@ -424,32 +442,36 @@ class PostgresStore:
             return await cur.fetchall()
 
         rows = await self._run("finding lookup", step)
+        n = _N_FINDING
         found = [
-            _finding(r[:9]) for r in rows if finding_matches(words, r[9].split(), r[10].split())
+            _finding(r[:n]) for r in rows if finding_matches(words, r[n].split(), r[n + 1].split())
         ]
         return found[:limit]
 
-    async def mark_verified(self, finding_id: int, *, verified_by_url: str) -> bool:
+    async def mark_verified(
+        self, finding_id: int, *, verified_by_url: str, scope: str = ""
+    ) -> bool:
         """See :meth:`.store.Cache.mark_verified`."""
 
         async def step(conn: AsyncConnection[Any]) -> bool:
             cur = await conn.execute(
-                "UPDATE findings SET verified = true, verified_by_url = %s WHERE id = %s",
-                (verified_by_url, finding_id),
+                "UPDATE findings SET verified = true, verified_by_url = %s, verified_scope = %s "
+                "WHERE id = %s",
+                (verified_by_url, scope, finding_id),
             )
             return cur.rowcount > 0
 
         return await self._run("verify finding", step)
 
-    async def findings_for_source(self, url: str) -> list[Finding]:
+    async def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:
         """See :meth:`.store.Cache.findings_for_source`."""
         now = self._clock()
 
         async def step(conn: AsyncConnection[Any]) -> list[Finding]:
             cur = await conn.execute(
                 f"SELECT {_FINDING_COLUMNS} FROM findings WHERE source_url = %s "
-                "AND NOT verified AND expires_at > %s ORDER BY id",
-                (url, now),
+                "AND (NOT verified OR verified_scope != %s) AND expires_at > %s ORDER BY id",
+                (url, scope, now),
             )
             return [_finding(r) for r in await cur.fetchall()]
 
@@ -516,7 +538,7 @@ class PostgresStore:
         """See :meth:`.store.Cache.hold`."""
 
         async def step(conn: AsyncConnection[Any]) -> None:
-            until = await self._now(conn) + max(seconds, 0.0)
+            until = await self._now(conn) + hold_span(seconds)
             await conn.execute(
                 "INSERT INTO rate_buckets (name, next_free, hold_until) VALUES (%s, %s, %s) "
                 "ON CONFLICT (name) DO UPDATE "

@@ -2,7 +2,8 @@
 
 One SQLite file in WAL mode, shared by every process of the user: readers never block the
 single writer, writers take the lock up front (``BEGIN IMMEDIATE``) and wait up to
-:data:`BUSY_TIMEOUT_MS` for each other. ``PRAGMA user_version`` holds :data:`SCHEMA_VERSION`.
+:data:`BUSY_TIMEOUT_MS` for each other (a file kept locked longer is then skipped for a
+while: :data:`~.store.LOCKED_SKIP_S`). ``PRAGMA user_version`` holds :data:`SCHEMA_VERSION`.
 
 The full-text tables (``searches_fts``, ``findings_fts``) index the ``terms`` column of their
 base table by rowid and are kept in step by :mod:`insomnia_web.cache.store`. They exist only
@@ -14,12 +15,21 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import stat
 import time
 from pathlib import Path
 
-__all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "fts5_available", "open_database"]
+from ..errors import ToolError
 
-SCHEMA_VERSION = 3
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "SCHEMA_VERSION",
+    "check_own_file",
+    "fts5_available",
+    "open_database",
+]
+
+SCHEMA_VERSION = 4
 BUSY_TIMEOUT_MS = 10_000
 
 _TABLES = """
@@ -56,7 +66,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
     redirects TEXT NOT NULL,       -- JSON list
     truncated INTEGER NOT NULL,
     download_truncated INTEGER NOT NULL,
-    meta TEXT NOT NULL DEFAULT '{}',  -- version 3, JSON: pages, author, published, modified
+    meta TEXT NOT NULL DEFAULT '{}',  -- version 3, JSON: pages, author, published, modified, scope
     used_at REAL NOT NULL DEFAULT 0,  -- version 3: last stored or read (size-cap eviction)
     UNIQUE (url, hash)
 );
@@ -76,6 +86,7 @@ CREATE TABLE IF NOT EXISTS findings (
     origin TEXT NOT NULL,
     verified INTEGER NOT NULL DEFAULT 0,
     verified_by_url TEXT,
+    verified_scope TEXT NOT NULL DEFAULT '',  -- version 4: network view of the verifying fetch
     stored_at REAL NOT NULL,
     expires_at REAL NOT NULL
 );
@@ -95,10 +106,11 @@ CREATE TABLE IF NOT EXISTS provider_usage (
 );
 """
 
-# Columns added to existing tables (version 3), with their definition, for older files.
+# Columns added to existing tables (versions 3 and 4), with their definition, for older files.
 _ADDED_COLUMNS = {
     "searches": {"used_at": "REAL NOT NULL DEFAULT 0"},
     "snapshots": {"meta": "TEXT NOT NULL DEFAULT '{}'", "used_at": "REAL NOT NULL DEFAULT 0"},
+    "findings": {"verified_scope": "TEXT NOT NULL DEFAULT ''"},
 }
 
 _FTS_TABLES = {
@@ -124,10 +136,12 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, bool]:
     ``cache_error``. The connection is closed again if set-up fails. A file created here is
     readable by its owner only (``0600``; SQLite gives its WAL files the same mode), and so
     is a folder made for it (``0700``): it holds the pages read and the queries searched.
+    A file someone else may write is refused (:func:`check_own_file`).
     """
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     with contextlib.suppress(FileExistsError):
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    check_own_file(path)
     conn = sqlite3.connect(
         path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
     )
@@ -140,6 +154,37 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, bool]:
         conn.close()
         raise
     return conn, use_fts
+
+
+def check_own_file(path: Path) -> None:
+    """Refuse (``cache_error``) a cache file, or its WAL files, owned by another user or
+    writable by every user.
+
+    Such a file could have been made by someone else where the manifest points (a shared
+    folder): its pages, answers and verified findings would be theirs, and every page read
+    and query searched would be stored for them to read. One SQLite file serves the
+    processes of one user; PostgreSQL is how users share a cache.
+    """
+    uid = os.geteuid()
+    for candidate in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm"))):
+        try:
+            info = candidate.stat()
+        except FileNotFoundError:
+            continue
+        if info.st_uid != uid:
+            why = f"belongs to another user (uid {info.st_uid})"
+        elif info.st_mode & stat.S_IWOTH:
+            why = "may be written by every user"
+        else:
+            continue
+        raise ToolError(
+            "cache_error",
+            f"the cache file {candidate} {why}, so it is not used",
+            hint="Tell the user: set web.cache.path to a file of their own (chmod 600), or "
+            "share a cache between users through PostgreSQL (web.cache.url).",
+            retryable=False,
+            details={"path": str(candidate)},
+        )
 
 
 def _enable_wal(conn: sqlite3.Connection) -> None:

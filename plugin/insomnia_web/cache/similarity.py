@@ -31,7 +31,7 @@ __all__ = [
 _EXTRA_EDGE = frozenset("`^~|<>=$")
 _KEEP_LEFT = frozenset("-.#")
 _KEEP_RIGHT = frozenset("#")
-_SPACE_RE = re.compile(r"\s+")
+_SPACE_RE = re.compile(r"[\s\x00-\x1f\x7f-\x9f]+")  # controls separate words like spaces
 
 _STOPWORD_TEXT = """
 a an the and or of for in on at to with by from about into onto as via vs versus
@@ -68,7 +68,8 @@ def _strip_punct(text: str) -> str:
 
 
 def normalize_query(query: str) -> str:
-    """NFKC, casefold, collapse whitespace and strip surrounding punctuation."""
+    """NFKC, casefold, collapse whitespace and control characters (a NUL would end SQLite's
+    full-text query early) into single spaces and strip surrounding punctuation."""
     text = _SPACE_RE.sub(" ", unicodedata.normalize("NFKC", query).casefold())
     return _strip_punct(text)
 

@@ -49,11 +49,11 @@ class SqliteStore:
         return await asyncio.to_thread(self.cache.get_snapshot_by_hash, content_hash)
 
     async def get_latest_snapshot(
-        self, url: str, mode: str, *, max_age_s: float
+        self, url: str, mode: str, *, max_age_s: float, scope: str = ""
     ) -> Snapshot | None:
         """See :meth:`.store.Cache.get_latest_snapshot`."""
         return await asyncio.to_thread(
-            self.cache.get_latest_snapshot, url, mode, max_age_s=max_age_s
+            self.cache.get_latest_snapshot, url, mode, max_age_s=max_age_s, scope=scope
         )
 
     async def add_finding(
@@ -68,15 +68,17 @@ class SqliteStore:
         """See :meth:`.store.Cache.find_findings`."""
         return await asyncio.to_thread(self.cache.find_findings, query, limit=limit)
 
-    async def mark_verified(self, finding_id: int, *, verified_by_url: str) -> bool:
+    async def mark_verified(
+        self, finding_id: int, *, verified_by_url: str, scope: str = ""
+    ) -> bool:
         """See :meth:`.store.Cache.mark_verified`."""
         return await asyncio.to_thread(
-            self.cache.mark_verified, finding_id, verified_by_url=verified_by_url
+            self.cache.mark_verified, finding_id, verified_by_url=verified_by_url, scope=scope
         )
 
-    async def findings_for_source(self, url: str) -> list[Finding]:
+    async def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:
         """See :meth:`.store.Cache.findings_for_source`."""
-        return await asyncio.to_thread(self.cache.findings_for_source, url)
+        return await asyncio.to_thread(self.cache.findings_for_source, url, scope=scope)
 
     async def take_slot(
         self,

@@ -16,9 +16,9 @@ import msgspec
 
 from ..config import CacheConfig
 from ..errors import ToolError
-from .budget import ProviderUsage, Slot, day_key, month_key, plan_slot
+from .budget import ProviderUsage, Slot, day_key, hold_span, month_key, plan_slot
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
-from .schema import open_database
+from .schema import BUSY_TIMEOUT_MS, open_database
 from .similarity import (
     MAX_EXTRA_WORDS,
     content_words,
@@ -28,12 +28,22 @@ from .similarity import (
     search_matches,
 )
 
-__all__ = ["Cache", "canonical_params"]
+__all__ = ["LOCKED_SKIP_S", "MAX_CLOCK_SKEW_S", "Cache", "canonical_params"]
 
 Store = Literal["all", "searches", "pages", "findings"]
 
 PRUNE_INTERVAL_S = 600.0
 """Expired rows are deleted by the first write after this many seconds (per Cache object)."""
+LOCKED_SKIP_S = 30.0
+"""After a step found the file locked by another process past its wait, writes fail at once
+(``cache_unavailable``) for this many seconds instead of each waiting out the busy timeout."""
+SLOT_LOCK_WAIT_S = 2.0
+"""Longest wait for the write lock to take a request slot (within the caller's deadline):
+past it the slot is ``cache_unavailable`` and the search goes on with its process's own
+bucket, rather than spend its deadline waiting."""
+MAX_CLOCK_SKEW_S = 300.0
+"""A stored answer or page dated further ahead than this is not served: a host whose clock
+runs ahead would have it shown as brand new (and past its freshness) to every other."""
 TOUCH_INTERVAL_S = 60.0
 """A read marks a row used again only when its mark is older than this (reads stay reads)."""
 EVICT_TARGET = 0.9
@@ -50,10 +60,12 @@ _SNAPSHOT_COLUMNS = (
 )
 _N_SNAPSHOT = len(_SNAPSHOT_COLUMNS.split(", "))
 _FINDING_COLUMNS = (
-    "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at"
+    "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at, "
+    "verified_scope"
 )
+_N_FINDING = len(_FINDING_COLUMNS.split(", "))
 _redirects_decoder = msgspec.json.Decoder(list[str])
-_META_FIELDS = ("pages", "author", "published", "modified")
+_META_FIELDS = ("pages", "author", "published", "modified", "scope")
 _meta_decoder = msgspec.json.Decoder(dict[str, Any])
 
 
@@ -100,6 +112,7 @@ class Cache:
         self._conn: sqlite3.Connection | None = None
         self._fts = False
         self._next_prune = float("-inf")
+        self._locked_until = float("-inf")
 
     @classmethod
     def from_config(cls, cfg: CacheConfig, *, clock: Callable[[], float] = time.time) -> Cache:
@@ -134,22 +147,40 @@ class Cache:
 
     @contextmanager
     def _use(self, action: str) -> Iterator[sqlite3.Connection]:
-        """The open connection, under the lock, with errors turned into ``cache_error``."""
+        """The open connection, under the lock, with errors turned into ``cache_error`` (and
+        a file another process kept locked into ``cache_unavailable``)."""
         with self._lock:
             try:
                 if self._conn is None:
                     self._conn, self._fts = open_database(self.path)
                 yield self._conn
             except (sqlite3.Error, OSError, msgspec.DecodeError) as exc:
+                if _busy(exc):
+                    self._locked_until = self._clock() + LOCKED_SKIP_S
+                    raise self._locked(action, "kept it locked too long") from exc
                 raise ToolError(
                     "cache_error", f"cache {action} failed: {exc}", details={"action": action}
                 ) from exc
 
+    def _locked(self, action: str, why: str) -> ToolError:
+        return ToolError(
+            "cache_unavailable",
+            f"the cache file is locked: another process {why}; cache writes are skipped "
+            f"for {LOCKED_SKIP_S:g} s",
+            details={"action": action, "backend": "sqlite"},
+        )
+
     @contextmanager
-    def _write(self, action: str) -> Iterator[sqlite3.Connection]:
-        """Like :meth:`_use`, inside one short ``BEGIN IMMEDIATE`` transaction."""
+    def _write(self, action: str, *, wait_s: float | None = None) -> Iterator[sqlite3.Connection]:
+        """Like :meth:`_use`, inside one short ``BEGIN IMMEDIATE`` transaction.
+
+        The write lock is waited for at most *wait_s* (default: the busy timeout); a file
+        found locked is not waited for again for :data:`LOCKED_SKIP_S`.
+        """
         with self._use(action) as conn:
-            conn.execute("BEGIN IMMEDIATE")
+            if self._clock() < self._locked_until:
+                raise self._locked(action, "kept it locked a moment ago")
+            self._begin(conn, wait_s)
             try:
                 yield conn
                 self._maybe_prune(conn)
@@ -158,6 +189,18 @@ class Cache:
             except BaseException:
                 conn.rollback()
                 raise
+
+    @staticmethod
+    def _begin(conn: sqlite3.Connection, wait_s: float | None) -> None:
+        """``BEGIN IMMEDIATE``, waiting for another writer at most *wait_s* seconds."""
+        if wait_s is None:
+            conn.execute("BEGIN IMMEDIATE")
+            return
+        conn.execute(f"PRAGMA busy_timeout = {max(0, min(int(wait_s * 1000), BUSY_TIMEOUT_MS))}")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
     def _maybe_prune(self, conn: sqlite3.Connection) -> None:
         now = self._clock()
@@ -266,13 +309,13 @@ class Cache:
         params_key = canonical_params(params)
         words = content_words(query)
         now = self._clock()
-        since = now - max_age_s
+        since, until = now - max_age_s, now + MAX_CLOCK_SKEW_S
         columns = "s.query, s.provider, s.created_at, s.payload, s.id, s.used_at, s.terms"
         with self._use("search lookup") as conn:
             row = conn.execute(
                 f"SELECT {columns} FROM searches s WHERE params_key = ? AND norm_query = ? "
-                "AND created_at >= ?",
-                (params_key, normalize_query(query), since),
+                "AND created_at >= ? AND created_at <= ?",
+                (params_key, normalize_query(query), since, until),
             ).fetchone()
             if row is not None:
                 self._touch(conn, "searches", row[4], row[5])
@@ -283,12 +326,13 @@ class Cache:
                 rows = conn.execute(
                     f"SELECT {columns} FROM searches_fts f "
                     "JOIN searches s ON s.id = f.rowid WHERE searches_fts MATCH ? "
-                    "AND s.params_key = ? AND s.created_at >= ? AND s.n_terms <= ? "
-                    "ORDER BY s.n_terms, s.created_at DESC LIMIT ?",
+                    "AND s.params_key = ? AND s.created_at >= ? AND s.created_at <= ? "
+                    "AND s.n_terms <= ? ORDER BY s.n_terms, s.created_at DESC LIMIT ?",
                     (
                         fts_query(words),
                         params_key,
                         since,
+                        until,
                         len(words) + MAX_EXTRA_WORDS,
                         _CANDIDATES,
                     ),
@@ -296,14 +340,15 @@ class Cache:
             else:
                 rows = conn.execute(
                     f"SELECT {columns} FROM searches s WHERE params_key = ? AND terms = ? "
-                    "AND created_at >= ? ORDER BY created_at DESC LIMIT 1",
-                    (params_key, _terms(words), since),
+                    "AND created_at >= ? AND created_at <= ? ORDER BY created_at DESC LIMIT 1",
+                    (params_key, _terms(words), since, until),
                 ).fetchall()
             # Rows come fewest terms first, then newest first: the first match is the best.
-            best = next((r for r in rows if search_matches(words, r[6].split(" "))), None)
-            if best is not None:
-                self._touch(conn, "searches", best[4], best[5])
-        return None if best is None else _hit("similar", best[:4], now)
+            best = next((r for r in rows if search_matches(words, _words_of(r[6]))), None)
+            if best is None:
+                return None
+            self._touch(conn, "searches", best[4], best[5])
+            return _hit("similar", best[:4], now)
 
     # -- page snapshots ---------------------------------------------------------------
 
@@ -341,15 +386,19 @@ class Cache:
             self._touch(conn, "snapshots", row[_N_SNAPSHOT], row[_N_SNAPSHOT + 1])
             return _snapshot(row[:_N_SNAPSHOT])
 
-    def get_latest_snapshot(self, url: str, mode: str, *, max_age_s: float) -> Snapshot | None:
-        """The newest version of *url* (requested or final URL) in *mode*, if young enough."""
-        since = self._clock() - max_age_s
+    def get_latest_snapshot(
+        self, url: str, mode: str, *, max_age_s: float, scope: str = ""
+    ) -> Snapshot | None:
+        """The newest version of *url* (requested or final URL) in *mode*, if young enough,
+        read under the network view *scope* (see :attr:`.models.Snapshot.scope`)."""
+        now = self._clock()
         with self._use("page lookup") as conn:
             row = conn.execute(
                 f"SELECT {_SNAPSHOT_COLUMNS}, id, used_at FROM snapshots "
                 "WHERE (url = ? OR final_url = ?) AND mode = ? AND fetched_at >= ? "
+                "AND fetched_at <= ? AND coalesce(json_extract(meta, '$.scope'), '') = ? "
                 "ORDER BY fetched_at DESC LIMIT 1",
-                (url, url, mode, since),
+                (url, url, mode, now - max_age_s, now + MAX_CLOCK_SKEW_S, scope),
             ).fetchone()
             if row is None:
                 return None
@@ -415,29 +464,35 @@ class Cache:
                     "WHERE d.expires_at > ? ORDER BY d.stored_at DESC LIMIT ?",
                     (now, _NO_FTS_FINDINGS_SCAN),
                 ).fetchall()
-        found = [
-            _finding(r[:9]) for r in rows if finding_matches(words, r[9].split(), r[10].split())
-        ]
+            n = _N_FINDING
+            found = [
+                _finding(r[:n])
+                for r in rows
+                if finding_matches(words, _words_of(r[n]), _words_of(r[n + 1]))
+            ]
         return found[:limit]
 
-    def mark_verified(self, finding_id: int, *, verified_by_url: str) -> bool:
-        """Mark a finding verified by a fetched page; False if no such finding exists."""
+    def mark_verified(self, finding_id: int, *, verified_by_url: str, scope: str = "") -> bool:
+        """Mark a finding verified by a page fetched under the network view *scope*; False
+        if no such finding exists."""
         with self._write("verify finding") as conn:
             cur = conn.execute(
-                "UPDATE findings SET verified = 1, verified_by_url = ? WHERE id = ?",
-                (verified_by_url, finding_id),
+                "UPDATE findings SET verified = 1, verified_by_url = ?, verified_scope = ? "
+                "WHERE id = ?",
+                (verified_by_url, scope, finding_id),
             )
             return cur.rowcount > 0
 
-    def findings_for_source(self, url: str) -> list[Finding]:
-        """Unverified, unexpired findings whose ``source_url`` is exactly *url*."""
+    def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:
+        """Unexpired findings whose ``source_url`` is exactly *url*, not yet verified under
+        the network view *scope*."""
         with self._use("finding lookup") as conn:
             rows = conn.execute(
                 f"SELECT {_FINDING_COLUMNS} FROM findings WHERE source_url = ? "
-                "AND verified = 0 AND expires_at > ? ORDER BY id",
-                (url, self._clock()),
+                "AND (verified = 0 OR verified_scope != ?) AND expires_at > ? ORDER BY id",
+                (url, scope, self._clock()),
             ).fetchall()
-        return [_finding(r) for r in rows]
+            return [_finding(r) for r in rows]
 
     # -- provider budgets ---------------------------------------------------------------
 
@@ -451,17 +506,20 @@ class Cache:
     ) -> Slot:
         """Reserve the next request slot of *bucket* (one ``BEGIN IMMEDIATE``; see budget).
 
-        Time spent waiting for the write lock counts against *max_wait_s*.
+        Time spent waiting for the write lock counts against *max_wait_s*; the lock is
+        waited for at most :data:`SLOT_LOCK_WAIT_S` and never past *max_wait_s*
+        (``cache_unavailable``).
         """
         started = time.monotonic()
-        with self._write("rate limit") as conn:
+        lock_wait = None if max_wait_s is None else min(max_wait_s, SLOT_LOCK_WAIT_S)
+        with self._write("rate limit", wait_s=lock_wait) as conn:
             now = self._clock()
             if max_wait_s is not None:
                 max_wait_s -= time.monotonic() - started
             row = conn.execute(
                 "SELECT next_free, hold_until FROM rate_buckets WHERE name = ?", (bucket,)
             ).fetchone()
-            next_free, hold_until = row if row is not None else (now, now)
+            next_free, hold_until = (now, now) if row is None else _times(row)
             (used,) = conn.execute(
                 "SELECT coalesce(sum(requests), 0) FROM provider_usage "
                 "WHERE name = ? AND day >= ? AND day < ?",
@@ -487,7 +545,7 @@ class Cache:
     def hold(self, bucket: str, seconds: float) -> None:
         """Start no request of *bucket*, in any process, for *seconds* (a provider's 429)."""
         with self._write("rate limit") as conn:
-            until = self._clock() + max(seconds, 0.0)
+            until = self._clock() + hold_span(seconds)
             conn.execute(
                 "INSERT INTO rate_buckets (name, next_free, hold_until) VALUES (?, ?, ?) "
                 "ON CONFLICT (name) DO UPDATE "
@@ -550,6 +608,12 @@ class Cache:
         return deleted
 
 
+def _busy(exc: BaseException) -> bool:
+    """Whether *exc* is SQLite giving up on a lock another connection holds."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
 def _usage(conn: sqlite3.Connection, day: str, month: str) -> list[ProviderUsage]:
     rows = conn.execute(
         "SELECT name, sum(CASE WHEN day = ? THEN requests ELSE 0 END), sum(requests) "
@@ -559,21 +623,39 @@ def _usage(conn: sqlite3.Connection, day: str, month: str) -> list[ProviderUsage
     return [ProviderUsage(bucket=name, today=today, month=total) for name, today, total in rows]
 
 
+# Rows are converted to their Structs with msgspec.convert, which checks every value's type:
+# a file another program wrote (or tampered with) gives a ValidationError, which the cache
+# raises as cache_error, never a value of the wrong type handed to the tools.
+
+
+def _times(row: Any) -> tuple[float, float]:
+    """A budget row's ``next_free`` and ``hold_until``, checked to be numbers."""
+    return msgspec.convert(tuple(row), tuple[float, float])
+
+
+def _words_of(value: object) -> list[str]:
+    """The space-separated words of a ``terms`` column (nothing, if it holds no text)."""
+    return value.split() if isinstance(value, str) else []
+
+
 def _hit(match: Literal["exact", "similar"], row: Any, now: float) -> SearchHit:
     query, provider, created_at, payload = row
-    return SearchHit(
-        match=match,
-        matched_query=query,
-        provider=provider,
-        age_s=max(0.0, now - created_at),
-        created_at=created_at,
-        payload=bytes(payload),
-    )
+    if not isinstance(payload, bytes | bytearray | memoryview):
+        raise msgspec.ValidationError("a stored search answer is not bytes")
+    created = msgspec.convert(created_at, float)
+    values = {
+        "match": match, "matched_query": query, "provider": provider,
+        "age_s": max(0.0, now - created), "created_at": created, "payload": bytes(payload),
+    }  # fmt: skip
+    return msgspec.convert(values, SearchHit)
 
 
 def _meta(snapshot: Snapshot) -> str:
-    """The snapshot's document metadata as the ``meta`` column's JSON (unset keys left out)."""
-    values = {k: getattr(snapshot, k) for k in _META_FIELDS if getattr(snapshot, k) is not None}
+    """The snapshot's document metadata and network scope as the ``meta`` column's JSON
+    (unset keys left out)."""
+    values = {
+        k: getattr(snapshot, k) for k in _META_FIELDS if getattr(snapshot, k) not in (None, "")
+    }
     return msgspec.json.encode(values).decode()
 
 
@@ -581,36 +663,22 @@ def _snapshot(row: Any) -> Snapshot:
     (content_hash, url, final_url, mode, title, text, status, content_type, charset, size,
      fetched_at, redirects, truncated, download_truncated, meta) = row  # fmt: skip
     known = {k: v for k, v in _meta_decoder.decode(meta or "{}").items() if k in _META_FIELDS}
-    return Snapshot(
-        hash=content_hash,
-        url=url,
-        final_url=final_url,
-        mode=mode,
-        title=title,
-        text=text,
-        status=status,
-        content_type=content_type,
-        charset=charset,
-        bytes=size,
-        fetched_at=fetched_at,
-        redirects=_redirects_decoder.decode(redirects),
-        truncated=bool(truncated),
-        download_truncated=bool(download_truncated),
-        **known,
-    )
+    values = {
+        "hash": content_hash, "url": url, "final_url": final_url, "mode": mode,
+        "title": title, "text": text, "status": status, "content_type": content_type,
+        "charset": charset, "bytes": size, "fetched_at": fetched_at,
+        "redirects": _redirects_decoder.decode(redirects), "truncated": bool(truncated),
+        "download_truncated": bool(download_truncated), **known,
+    }  # fmt: skip
+    return msgspec.convert(values, Snapshot)
 
 
 def _finding(row: Any) -> Finding:
     (finding_id, query, content, source_url, origin, verified, verified_by_url, stored_at,
-     expires_at) = row  # fmt: skip
-    return Finding(
-        id=finding_id,
-        query=query,
-        content=content,
-        source_url=source_url,
-        origin=origin,
-        verified=bool(verified),
-        verified_by_url=verified_by_url,
-        stored_at=stored_at,
-        expires_at=expires_at,
-    )
+     expires_at, verified_scope) = row  # fmt: skip
+    values = {
+        "id": finding_id, "query": query, "content": content, "source_url": source_url,
+        "origin": origin, "verified": bool(verified), "verified_by_url": verified_by_url,
+        "stored_at": stored_at, "expires_at": expires_at, "verified_scope": verified_scope,
+    }  # fmt: skip
+    return msgspec.convert(values, Finding)

@@ -168,6 +168,9 @@ class SharedBucket(TokenBucket):
                     exc.code,
                     f"{exc.message}; the monthly request limit cannot be counted, so no "
                     "request was sent",
+                    hint="No search can be sent while the cache store fails, whatever the "
+                    "arguments: use WebFetch with a known URL, and tell the user the cache "
+                    "(web.cache) needs fixing.",
                     retry_after_s=exc.retry_after_s,
                     details=exc.details,
                 ) from exc
@@ -212,12 +215,16 @@ def key_fingerprint(secret: str) -> str:
 
 
 def _numbers(value: str | None) -> list[float]:
+    """The comma-separated numbers of a header; none at all if one is not a finite number."""
     out: list[float] = []
     for part in (value or "").split(","):
         try:
-            out.append(float(part.strip()))
+            number = float(part.strip())
         except ValueError:
             return []
+        if not math.isfinite(number):  # "nan" or "inf" would hold the bucket for ever
+            return []
+        out.append(number)
     return out
 
 

@@ -8,7 +8,10 @@ verified this way: too short to be evidence. Only the text WebFetch extracts for
 (``readable`` or ``full`` mode) verifies: a ``raw`` fetch, which returns scripts, comments and
 hidden elements too, never does. Nor does a page whose URL (the one asked for, or where
 it was read) holds a sentence of the finding: a page may echo its URL (a search page
-repeats its query), which anyone can write.
+repeats its query), which anyone can write. A finding is verified under the network view
+of the fetch (:func:`~.services.network_scope`) and shown verified only under that view: a
+page one manifest read where its ``resolve`` table or allowed addresses led verifies nothing
+for another.
 """
 
 from __future__ import annotations
@@ -72,16 +75,17 @@ def _url_words(urls: Iterable[str]) -> str:
 
 
 async def verify_findings(
-    cache: CacheStore, urls: Sequence[str], text: str, *, by_url: str
+    cache: CacheStore, urls: Sequence[str], text: str, *, by_url: str, scope: str = ""
 ) -> list[Finding]:
-    """Mark verified the unverified findings from *urls* that *text* contains; return them.
+    """Mark verified (under the network view *scope*) the findings from *urls* not yet
+    verified under it that *text* contains; return them.
 
     A finding a sentence of which is written in *urls* or *by_url* is left unverified (the
     page may echo its URL: a search page its query).
     """
     candidates: dict[int, Finding] = {}
     for url in dict.fromkeys(canonical_source(u) for u in urls):
-        for finding in await cache.findings_for_source(url):
+        for finding in await cache.findings_for_source(url, scope=scope):
             candidates[finding.id] = finding
     if not candidates:
         return []
@@ -93,7 +97,7 @@ async def verify_findings(
         if any(s in url_words for s in sentences):
             continue
         if _contains(page_words, sentences) and await cache.mark_verified(
-            finding.id, verified_by_url=by_url
+            finding.id, verified_by_url=by_url, scope=scope
         ):
             verified.append(finding)
     return verified

@@ -88,12 +88,20 @@ class SaveFinding(WebTool[SaveFindingInput, SaveFindingOutput]):
 
 
 def check_fields(query: str, content: str, source_url: str | None) -> None:
-    """``invalid_input`` naming the field: blank query or content, non-http(s) source_url."""
+    """``invalid_input`` naming the field: blank query or content, a NUL in either (no
+    PostgreSQL text holds one), non-http(s) source_url."""
     for field, value in (("query", query), ("content", content)):
         if not value.strip():
             raise ToolError(
                 "invalid_input",
                 f"$.{field}: must contain text, not only whitespace",
+                details={"field": f"$.{field}"},
+            )
+        if "\x00" in value:
+            raise ToolError(
+                "invalid_input",
+                f"$.{field}: must not contain a NUL character (U+0000)",
+                hint=f"Remove the NUL from {field}, then call again.",
                 details={"field": f"$.{field}"},
             )
     if source_url is not None and not _is_http_url(source_url):

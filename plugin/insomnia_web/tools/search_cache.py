@@ -1,10 +1,11 @@
 """The WebSearch cache policy: the key of a search, how old a reused answer may be, provenance.
 
 A search is keyed by its normalised query (the cache module normalises it) and every
-parameter that changes the answer: provider, mode, count, offset, freshness, the domain
-filters, safesearch, country and languages, and for excerpts the token budget and the number
-of pages read. The cache decides whether a stored answer is an ``exact`` or a ``similar``
-match.
+parameter that changes the answer: provider and its instance (base URL), mode, count,
+offset, freshness, the domain filters, safesearch, country and languages, for excerpts the
+token budget, the pages read (in all and per host) and the reranker, and the manifest's
+network view (its resolve table, allowed addresses and proxy). The cache decides whether a
+stored answer is an ``exact`` or a ``similar`` match.
 
 How old a reused answer may be: at most ``web.cache.search_ttl_s``, and when the call asks for
 ``freshness``, at most :data:`FRESHNESS_MAX_AGE_S` of it; a date-range freshness never reads
@@ -27,12 +28,14 @@ call's, which the host's history records (a timestamp costs a dozen tokens of ev
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 
 import msgspec
 
 from ..cache import CacheStore, Finding, SearchHit
+from ..config import Manifest
 from ..errors import ToolError
 from ..modeltext import format_age, one_line
 from ..schemas import FindingItem, SearchCacheInfo, WebSearchOutput
@@ -42,6 +45,7 @@ __all__ = [
     "FRESHNESS_MAX_AGE_S",
     "SearchCache",
     "provenance_header",
+    "provider_scope",
     "search_params",
     "usable_age_s",
 ]
@@ -62,6 +66,24 @@ _output_decoder = msgspec.json.Decoder(WebSearchOutput)
 _encoder = msgspec.json.Encoder()
 
 
+def provider_scope(manifest: Manifest, provider: str) -> str:
+    """A short digest of the settings that decide which service answers for *provider*: a
+    built-in provider's ``base_url``, a plugin provider's whole table.
+
+    Part of the key of a search: two manifests on one cache that name different instances
+    (another SearXNG, a Brave-compatible proxy) never get each other's answers.
+    """
+    search = manifest.web.search
+    settings: object
+    if provider == "brave":
+        settings = search.brave.base_url
+    elif provider == "searxng":
+        settings = search.searxng.base_url
+    else:
+        settings = search.plugins.get(provider)
+    return hashlib.sha256(msgspec.json.encode(settings, order="sorted")).hexdigest()[:16]
+
+
 def search_params(
     request: SearchRequest,
     *,
@@ -69,15 +91,25 @@ def search_params(
     mode: str,
     max_tokens: int | None = None,
     pages: int | None = None,
+    scope: str | None = None,
+    endpoint: str | None = None,
+    rerank: str | None = None,
+    pages_per_host: int | None = None,
 ) -> dict[str, object]:
     """The parameters a cached answer must share with this call (its key, with the query).
 
     Everything comes from *request* as the provider receives it, so the domain filters are
-    already normalised and sorted (their spelling and order do not matter); ``max_tokens``
-    and the number of *pages* read are part of the key of an excerpt search only.
+    already normalised and sorted (their spelling and order do not matter); ``max_tokens``,
+    the number of *pages* read, the most read of one host (*pages_per_host*) and the
+    *rerank* stage are part of the key of an excerpt search only. *scope*
+    is the manifest's network view (:func:`~.services.network_scope`): an answer whose
+    pages were read at addresses one manifest allows is not reused under another.
+    *endpoint* is :func:`provider_scope`: which instance of the provider answered.
     """
     params: dict[str, object] = {
         "provider": provider,
+        "endpoint": endpoint,
+        "scope": scope,
         "mode": mode,
         "count": request.count,
         "offset": request.offset,
@@ -92,6 +124,8 @@ def search_params(
     if mode == "excerpts":
         params["max_tokens"] = max_tokens
         params["pages"] = pages
+        params["pages_per_host"] = pages_per_host
+        params["rerank"] = None if rerank == "none" else rerank
     return params
 
 
@@ -139,14 +173,16 @@ def hit_info(hit: SearchHit) -> SearchCacheInfo:
     )
 
 
-def finding_item(finding: Finding, now: float) -> FindingItem:
-    """The structured form of a saved finding, with its age at *now*."""
+def finding_item(finding: Finding, now: float, scope: str = "") -> FindingItem:
+    """The structured form of a saved finding, with its age at *now*: verified only when a
+    fetch under the network view *scope* verified it."""
+    verified = finding.verified and finding.verified_scope == scope
     return FindingItem(
         id=str(finding.id),
         query=finding.query,
         content=finding.content,
-        source_url=finding.verified_by_url if finding.verified else finding.source_url,
-        verified=finding.verified,
+        source_url=finding.verified_by_url if verified else finding.source_url,
+        verified=verified,
         age_s=round(max(0.0, now - finding.stored_at), 3),
     )
 
@@ -173,10 +209,13 @@ class SearchCache:
         *,
         ttl_s: float,
         clock: Callable[[], float] = time.time,
+        scope: str = "",
     ) -> None:
         self.cache = cache
         self.ttl_s = ttl_s
         self.clock = clock
+        self.scope = scope
+        """The caller's network view: findings verified under another show unverified."""
         self.unavailable = False
 
     def _note(self, warnings: list[str], exc: ToolError) -> None:
@@ -247,4 +286,4 @@ class SearchCache:
             self._note(warnings, exc)
             return []
         now = self.clock()
-        return [finding_item(f, now) for f in found]
+        return [finding_item(f, now, self.scope) for f in found]

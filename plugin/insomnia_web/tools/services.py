@@ -6,9 +6,12 @@ channel or a file at import or registration.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, TypeVar
+
+import msgspec
 
 from ..config import Manifest
 from ..errors import ErrorCode, ToolError
@@ -21,7 +24,28 @@ if TYPE_CHECKING:
     from ..rank.rerank import Reranker
     from ..search.base import SearchProvider
 
-__all__ = ["WebServices"]
+__all__ = ["WebServices", "network_scope"]
+
+
+def network_scope(manifest: Manifest) -> str:
+    """A short digest of the settings that decide which server a URL reaches and which
+    addresses may be read: ``allow_cidrs``, ``allow_hosts``, the ``resolve`` table and the
+    proxy.
+
+    Stored pages and search answers are shared only between callers with the same digest:
+    a page one manifest read at a private address it allows, or at the address its
+    ``resolve`` table names, is not served to a manifest that would refuse or resolve it
+    otherwise. (Schemes, ports and ``deny_hosts`` are checked on every stored answer.)
+    """
+    policy = manifest.web.url_policy
+    view = {
+        "allow_cidrs": sorted(policy.allow_cidrs),
+        "allow_hosts": sorted(policy.allow_hosts),
+        "resolve": {host: sorted(addresses) for host, addresses in policy.resolve.items()},
+        "proxy": manifest.web.fetch.proxy,
+    }
+    return hashlib.sha256(msgspec.json.encode(view, order="sorted")).hexdigest()[:16]
+
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +91,8 @@ class WebServices:
         self._providers: dict[str, SearchProvider] = {}
         self._rerankers: dict[str, Reranker] = {}
         self._closed = False
+        self.scope = network_scope(manifest)
+        """The network view of this manifest (:func:`network_scope`)."""
 
     @property
     def policy(self) -> UrlPolicy:

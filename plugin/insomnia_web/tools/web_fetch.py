@@ -156,7 +156,10 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             return None
         try:
             page = await cache.get_latest_snapshot(
-                key, args.mode, max_age_s=self.manifest.web.cache.page_ttl_s
+                key,
+                args.mode,
+                max_age_s=self.manifest.web.cache.page_ttl_s,
+                scope=self.services.scope,
             )
         except ToolError as exc:
             warnings.append(f"cache unavailable ({exc.message}); the page was fetched instead")
@@ -277,12 +280,15 @@ class WebFetch(WebTool[WebFetchInput, WebFetchOutput]):
             author=extracted.author,
             published=extracted.published,
             modified=extracted.modified,
+            scope=self.services.scope,
         )
 
     async def _verify(self, cache: CacheStore, urls: tuple[str, ...], page: Snapshot) -> list[str]:
         """Verify saved findings this page confirms; a warning line for each."""
         try:
-            found = await verify_findings(cache, urls, page.text, by_url=page.final_url)
+            found = await verify_findings(
+                cache, urls, page.text, by_url=page.final_url, scope=self.services.scope
+            )
         except ToolError as exc:
             return [f"saved findings not checked ({exc.message})"]
         return [

@@ -28,7 +28,7 @@ from ..search.base import SearchProvider, SearchRequest, SearchResponse
 from ..search.redact import Redactor
 from ..search.tracking import clean_hits
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
-from .search_cache import SearchCache, provenance_header, search_params
+from .search_cache import SearchCache, provenance_header, provider_scope, search_params
 from .search_filter import (
     FilterOutcome,
     filter_findings,
@@ -146,6 +146,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             mode=mode,
             max_tokens=budget,
             pages=self.manifest.web.pipeline.pages,
+            pages_per_host=self.manifest.web.pipeline.max_pages_per_host,
+            rerank=self.manifest.web.pipeline.rerank,
+            scope=self.services.scope,
+            endpoint=provider_scope(self.manifest, provider.name),
         )
         # The cache store never blocks the loop (SQLite runs in a thread, PostgreSQL is async).
         cached = await store.lookup(
@@ -199,6 +203,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             self.services.cache,
             ttl_s=self.manifest.web.cache.search_ttl_s,
             clock=lambda: self._now().timestamp(),
+            scope=self.services.scope,
         )
 
     def _budget(self, args: WebSearchInput) -> int:
