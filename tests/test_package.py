@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import insomnia_web
 
@@ -25,3 +26,10 @@ def test_every_public_name_imports() -> None:
     for name in insomnia_web.__all__:
         assert getattr(insomnia_web, name) is not None
     assert insomnia_web.Runtime.__module__ == "insomnia_web.runtime"
+
+
+def test_the_default_cache_file_is_under_a_throwaway_home() -> None:
+    """The default cache path, expanded as the store expands it, is in the run's throw-away
+    home: a test that leaves the cache at its default writes nothing to the real one."""
+    default = Path(insomnia_web.parse_manifest({}).web.cache.path).expanduser()
+    assert "insomnia-web-home-" in str(default)
