@@ -40,9 +40,10 @@ Each question stores its ``style``: ``keywords`` (the default: typed the way peo
 a search box, "nickname of the Ukraine irregular channel trio Volker") or ``question`` (a
 full question starting with a question word, as in a quiz: "Which filmmaker was behind the
 camera on the most recent Trek movie from 2016?"). The first 200 questions (q001-q206) are
-``keywords`` (about 40 of them still start with a question word); q207 on are ``question``,
-written in the languages of their pages, so that a feature reading the question word can be
-measured. ``bench/recall.py`` reports the two styles separately.
+``keywords`` (81 of them open with a question word, but as typed into a search box: lower
+case, no question mark, often cut short: "WeWork layoffs how many people"); q207 on are
+``question``, written in the languages of their pages, so that a feature reading the
+question word can be measured. ``bench/recall.py`` reports the two styles separately.
 """
 
 from __future__ import annotations
