@@ -33,8 +33,17 @@ Commands:
     python bench/devset_build.py refresh          # store today's top 10 per question, re-check
 
 Drafts are a JSON list of ``{"dataset", "page", "question", "answers"}`` (or ``"key":
-"dataset/page"``); ``add`` prints why
-each rejected draft fails, assigns ids, returned pages and splits, and rewrites the set.
+"dataset/page"``), each with an optional ``"style"``; ``add`` prints why each rejected draft
+fails, assigns ids, returned pages and splits, and rewrites the set.
+
+Each question stores its ``style``: ``keywords`` (the default: typed the way people type into
+a search box, "nickname of the Ukraine irregular channel trio Volker") or ``question`` (a
+full question starting with a question word, as in a quiz: "Which filmmaker was behind the
+camera on the most recent Trek movie from 2016?"). The first 200 questions (q001-q206) are
+``keywords`` (81 of them open with a question word, but as typed into a search box: lower
+case, no question mark, often cut short: "WeWork layoffs how many people"); q207 on are
+``question``, written in the languages of their pages, so that a feature reading the
+question word can be measured. ``bench/recall.py`` reports the two styles separately.
 """
 
 from __future__ import annotations
@@ -65,6 +74,7 @@ RETURNED = 10  # pages a search returns
 MAX_ANSWER_PAGES = 3  # of the returned pages, at most this many may hold an answer
 MAX_COPIED = 0.34  # at most this share of the question's terms may be in the answer's sentence
 SPLIT_SEED = "qa-dev"  # the split is a hash of this and the question id
+STYLES = ("keywords", "question")  # how a question is worded (``Question.style``)
 
 
 class Page(msgspec.Struct, kw_only=True):
@@ -89,6 +99,9 @@ class Question(msgspec.Struct, kw_only=True, omit_defaults=True):
     answers: list[str]
     split: str = ""
     returned: list[str] = []
+    style: str = "keywords"
+    """How it was written: ``keywords`` (typed into a search box) or ``question`` (a full
+    question, as in a quiz)."""
 
     @property
     def key(self) -> str:
@@ -241,8 +254,16 @@ def problems(q: Question, pages: dict[str, Page], index: DocIndex) -> list[str]:
     hits = sum(holds_answer(q.answers, pages[k].text) for k in returned if k in pages)
     if hits > MAX_ANSWER_PAGES:
         out.append(f"answer on {hits} of the returned pages")
+    return out + label_problems(q)
+
+
+def label_problems(q: Question) -> list[str]:
+    """Return what is wrong with *q*'s stored labels: its split and its style."""
+    out = []
     if q.split and q.split != split_of(q.id):
         out.append("stored split differs from the rule")
+    if q.style not in STYLES:
+        out.append(f"unknown style {q.style!r}")
     return out
 
 
@@ -292,7 +313,12 @@ def add(draft_path: Path) -> int:
     for d in drafts:
         dataset, page = d["key"].split("/", 1) if "key" in d else (d["dataset"], d["page"])
         q = Question(
-            id="", dataset=dataset, page=page, question=d["question"], answers=d["answers"]
+            id="",
+            dataset=dataset,
+            page=page,
+            question=d["question"],
+            answers=d["answers"],
+            style=d.get("style", "keywords"),
         )
         found = problems(q, pages, index)
         if normalize(q.question) in seen:

@@ -2,8 +2,11 @@
 
 The dev set
 -----------
-Hand-written questions over the benchmark pages (AEB, WCXB-dev, trafilatura-eval-dev), asked
-the way people type into a search engine and paraphrasing the page rather than copying it.
+Hand-written questions over the benchmark pages (AEB, WCXB-dev, trafilatura-eval-dev),
+paraphrasing the page rather than copying it: 200 asked the way people type into a search
+engine ("how many years would a normal computer need for the Illustris TNG50 run") and 103
+asked as full questions, as in a quiz, in the language of their page, mostly over news
+articles ("Which filmmaker was behind the camera on the most recent Trek movie from 2016?").
 Each question stores, by ``dataset/id`` only (no page text is copied):
 
 - ``dataset``, ``page``: the page it was written from;
@@ -13,7 +16,8 @@ Each question stores, by ``dataset/id`` only (no page text is copied):
   text where the dataset has it, AEB and WCXB; ``insomnia_web.extract`` on the HTML for
   trafilatura-eval-dev), so distractors share the question's words;
 - ``split``: ``tune`` (for choosing features and weights) or ``check`` (for confirming a
-  choice), a fixed hash of the question id, about half each.
+  choice), a fixed hash of the question id, about half each;
+- ``style``: ``keywords`` (q001-q206) or ``question`` (q207 on).
 
 Rules every question meets: its source page is among the ten returned pages; an answer occurs
 (case-insensitively, whitespace collapsed) on one to three of them; the question does not
@@ -44,7 +48,8 @@ tokens: of the model-facing tokens a method spends, the share that are labels an
 rather than passage text (for the in-process rows by
 ``insomnia_web.rank.budget.selection_cost``, what ``select_excerpts`` pays; for the ``text:``
 rows in the whole rendered text: header, delimiters, labels, heading lines, notes, other
-results). The tables are printed for the ``tune`` part, the ``check`` part and both.
+results). The tables are printed for the ``tune`` part, the ``check`` part, each wording
+style (``keywords``, ``question``) and the whole set.
 ``--compare A B`` prints the paired difference A - B with a paired-bootstrap 95% interval
 (fixed seed); a change is kept only when the interval excludes 0. The line "room to lose"
 reports plain BM25 at 1000 tokens: the set can tell methods apart only while that is below
@@ -56,7 +61,7 @@ Each question was written from one page, and document BM25 chose its other pages
 answer page is usually the one most about the question and its distractors are on other
 topics: a method gains here by choosing the page, which real result lists (ten pages on
 one story) reward far less. The passage-level tables therefore run the same methods with
-only the returned pages that hold the answer (about 1.1 per question, 2,100 tokens of
+only the returned pages that hold the answer (about 1.1 per question, 1,900 tokens of
 text), at 250, 500 and 1000 tokens, where choosing the page cannot help; a feature that
 claims to find better passages must win there too.
 
@@ -137,8 +142,9 @@ ADDED_WEIGHT = 0.2  # weight tried for a feature that is off by default
 MIX_WEIGHT = 0.8  # the reranker's share in the score-mix fusion row
 RESAMPLES = 2000  # paired bootstrap resamples
 SEED = 15  # bootstrap seed
-PARTS = ("tune", "check", "all")
-PASSAGE_BUDGETS = (250, 500, 1000)  # the answer pages alone hold ~2,100 tokens
+PARTS = ("tune", "check", "keywords", "question", "all")
+"""The slices every table reports: the two splits, the two wording styles, the whole set."""
+PASSAGE_BUDGETS = (250, 500, 1000)  # the answer pages alone hold ~1,900 tokens
 PASSAGE_METHODS = ("bm25-plain", "text:bm25", "text:default", "text:default+static")
 """Rows of the passage-level tables (:func:`print_passage_level`)."""
 __all__ = ["DATA_DIR", "METHODS", "main"]
@@ -372,8 +378,9 @@ def paired_diff(a: Sequence[bool], b: Sequence[bool]) -> tuple[float, float, flo
 
 
 def part_indices(cases: Sequence[Case], part: str) -> list[int]:
-    """Return the positions of the cases in *part* (``tune``, ``check`` or ``all``)."""
-    return [i for i, (q, _) in enumerate(cases) if part in ("all", q.split)]
+    """Return the positions of the cases in *part*: a split (``tune``, ``check``), a wording
+    style (``keywords``, ``question``) or ``all``."""
+    return [i for i, (q, _) in enumerate(cases) if part in ("all", q.split, q.style)]
 
 
 def pick(hits: Sequence[bool], where: Sequence[int]) -> list[bool]:

@@ -7,12 +7,13 @@
    contributes.
 2. Scores: ``method="bm25"`` is plain BM25 over the passage text (IDF over this call's
    candidates). ``method="ours"`` adds the weighted features of :mod:`.features`; by default
-   heading and title matches, query-term coverage of the passage and of its page, and the
-   BM25 score of its whole page (bigram, proximity, lead and provider-rank features exist
-   but are off: they did not help on the dev set). Ties go to the better provider rank. A
-   candidate is eligible only if it contains a query term (in its text, or for "ours" in
-   its heading); a query with no terms at all falls back to each page's lead and the
-   snippets, in provider order.
+   heading and title matches, query-term coverage of the passage and of its page, the BM25
+   score of its whole page and, for a question asking for a quantity, a date, a name or a
+   place (:mod:`.answer_type`), whether the passage holds one (bigram, proximity, lead and
+   provider-rank features exist but are off: they did not help on the dev set). Ties go
+   to the better provider rank. A candidate is eligible only if it contains a query term
+   (in its text, or for "ours" in its heading); a query with no terms at all falls back to
+   each page's lead and the snippets, in provider order.
 3. Rerank (optional): a :class:`~.rerank.Reranker` re-scores the best candidates and its
    order is fused with the first stage's (:mod:`.rerank`).
 4. Selection: best first; a candidate that is a near-duplicate of one already taken
@@ -31,6 +32,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Literal
 
 from .analysis import analyze
+from .answer_type import holds_answer_kind, read_question
 from .bm25 import BM25
 from .budget import passage_cost, source_label_cost
 from .candidates import Candidate, build_candidates, count_query_terms, query_terms
@@ -84,6 +86,7 @@ def rank_candidates(  # noqa: C901
             page_terms[c.doc].update(c.tf)
         page_cover = [coverage(found, idf) for found in page_terms]
     page_bm25 = page_scores(candidates, len(docs), terms) if weights.page_bm25 else []
+    asked = read_question(query) if weights.answer_type else None
     eligible: list[Candidate] = []
     for c, bm in zip(candidates, raw, strict=True):
         if c.heading not in heading_terms:
@@ -105,6 +108,8 @@ def rank_candidates(  # noqa: C901
             score += weights.page * page_cover[c.doc]
         if page_bm25:
             score += weights.page_bm25 * page_bm25[c.doc]
+        if asked is not None and holds_answer_kind(c.text, asked):
+            score += weights.answer_type
         score += weights.lead / (1 + c.index) + weights.rank / max(c.source.rank, 1)
         c.score = score
         eligible.append(c)
