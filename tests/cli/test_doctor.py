@@ -6,7 +6,7 @@ import io
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, Self
+from typing import Any
 
 import pluggy
 import pytest
@@ -15,14 +15,11 @@ from insomnia_web import (
     Manifest,
     MockProvider,
     ProviderPlugin,
-    SearchProvider,
-    SearchRequest,
-    SearchResponse,
     hookimpl,
 )
 from insomnia_web.cli import doctor
-from insomnia_web.net import SafeClient
 from insomnia_web.plugins import make_plugin_manager
+from tests.plugins.broken import Unbuildable
 
 from ..cache.backends import SKIP_REASON, backend_config, postgres_url
 from .support import run
@@ -185,19 +182,6 @@ class _BrokenTools:
         raise RuntimeError("my bug")
 
 
-class _BrokenSettings(SearchProvider):
-    """A provider whose from_manifest has a bug."""
-
-    name: ClassVar[str] = "broken-settings"
-
-    @classmethod
-    def from_manifest(cls, manifest: Manifest) -> Self:
-        raise KeyError("base_url")
-
-    async def search(self, request: SearchRequest, client: SafeClient) -> SearchResponse:
-        raise AssertionError("never built")
-
-
 def _doctor_with(
     plugins: list[object], text: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> dict[str, dict[str, Any]]:
@@ -249,7 +233,7 @@ def test_a_provider_that_cannot_be_built_is_a_failed_check(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A provider whose from_manifest raises is a failed provider check naming the exception."""
-    text = '[web.search]\nprovider = "broken-settings"\n'
-    checks = _doctor_with([ProviderPlugin(_BrokenSettings)], text, tmp_path, monkeypatch)
+    text = '[web.search]\nprovider = "unbuildable"\n'
+    checks = _doctor_with([ProviderPlugin(Unbuildable)], text, tmp_path, monkeypatch)
     assert checks["provider"]["status"] == "fail"
     assert "could not be built: KeyError" in checks["provider"]["detail"]

@@ -2,35 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar, Self
+from collections.abc import Callable, Sequence
+from typing import ClassVar
 
 import pytest
 
-from insomnia_web import (
-    Manifest,
-    Reranker,
-    RerankPassage,
-    SearchProvider,
-    SearchRequest,
-    SearchResponse,
-    ToolError,
-)
-from insomnia_web.net import SafeClient
+from insomnia_web import Manifest, Reranker, RerankPassage, ToolError
 from insomnia_web.tools.services import WebServices
-
-
-class Unbuildable(SearchProvider):
-    """A provider whose settings code has a bug."""
-
-    name: ClassVar[str] = "unbuildable"
-
-    @classmethod
-    def from_manifest(cls, manifest: Manifest) -> Self:
-        raise KeyError("base_url")
-
-    async def search(self, request: SearchRequest, client: SafeClient) -> SearchResponse:
-        raise AssertionError("never built")
+from tests.plugins.broken import Unbuildable
 
 
 class NoModel(Reranker):
@@ -57,23 +36,23 @@ class NotConfigured(Reranker):
         raise AssertionError("never built")
 
 
-def test_a_provider_that_cannot_be_built_is_a_provider_error_naming_it() -> None:
-    """from_manifest raising a bug is a non-retryable provider_error naming the provider."""
+@pytest.mark.parametrize(
+    ("build", "code", "named", "raised"),
+    [
+        (lambda s: s.provider(Unbuildable), "provider_error", "'unbuildable'", "KeyError"),
+        (lambda s: s.reranker(NoModel), "internal_error", "'no-model'", "FileNotFoundError"),
+    ],
+)
+def test_a_part_that_cannot_be_built_is_an_error_naming_it(
+    build: Callable[[WebServices], object], code: str, named: str, raised: str
+) -> None:
+    """A provider's from_manifest or a reranker's __init__ raising a bug is a non-retryable
+    error naming the part and the exception's type (provider_error, internal_error)."""
     with pytest.raises(ToolError) as failed:
-        WebServices(Manifest()).provider(Unbuildable)
-    assert failed.value.code == "provider_error"
-    assert "'unbuildable'" in failed.value.message
-    assert "KeyError" in failed.value.message
-    assert not failed.value.retryable
-
-
-def test_a_reranker_that_cannot_be_built_is_an_internal_error_naming_it() -> None:
-    """A reranker __init__ raising a bug is a non-retryable internal_error naming the reranker."""
-    with pytest.raises(ToolError) as failed:
-        WebServices(Manifest()).reranker(NoModel)
-    assert failed.value.code == "internal_error"
-    assert "'no-model'" in failed.value.message
-    assert "FileNotFoundError" in failed.value.message
+        build(WebServices(Manifest()))
+    assert failed.value.code == code
+    assert named in failed.value.message
+    assert raised in failed.value.message
     assert not failed.value.retryable
 
 
