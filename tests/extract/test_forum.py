@@ -221,6 +221,20 @@ def test_post_controls_and_short_dates_are_dropped() -> None:
     assert "Quote of the day" in text
 
 
+def test_a_control_read_through_lone_wrappers_goes_and_words_beside_it_stay() -> None:
+    """A control inside lone wrappers goes with them; a word beside its link keeps the line."""
+    body = _body(
+        f"<p>{_POST}</p><ul><li><a href='#'><span><b>Reply</b></span></a></li></ul>"
+        "<p><a href='#'>Reply</a> now</p>"
+        "<div>\n <p><span>Share</span></p>\n</div>"
+    )
+    drop_post_chrome(body)
+    text = _text(body)
+    assert body.find(".//li") is None
+    assert "Share" not in text
+    assert "Reply now" in text
+
+
 def test_poster_statistics_go_and_numbers_in_prose_stay() -> None:
     """Poster statistics ("Posts: 710", "29,553 posts") go; "50 posts" in a sentence stays."""
     body = _body(

@@ -225,14 +225,35 @@ def _short_text(el: HtmlElement, max_words: int = BYLINES.max_name_words) -> str
     """
     if tag_name(el) == "meta":
         return " ".join((el.get("content") or "").split())  # a name only machines see
-    if not len(el):  # a leaf, as most elements are: its own text is all there is
-        words = " ".join((el.text or "").split())
+    holder, depth = _text_holder(el)
+    if holder is None:
+        return None  # a chain of more than max_elements lone children
+    if not len(holder):  # a leaf, as most elements are: its own text is all there is
+        words = " ".join((holder.text or "").split())
         return words if words.count(" ") < max_words else None
-    beyond = itertools.islice(el.iterdescendants(), BYLINES.max_elements - 1, None)
+    beyond = itertools.islice(holder.iterdescendants(), BYLINES.max_elements - 1 - depth, None)
     if next(beyond, None) is not None:
         return None  # the element and its descendants are more than max_elements
-    words = " ".join(" ".join(el.itertext()).split())
+    words = " ".join(" ".join(holder.itertext()).split())
     return words if len(words.split()) <= max_words else None
+
+
+def _text_holder(el: HtmlElement) -> tuple[HtmlElement | None, int]:
+    """The element under *el* that holds all its text, and how deep it is, or ``None``.
+
+    Walks down lone children with no text beside them (the link of a list item, the span
+    of a link): the text of *el* is that of the last one. ``None`` when the chain is
+    :attr:`Bylines.max_elements` deep or more.
+    """
+    node, depth = el, 0
+    while len(node) == 1 and (not node.text or node.text.isspace()):
+        child = node[0]
+        if not tag_name(child) or (child.tail and not child.tail.isspace()):
+            break
+        node, depth = child, depth + 1
+        if depth >= BYLINES.max_elements:
+            return None, depth
+    return node, depth
 
 
 def _take_text(el: HtmlElement) -> str:
