@@ -5,6 +5,7 @@ from __future__ import annotations
 from lxml.html import HtmlElement, document_fromstring
 
 from insomnia_web.extract import extract_html
+from insomnia_web.extract.counts import text_of
 from insomnia_web.extract.parse import parse_html
 from insomnia_web.extract.readable import _peers, read_article, readable_article
 
@@ -339,3 +340,16 @@ def test_the_unlikely_pass_drops_named_blocks_whole_and_judges_every_sibling_aft
     assert "Last" not in text
     assert "Kept" in text
     assert "Kept too" in text
+
+
+def test_text_of_reads_what_text_content_reads() -> None:
+    """``text_of`` gives an element's ``text_content()``: nested text, inner tails, no own tail."""
+    root = parse_html(
+        "<div id=a> One,<b>two <i>deep</i></b> tail &amp; more\n\t"
+        "<p>Caf\u00e9 \u4e2d</p></div>after"
+    )
+    assert root is not None
+    for el in root.iter():
+        assert text_of(el) == el.text_content()
+    div = root.get_element_by_id("a")
+    assert text_of(div) == " One,two deep tail & more\n\tCaf\u00e9 \u4e2d"
