@@ -13,7 +13,9 @@ from insomnia_web.extract.forum import (
     drop_repeated_quotes,
     is_forum_thread,
     keep_post_bylines,
+    may_mark_posts,
 )
+from insomnia_web.extract.signals import typed_items
 from tests.extract.support import body_of as _body
 from tests.extract.support import words_of as _text
 
@@ -178,6 +180,19 @@ def test_answers_and_comments_under_a_story_are_no_thread() -> None:
         for _ in range(3)
     )
     assert not is_forum_thread(_body(f"<article>{story}</article>{comments}"))
+
+
+def test_only_a_page_typing_a_post_item_may_mark_posts() -> None:
+    """A page typing only its story marks no post; a typed post item may, even once gone."""
+    story = _body(
+        f"<article itemscope itemtype='https://schema.org/NewsArticle'><p>{_POST}</p></article>"
+    )
+    assert not may_mark_posts(story, typed_items(story))
+    thread = _body(_thread(3))
+    typed = typed_items(thread)
+    for post in thread.findall(".//div[@itemscope]"):
+        post.drop_tree()
+    assert may_mark_posts(thread, typed)
 
 
 def test_a_thread_is_read_by_the_page_extraction() -> None:

@@ -41,7 +41,13 @@ from .dedup import word_runs
 from .rules import any_pattern, matches
 from .words import word_list
 
-__all__ = ["drop_forum_chrome", "drop_lone_post", "drop_repeated_quotes", "is_forum_thread"]
+__all__ = [
+    "drop_forum_chrome",
+    "drop_lone_post",
+    "drop_repeated_quotes",
+    "is_forum_thread",
+    "may_mark_posts",
+]
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,16 @@ def _marks_posts(root: HtmlElement) -> bool:
     if first is None:
         return False
     return _is_post_item(root) or _is_post_item(first) or any(map(_is_post_item, items))
+
+
+def may_mark_posts(root: HtmlElement, typed: Iterable[HtmlElement]) -> bool:
+    """True when *root* or one of *typed* (its :func:`~.signals.typed_items`, read before
+    elements were removed) is a post item.
+
+    When false, no microdata under *root* marks a post: the page is no thread
+    (:func:`is_forum_thread`) and has no post bylines to move, with no walk to find out.
+    """
+    return _is_post_item(root) or any(map(_is_post_item, typed))
 
 
 def _is_quote(el: HtmlElement) -> bool:
@@ -502,16 +518,20 @@ def is_forum_thread(root: HtmlElement) -> bool:
     return sum(word_count(post) for post in outer) >= THREAD.min_share * word_count(root)
 
 
-def drop_forum_chrome(root: HtmlElement, language: str | None = "en") -> BlockCounts | None:
+def drop_forum_chrome(
+    root: HtmlElement, language: str | None = "en", *, posts: bool = True
+) -> BlockCounts | None:
     """Drop what a forum thread repeats or wraps around its posts, in place.
 
     *language* (a primary subtag) selects the visible-text rules; ``None`` applies none.
-    Returns the counts of *root* when the tree was left as it was (most pages that are no
-    thread), else ``None``: the page extraction then need not count its words again.
+    *posts* false says that no microdata marks a post (:func:`may_mark_posts`): no byline
+    is looked for. Returns the counts of *root* when the tree was left as it was (most pages
+    that are no thread), else ``None``: the page extraction then need not count its words
+    again.
     """
     counts = drop_post_chrome(root, language)
     quoted = drop_repeated_quotes(root, language)
-    moved = keep_post_bylines(root)
+    moved = keep_post_bylines(root) if posts else False
     return None if quoted or moved else counts
 
 

@@ -34,7 +34,7 @@ from .clean import strip_invisible
 from .closing import drop_closing_lines, drop_trailing_heading
 from .counts import BlockCounts, word_count
 from .dedup import finish_lines
-from .forum import drop_forum_chrome, drop_lone_post, is_forum_thread
+from .forum import drop_forum_chrome, drop_lone_post, is_forum_thread, may_mark_posts
 from .language import page_language
 from .lead import add_lead, story_lead
 from .model import Extracted
@@ -43,7 +43,7 @@ from .product import finish_product_text, read_product
 from .readable import read_article
 from .serialize import added_words_at_most, long_line_words_before, serialize
 from .shop import drop_shop_chrome, may_list_reviews
-from .signals import ArticleClaim, article_claim, ld_json_texts
+from .signals import ArticleClaim, article_claim, ld_json_texts, typed_items
 from .tidy import tidy_blocks
 from .title import page_title
 from .words import count_words
@@ -269,7 +269,8 @@ def extract_html(
     title = page_title(root)
     ld_texts = list(ld_json_texts(root))  # JSON-LD, read before scripts are removed
     claim = article_claim(root, ld_texts)
-    product = read_product(root, ld_texts)
+    typed = typed_items(root)  # microdata types, read once: later removals add none
+    product = read_product(root, ld_texts, typed)
     about = article_meta(root, ld_texts)
     strip_invisible(root)
     if mode == "full":
@@ -278,8 +279,9 @@ def extract_html(
     lead = story_lead(root)  # read before the header is pruned
     if product.is_product or may_list_reviews(html):
         drop_shop_chrome(root, is_product=product.is_product, language=language)
-    thread = is_forum_thread(root)  # every post of a thread is content: page extraction only
-    counts = drop_forum_chrome(root, language)  # the tree's counts, when it was left whole
+    posts = may_mark_posts(root, typed)  # most pages mark no post: no walk looks for them
+    thread = posts and is_forum_thread(root)  # every post is content: page extraction only
+    counts = drop_forum_chrome(root, language, posts=posts)  # its counts, if left whole
     article_text = ""
     block = None
     if _readability_fits(html, root, spent()) and not thread:
