@@ -180,15 +180,14 @@ def _alone_beside_picture(el: HtmlElement, parent: HtmlElement, first: FirstPara
 
 
 def _after(root: HtmlElement, headline: HtmlElement) -> Iterator[HtmlElement]:
-    """The elements after *headline* in document order (not those inside it)."""
-    inside = set(headline.iter())
-    elements = root.iter()
-    for el in elements:
-        if el is headline:
-            break
-    for el in elements:
-        if el not in inside and isinstance(el.tag, str):
-            yield el
+    """The elements after *headline* (under *root*) in document order, not those inside it:
+    the subtrees of its following siblings, then of each ancestor's, innermost first. The
+    elements before it are not walked."""
+    node: HtmlElement | None = headline
+    while node is not None and node is not root:
+        for sibling in node.itersiblings():
+            yield from (el for el in sibling.iter() if isinstance(el.tag, str))
+        node = node.getparent()
 
 
 def _names_lead(el: HtmlElement, named: NamedLeadRule) -> bool:
