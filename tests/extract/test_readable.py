@@ -7,7 +7,7 @@ from lxml.html import HtmlElement, document_fromstring
 from insomnia_web.extract import extract_html
 from insomnia_web.extract.counts import text_of
 from insomnia_web.extract.parse import parse_html
-from insomnia_web.extract.readable import _peers, read_article, readable_article
+from insomnia_web.extract.readable import _peers, _TreeDocument, read_article, readable_article
 
 SERVICES = ["Cloud hosting", "Data backup", "Security audits", "Network design"]
 
@@ -353,3 +353,20 @@ def test_text_of_reads_what_text_content_reads() -> None:
         assert text_of(el) == el.text_content()
     div = root.get_element_by_id("a")
     assert text_of(div) == " One,two deep tail & more\n\tCaf\u00e9 \u4e2d"
+
+
+def test_link_density_is_the_linked_share_of_the_text() -> None:
+    """readability's link density is the linked share of a block's text, 0 without links."""
+    root = parse_html(
+        "<div id=plain>Nothing here is linked at all.</div>"
+        "<div id=half>Half <a href='/x'>of this</a> is.</div>"
+        "<div id=empty>An empty link <a href='/y'></a> links nothing.</div>"
+    )
+    assert root is not None
+    doc = _TreeDocument(root)
+    density = {
+        key: doc.get_link_density(root.get_element_by_id(key)) for key in ("plain", "half", "empty")
+    }
+    assert density["plain"] == 0.0
+    assert density["empty"] == 0.0
+    assert density["half"] == len("of this") / len("Half of this is.")

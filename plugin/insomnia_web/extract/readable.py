@@ -211,6 +211,8 @@ class _TreeDocument(Document):  # type: ignore[misc]
                     continue
                 grand_parent = parent.getparent()
                 text = text_of(elem)
+                if len(text) < self.min_text_length:
+                    continue  # cleaning only shortens a text: too short already
                 length = clean_length(text)
                 if length < self.min_text_length:
                     continue
@@ -277,6 +279,8 @@ class _TreeDocument(Document):  # type: ignore[misc]
         # readability's measure: the text length of the links over the element's.
         lengths = self._lengths
         linked = sum(_text_length(link, lengths) for link in elem.iterdescendants("a"))
+        if not linked:
+            return 0.0  # whatever the element's own length: it need not be measured
         return float(linked) / max(_text_length(elem, lengths), 1)
 
     def class_weight(self, elem: HtmlElement) -> float:
