@@ -112,3 +112,11 @@ def test_the_first_paragraph_after_a_wrapped_headline_is_its_lead() -> None:
         f"<div class='content'><p>{_NAMED_LEAD}</p>{_BODY}</div></div></body></html>"
     )
     assert story_lead(root) == [_NAMED_LEAD]
+
+
+def test_a_lead_is_added_unless_the_text_holds_its_words() -> None:
+    """A lead the text holds as it stands is not added; a capital sigma read in another
+    context is another word, so a lead ending in one is added after a longer word."""
+    text = "# Title\n\nThe lead.\n\nBody."
+    assert add_lead(text, ["The lead."]) == text
+    assert add_lead("# Τίτλος\n\nΟΔΟΣΑ", ["ΟΔΟΣ"]) == "# Τίτλος\n\nΟΔΟΣ\n\nΟΔΟΣΑ"

@@ -241,12 +241,23 @@ def _spaceless(text: str) -> str:
     return repeat_key(text).replace(" ", "")
 
 
+def _verbatim_in(paragraph: str, text: str) -> bool:
+    """True when *text* holds *paragraph* as it stands, so its :func:`_spaceless` form too.
+
+    Lowercasing, keeping word characters and pairing CJK characters all read a character
+    by itself (a piece of a text gives a piece of its form), except the capital sigma,
+    lowercased by what follows it: a paragraph holding one is not tested this way.
+    """
+    return "\u03a3" not in paragraph and paragraph in text
+
+
 def add_lead(text: str, lead: list[str]) -> str:
     """*text* with the *lead* paragraphs it lacks put under its headline (or on top)."""
-    if not lead:
+    unseen = [p for p in lead if not _verbatim_in(p, text)]
+    if not unseen:
         return text  # most pages: no need to read the whole text's words
     flat = _spaceless(text)
-    missing = [p for p in lead if _spaceless(p) not in flat]
+    missing = [p for p in unseen if _spaceless(p) not in flat]
     if not missing:
         return text
     block = "\n\n".join(missing)
