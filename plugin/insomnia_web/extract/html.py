@@ -221,13 +221,18 @@ def _article_or_page(
     return _choose(article_text, page_text, claim)
 
 
-def _readability_fits(html: str, root: HtmlElement, spent: float) -> bool:
-    """True when readability may run on this page within the budget."""
+def _readability_fits(
+    html: str, root: HtmlElement, spent: float, counts: BlockCounts | None = None
+) -> bool:
+    """True when readability may run on this page within the budget. *counts* of *root*,
+    when the caller has them, hold an entry per element (the cleaning left no comment)."""
     if len(html) > BUDGET.readability_max_chars:
         return False
     if spent > BUDGET.readability_start_share * BUDGET.seconds:
         return False
     limit = BUDGET.readability_max_elements
+    if counts is not None:
+        return len(counts.words) <= limit
     return next(itertools.islice(root.iter(), limit, None), None) is None
 
 
@@ -284,7 +289,7 @@ def extract_html(
     counts = drop_forum_chrome(root, language, posts=posts)  # its counts, if left whole
     article_text = ""
     block = None
-    if _readability_fits(html, root, spent()) and not thread:
+    if _readability_fits(html, root, spent(), counts) and not thread:
         found = read_article(root)  # works on a copy: root stays whole
         if found is not None:
             article, block = found
