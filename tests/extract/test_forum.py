@@ -407,14 +407,33 @@ def test_a_posts_linked_number_goes_but_a_rank_stays() -> None:
 def test_forum_chrome_hands_back_the_counts_of_a_tree_it_left_whole() -> None:
     """A page without post chrome keeps its tree, and its word counts come back for reuse."""
     body = _body(f"<div class=story><p>{_POST}</p><p><a href='/x'>More</a> {_REPLY}</p></div>")
-    counts = drop_forum_chrome(body)
+    counts = drop_forum_chrome(body).exact
     assert counts is not None
     fresh = BlockCounts(body)
     assert counts.words == fresh.words
     assert counts.link_words == fresh.link_words
     assert counts.links == fresh.links
     chrome = _body(f"<div class=post><p>{_POST}</p><a href='#r'>Reply</a></div>")
-    assert drop_forum_chrome(chrome) is None
+    assert drop_forum_chrome(chrome).exact is None
+
+
+def test_forum_chrome_counts_bound_a_tree_it_only_removed_text_from() -> None:
+    """After chrome went, the counts read before bound every element's words; after a
+    byline came out of an attribute, there are none."""
+    chrome = _body(
+        f"<div class=post><p>{_POST}</p><p>Yes<a href='#r'>Reply</a>indeed</p>"
+        "<div class=post-signature>My rig: a boiler</div></div>"
+    )
+    most = drop_forum_chrome(chrome).most
+    assert most is not None
+    fresh = BlockCounts(chrome)
+    assert all(most.words[el] >= n for el, n in fresh.words.items())
+    assert most.words[chrome] > fresh.words[chrome]
+    byline = (
+        "<div itemscope itemtype='https://schema.org/Comment'>"
+        "<meta itemprop=author content='Sam Lee'><div itemprop=text><p>Yes.</p></div></div>"
+    )
+    assert drop_forum_chrome(_body(byline * 3)).most is None
 
 
 def test_counts_made_without_links_count_them_alike_on_first_use() -> None:

@@ -32,6 +32,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from lxml.etree import Element, XPath
 from lxml.html import HtmlElement
@@ -42,6 +43,7 @@ from .rules import any_pattern, matches
 from .words import word_list
 
 __all__ = [
+    "ForumCounts",
     "drop_forum_chrome",
     "drop_lone_post",
     "drop_repeated_quotes",
@@ -435,6 +437,13 @@ def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> BlockCou
     ``poster_stat``); the class names and the post number apply to every page. Returns the
     counts of *root* when nothing was dropped (they still hold for the tree), else ``None``.
     """
+    counts, dropped = _drop_post_chrome(root, language)
+    return None if dropped else counts
+
+
+def _drop_post_chrome(root: HtmlElement, language: str | None) -> tuple[BlockCounts, bool]:
+    """:func:`drop_post_chrome`, returning the counts of *root* as they were before, and
+    whether anything was dropped."""
     counts = BlockCounts(root, links=False)  # links counted only if the page extraction asks
     words = counts.words
     limit = POST_CHROME.max_share * words.get(root, 0)
@@ -450,7 +459,7 @@ def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> BlockCou
             doomed.append(el)
     for el in _outermost(doomed, root):
         el.drop_tree()
-    return None if doomed else counts
+    return counts, bool(doomed)
 
 
 def _outermost(elements: list[HtmlElement], root: HtmlElement) -> list[HtmlElement]:
@@ -518,21 +527,35 @@ def is_forum_thread(root: HtmlElement) -> bool:
     return sum(word_count(post) for post in outer) >= THREAD.min_share * word_count(root)
 
 
+class ForumCounts(NamedTuple):
+    """Word counts of the tree that :func:`drop_forum_chrome` cleaned."""
+
+    exact: BlockCounts | None
+    """The tree's counts, when the cleanup left the tree as it was."""
+    most: BlockCounts | None
+    """Counts no lower than the tree's words, element by element: the exact ones, or those
+    read before a cleanup that only removed text (dropped elements, merged text nodes);
+    ``None`` when it also moved text (a byline taken from an attribute)."""
+
+
 def drop_forum_chrome(
     root: HtmlElement, language: str | None = "en", *, posts: bool = True
-) -> BlockCounts | None:
+) -> ForumCounts:
     """Drop what a forum thread repeats or wraps around its posts, in place.
 
     *language* (a primary subtag) selects the visible-text rules; ``None`` applies none.
     *posts* false says that no microdata marks a post (:func:`may_mark_posts`): no byline
-    is looked for. Returns the counts of *root* when the tree was left as it was (most pages
-    that are no thread), else ``None``: the page extraction then need not count its words
-    again.
+    is looked for. Returns the counts of *root* (:class:`ForumCounts`): exact when the tree
+    was left as it was (most pages that are no thread), so the page extraction need not
+    count its words again, and an upper bound of every element's words when only text was
+    removed.
     """
-    counts = drop_post_chrome(root, language)
+    counts, dropped = _drop_post_chrome(root, language)
     quoted = drop_repeated_quotes(root, language)
     moved = keep_post_bylines(root) if posts else False
-    return None if quoted or moved else counts
+    if moved:
+        return ForumCounts(None, None)
+    return ForumCounts(None if quoted or dropped else counts, counts)
 
 
 # A class token naming one post of a thread: "post", "message", "reply", alone or in a
