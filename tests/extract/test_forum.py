@@ -250,6 +250,15 @@ def test_a_control_read_through_lone_wrappers_goes_and_words_beside_it_stay() ->
     assert "Reply now" in text
 
 
+def test_a_control_is_read_apart_from_the_words_around_it() -> None:
+    """A link holding a control goes even when its parent, read first, says more."""
+    body = _body(f"<p>{_POST}</p><div><span>Answer below, or <a href='#q'>Quote</a></span></div>")
+    drop_post_chrome(body)
+    text = _text(body)
+    assert "Answer below, or" in text
+    assert "Quote" not in text
+
+
 def test_poster_statistics_go_and_numbers_in_prose_stay() -> None:
     """Poster statistics ("Posts: 710", "29,553 posts") go; "50 posts" in a sentence stays."""
     body = _body(

@@ -391,21 +391,43 @@ def _names_chrome(names: str) -> bool:
     return POST_CHROME.chrome_class.search(names.lower()) is not None
 
 
-def _is_control(el: HtmlElement, words: int, phrases: re.Pattern[str] | None) -> bool:
+class _Controls:
+    """Tells post controls and poster statistics (:func:`_is_control`) on one tree, whose
+    elements' words are *words*, with the pattern of both rules' *phrases* in the page's
+    language (:func:`.rules.any_pattern`)."""
+
+    def __init__(self, words: dict[HtmlElement, int], phrases: re.Pattern[str] | None) -> None:
+        self.words = words
+        self.phrases = phrases
+        self.texts: dict[HtmlElement, str] = {}  # the texts read, by element
+
+    def text(self, el: HtmlElement, words: int) -> str | None:
+        """:func:`_short_text` of *el* (holding *words* words): its parent's when that was
+        read and holds no other word (the rest of its text is whitespace), else read."""
+        parent = el.getparent()
+        text = self.texts.get(parent) if self.words.get(parent) == words else None
+        if text is None:
+            text = _short_text(el, POST_CHROME.max_control_words)
+            if text:
+                self.texts[el] = text
+        return text
+
+
+def _is_control(el: HtmlElement, words: int, controls: _Controls) -> bool:
     """True when *el* (holding *words* words) is a post control or a poster statistic.
 
-    *phrases* is the pattern of both rules' phrases in the page's language
-    (:func:`.rules.any_pattern`); without one only a post's number can be a control, and
-    only links are read.
+    Without phrases in the page's language only a post's number can be a control, and only
+    links are read.
     """
     tag = tag_name(el)
     if not 0 < words <= POST_CHROME.max_control_words or tag not in POST_CHROME.control_tags:
         return False
+    phrases = controls.phrases
     if phrases is None and tag != "a":
         return False
     if el.tail and el.tail.strip():
         return False  # words right after it: a phrase inside a sentence
-    text = _short_text(el, POST_CHROME.max_control_words)
+    text = controls.text(el, words)
     if not text:
         return False
     if tag == "a" and POST_CHROME.post_number.match(text):
@@ -448,6 +470,7 @@ def _drop_post_chrome(root: HtmlElement, language: str | None) -> tuple[BlockCou
     words = counts.words
     limit = POST_CHROME.max_share * words.get(root, 0)
     phrases = any_pattern(_CONTROL_RULES, language)  # the same as matches_any, looked up once
+    controls = _Controls(words, phrases)
     doomed = []
     for el in root.iterdescendants(Element):  # lxml's own loop: most elements match nothing
         n = words.get(el, 0)
@@ -455,7 +478,7 @@ def _drop_post_chrome(root: HtmlElement, language: str | None) -> tuple[BlockCou
             continue
         # The word count first: most elements are more than a few words, or none.
         short = 0 < n <= POST_CHROME.max_control_words
-        if (short and _is_control(el, n, phrases)) or _is_chrome(el):
+        if (short and _is_control(el, n, controls)) or _is_chrome(el):
             doomed.append(el)
     for el in _outermost(doomed, root):
         el.drop_tree()
