@@ -10,7 +10,9 @@ from lxml.html import HtmlElement
 from insomnia_web.extract import extract_html
 from insomnia_web.extract import html as html_module
 from insomnia_web.extract.clean import strip_invisible
+from insomnia_web.extract.counts import BlockCounts
 from insomnia_web.extract.html import Budget
+from insomnia_web.extract.parse import parse_html
 
 STORY = " ".join(
     f"<p>Sentence {n} of the council report explains how the new tram line will run.</p>"
@@ -36,6 +38,22 @@ def test_a_page_with_too_many_elements_skips_readability(monkeypatch: pytest.Mon
     """A tree larger than readability's element limit gets the page extraction alone."""
     monkeypatch.setattr(html_module, "BUDGET", Budget(readability_max_elements=10))
     assert extract_html(PAGE).method == "page"
+
+
+def test_the_element_limit_reads_the_trees_counts_as_the_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cleaned tree of exactly the element limit fits readability, one element more does
+    not, whether its elements are walked or read from its counts."""
+    root = parse_html(f"<!-- a note -->{PAGE}<script>run()</script>")
+    assert root is not None
+    strip_invisible(root)
+    size = sum(1 for _ in root.iter())
+    counts = BlockCounts(root, links=False)
+    for limit, fits in ((size, True), (size - 1, False)):
+        monkeypatch.setattr(html_module, "BUDGET", Budget(readability_max_elements=limit))
+        assert html_module._readability_fits(PAGE, root, 0.0) is fits
+        assert html_module._readability_fits(PAGE, root, 0.0, counts) is fits
 
 
 def test_running_out_after_readability_returns_its_article(

@@ -79,3 +79,11 @@ def test_a_short_line_after_a_long_one_is_compared_with_it_whole() -> None:
     ):
         text = f"{long_line}\n{label}\n{label}"
         assert finish_lines(text) == f"{long_line}\n{label}"
+
+
+def test_only_a_short_line_in_any_script_is_read_once() -> None:
+    """A short accented line said twice is read once; one of more than ten words stays twice."""
+    short = "Économie — « Zürich »"
+    long = "Die Straße führt über zwölf Brücken, vorbei an Gärten, Höfen und Türmen bis zur Küste."
+    assert finish_lines(f"{short}\n\n{short}").strip() == short
+    assert finish_lines(f"{long}\n\n{long}") == f"{long}\n\n{long}"

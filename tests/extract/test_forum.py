@@ -13,7 +13,9 @@ from insomnia_web.extract.forum import (
     drop_repeated_quotes,
     is_forum_thread,
     keep_post_bylines,
+    may_mark_posts,
 )
+from insomnia_web.extract.signals import typed_items
 from tests.extract.support import body_of as _body
 from tests.extract.support import words_of as _text
 
@@ -180,6 +182,19 @@ def test_answers_and_comments_under_a_story_are_no_thread() -> None:
     assert not is_forum_thread(_body(f"<article>{story}</article>{comments}"))
 
 
+def test_only_a_page_typing_a_post_item_may_mark_posts() -> None:
+    """A page typing only its story marks no post; a typed post item may, even once gone."""
+    story = _body(
+        f"<article itemscope itemtype='https://schema.org/NewsArticle'><p>{_POST}</p></article>"
+    )
+    assert not may_mark_posts(story, typed_items(story))
+    thread = _body(_thread(3))
+    typed = typed_items(thread)
+    for post in thread.findall(".//div[@itemscope]"):
+        post.drop_tree()
+    assert may_mark_posts(thread, typed)
+
+
 def test_a_thread_is_read_by_the_page_extraction() -> None:
     """Every post of a marked thread is kept, short replies included."""
     html = f"<html><body><main>{_thread(4)}<p>Thanks!</p></main></body></html>"
@@ -219,6 +234,29 @@ def test_post_controls_and_short_dates_are_dropped() -> None:
     for chrome in ("1 yr", "Select all", "Reply With Quote", "Report"):
         assert chrome not in text
     assert "Quote of the day" in text
+
+
+def test_a_control_read_through_lone_wrappers_goes_and_words_beside_it_stay() -> None:
+    """A control inside lone wrappers goes with them; a word beside its link keeps the line."""
+    body = _body(
+        f"<p>{_POST}</p><ul><li><a href='#'><span><b>Reply</b></span></a></li></ul>"
+        "<p><a href='#'>Reply</a> now</p>"
+        "<div>\n <p><span>Share</span></p>\n</div>"
+    )
+    drop_post_chrome(body)
+    text = _text(body)
+    assert body.find(".//li") is None
+    assert "Share" not in text
+    assert "Reply now" in text
+
+
+def test_a_control_is_read_apart_from_the_words_around_it() -> None:
+    """A link holding a control goes even when its parent, read first, says more."""
+    body = _body(f"<p>{_POST}</p><div><span>Answer below, or <a href='#q'>Quote</a></span></div>")
+    drop_post_chrome(body)
+    text = _text(body)
+    assert "Answer below, or" in text
+    assert "Quote" not in text
 
 
 def test_poster_statistics_go_and_numbers_in_prose_stay() -> None:
@@ -378,14 +416,33 @@ def test_a_posts_linked_number_goes_but_a_rank_stays() -> None:
 def test_forum_chrome_hands_back_the_counts_of_a_tree_it_left_whole() -> None:
     """A page without post chrome keeps its tree, and its word counts come back for reuse."""
     body = _body(f"<div class=story><p>{_POST}</p><p><a href='/x'>More</a> {_REPLY}</p></div>")
-    counts = drop_forum_chrome(body)
+    counts = drop_forum_chrome(body).exact
     assert counts is not None
     fresh = BlockCounts(body)
     assert counts.words == fresh.words
     assert counts.link_words == fresh.link_words
     assert counts.links == fresh.links
     chrome = _body(f"<div class=post><p>{_POST}</p><a href='#r'>Reply</a></div>")
-    assert drop_forum_chrome(chrome) is None
+    assert drop_forum_chrome(chrome).exact is None
+
+
+def test_forum_chrome_counts_bound_a_tree_it_only_removed_text_from() -> None:
+    """After chrome went, the counts read before bound every element's words; after a
+    byline came out of an attribute, there are none."""
+    chrome = _body(
+        f"<div class=post><p>{_POST}</p><p>Yes<a href='#r'>Reply</a>indeed</p>"
+        "<div class=post-signature>My rig: a boiler</div></div>"
+    )
+    most = drop_forum_chrome(chrome).most
+    assert most is not None
+    fresh = BlockCounts(chrome)
+    assert all(most.words[el] >= n for el, n in fresh.words.items())
+    assert most.words[chrome] > fresh.words[chrome]
+    byline = (
+        "<div itemscope itemtype='https://schema.org/Comment'>"
+        "<meta itemprop=author content='Sam Lee'><div itemprop=text><p>Yes.</p></div></div>"
+    )
+    assert drop_forum_chrome(_body(byline * 3)).most is None
 
 
 def test_counts_made_without_links_count_them_alike_on_first_use() -> None:

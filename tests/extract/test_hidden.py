@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from insomnia_web.extract import extract_html
+from insomnia_web.extract.clean import strip_invisible
+from insomnia_web.extract.parse import parse_html
 
 INTRO = "".join(
     f"<p>Paragraph {i} introduces the espresso grinder, its burrs, its motor and how fine "
@@ -174,3 +176,16 @@ def test_tooltip_bubble_is_dropped_and_its_term_kept() -> None:
     text = extract_html(html, mode="full").text
     assert "Track your keyword rankings every week." in text
     assert "what users type" not in text
+
+
+def test_invisible_blocks_inside_invisible_blocks_go_and_the_text_after_stays() -> None:
+    """Hidden and script blocks nested in each other go once; the words after each stay."""
+    root = parse_html(
+        "<html><head><script>a()</script><style>b{}</style></head><body>"
+        "<p>Before <span hidden>x<b hidden>y</b>z<script>c()</script>w</span> after"
+        "<svg><title>icon</title><script>d()</script></svg> end.</p></body></html>"
+    )
+    assert root is not None
+    strip_invisible(root)
+    assert root.find("head") is None
+    assert " ".join(root.text_content().split()) == "Before after end."

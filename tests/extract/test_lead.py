@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lxml.html import document_fromstring
+
 from insomnia_web.extract import extract_html
-from insomnia_web.extract.lead import add_lead
+from insomnia_web.extract.lead import add_lead, story_lead
 
 PAGES = Path(__file__).parent / "pages"
 
@@ -98,3 +100,23 @@ def test_a_lead_with_a_drop_cap_is_not_added_again() -> None:
     """A lead whose first letter stands apart ("W hile") is the text's own first paragraph."""
     text = "# Title\n\nWhile the bridge stood, the town grew.\n\nBody."
     assert add_lead(text, ["W hile the bridge stood, the town grew."]) == text
+
+
+def test_the_first_paragraph_after_a_wrapped_headline_is_its_lead() -> None:
+    """A headline in a wrapper gets the first paragraph after the wrapper, not one before it."""
+    before = "Ein Absatz vor der Überschrift gehört zur Seite, nicht zur Geschichte, die folgt."
+    root = document_fromstring(
+        "<html lang='de'><body><div class='page'>"
+        f"<div class='teaser-box'><p>{before}</p></div>"
+        "<div class='title-wrap'><div><h1>Neue Brücke für die Stadt</h1></div></div>"
+        f"<div class='content'><p>{_NAMED_LEAD}</p>{_BODY}</div></div></body></html>"
+    )
+    assert story_lead(root) == [_NAMED_LEAD]
+
+
+def test_a_lead_is_added_unless_the_text_holds_its_words() -> None:
+    """A lead the text holds as it stands is not added; a capital sigma read in another
+    context is another word, so a lead ending in one is added after a longer word."""
+    text = "# Title\n\nThe lead.\n\nBody."
+    assert add_lead(text, ["The lead."]) == text
+    assert add_lead("# Τίτλος\n\nΟΔΟΣΑ", ["ΟΔΟΣ"]) == "# Τίτλος\n\nΟΔΟΣ\n\nΟΔΟΣΑ"

@@ -7,6 +7,7 @@ import os
 import pytest
 
 from insomnia_web.extract import convert, extract_html
+from insomnia_web.extract.parse import parse_html
 
 
 def test_deep_nesting_keeps_text() -> None:
@@ -74,3 +75,11 @@ def test_unclosed_tags_and_bad_markup() -> None:
     words = extract_html(html, mode="full").text.replace("|", " ").split()
     for word in ("one", "two", "three", "four", "five", "six"):
         assert word in words
+
+
+def test_the_parser_keeps_no_table_of_ids() -> None:
+    """Parsing builds no id table (XPath ``id()`` finds nothing); the attribute finds it."""
+    root = parse_html("<html><body><p id=a>One</p><p id=a>Two</p></body></html>")
+    assert root is not None
+    assert root.xpath("id('a')") == []
+    assert [p.text for p in root.iterfind(".//p[@id='a']")] == ["One", "Two"]

@@ -5,8 +5,9 @@ from __future__ import annotations
 from lxml.html import HtmlElement, document_fromstring
 
 from insomnia_web.extract import extract_html
+from insomnia_web.extract.counts import text_of
 from insomnia_web.extract.parse import parse_html
-from insomnia_web.extract.readable import _peers, read_article, readable_article
+from insomnia_web.extract.readable import _peers, _TreeDocument, read_article, readable_article
 
 SERVICES = ["Cloud hosting", "Data backup", "Security audits", "Network design"]
 
@@ -339,3 +340,33 @@ def test_the_unlikely_pass_drops_named_blocks_whole_and_judges_every_sibling_aft
     assert "Last" not in text
     assert "Kept" in text
     assert "Kept too" in text
+
+
+def test_text_of_reads_what_text_content_reads() -> None:
+    """``text_of`` gives an element's ``text_content()``: nested text, inner tails, no own tail."""
+    root = parse_html(
+        "<div id=a> One,<b>two <i>deep</i></b> tail &amp; more\n\t"
+        "<p>Caf\u00e9 \u4e2d</p></div>after"
+    )
+    assert root is not None
+    for el in root.iter():
+        assert text_of(el) == el.text_content()
+    div = root.get_element_by_id("a")
+    assert text_of(div) == " One,two deep tail & more\n\tCaf\u00e9 \u4e2d"
+
+
+def test_link_density_is_the_linked_share_of_the_text() -> None:
+    """readability's link density is the linked share of a block's text, 0 without links."""
+    root = parse_html(
+        "<div id=plain>Nothing here is linked at all.</div>"
+        "<div id=half>Half <a href='/x'>of this</a> is.</div>"
+        "<div id=empty>An empty link <a href='/y'></a> links nothing.</div>"
+    )
+    assert root is not None
+    doc = _TreeDocument(root)
+    density = {
+        key: doc.get_link_density(root.get_element_by_id(key)) for key in ("plain", "half", "empty")
+    }
+    assert density["plain"] == 0.0
+    assert density["empty"] == 0.0
+    assert density["half"] == len("of this") / len("Half of this is.")

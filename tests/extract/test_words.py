@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from insomnia_web.extract.words import count_words, sentences, word_list
+from insomnia_web.extract.words import count_words, sentences, word_list, word_tokens
 
 
 def test_latin_words_are_whitespace_tokens() -> None:
@@ -31,3 +31,12 @@ def test_sentences_end_at_ideographic_punctuation() -> None:
     """。！？ end a sentence without a space after them, as . ! ? do with one."""
     assert sentences("開通しました。便利です！本当？") == ["開通しました。", "便利です！", "本当？"]
     assert sentences("One. Two! Three?") == ["One.", "Two!", "Three?"]
+
+
+def test_word_tokens_are_the_runs_word_list_reads() -> None:
+    """``word_tokens`` yields lowercased word and CJK runs; ``word_list`` splits CJK ones."""
+    text = "Ça va, 日本語です! Ünïcode"
+    assert list(word_tokens(text)) == ["ça", "va", "日本語です", "ünïcode"]
+    assert len(word_list(text)) >= len(list(word_tokens(text)))
+    tokens = word_tokens("one two " * 10_000)
+    assert next(tokens) == "one"

@@ -360,6 +360,11 @@ class _PageWords:
 
 
 def _drop(elements: Iterable[HtmlElement]) -> None:
+    """Drop *elements* (in document order), keeping the text after each; one whose parent
+    went before it is gone already, with its parent."""
+    dropped: set[HtmlElement] = set()
     for el in list(elements):
-        if el.getparent() is not None:
+        parent = el.getparent()
+        if parent is not None and parent not in dropped:
             el.drop_tree()
+            dropped.add(el)

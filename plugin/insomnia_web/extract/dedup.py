@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .words import sentences, word_list
+from .words import sentences, word_list, word_tokens
 
 __all__ = [
     "REPEATS",
@@ -97,12 +97,11 @@ _ASCII_WORD_RE = re.compile(r"\w+")
 def _short_key(line: str, limit: int) -> str | None:
     """:func:`repeat_key` of *line* when it has at most *limit* words, else ``None``.
 
-    An ASCII line is read only as far as its first words: a paragraph is not split whole.
+    A line is read only as far as its first words: a paragraph is not split whole.
     """
-    if line.isascii():
-        beyond = itertools.islice(_ASCII_WORD_RE.finditer(line), limit, None)
-        if next(beyond, None) is not None:
-            return None
+    runs = _ASCII_WORD_RE.finditer(line) if line.isascii() else word_tokens(line)
+    if next(itertools.islice(runs, limit, None), None) is not None:
+        return None
     key = repeat_key(line)
     return key if not key or key.count(" ") < limit else None
 

@@ -32,6 +32,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from lxml.etree import Element, XPath
 from lxml.html import HtmlElement
@@ -41,7 +42,14 @@ from .dedup import word_runs
 from .rules import any_pattern, matches
 from .words import word_list
 
-__all__ = ["drop_forum_chrome", "drop_lone_post", "drop_repeated_quotes", "is_forum_thread"]
+__all__ = [
+    "ForumCounts",
+    "drop_forum_chrome",
+    "drop_lone_post",
+    "drop_repeated_quotes",
+    "is_forum_thread",
+    "may_mark_posts",
+]
 
 
 @dataclass(frozen=True)
@@ -92,6 +100,16 @@ def _marks_posts(root: HtmlElement) -> bool:
     if first is None:
         return False
     return _is_post_item(root) or _is_post_item(first) or any(map(_is_post_item, items))
+
+
+def may_mark_posts(root: HtmlElement, typed: Iterable[HtmlElement]) -> bool:
+    """True when *root* or one of *typed* (its :func:`~.signals.typed_items`, read before
+    elements were removed) is a post item.
+
+    When false, no microdata under *root* marks a post: the page is no thread
+    (:func:`is_forum_thread`) and has no post bylines to move, with no walk to find out.
+    """
+    return _is_post_item(root) or any(map(_is_post_item, typed))
 
 
 def _is_quote(el: HtmlElement) -> bool:
@@ -225,14 +243,35 @@ def _short_text(el: HtmlElement, max_words: int = BYLINES.max_name_words) -> str
     """
     if tag_name(el) == "meta":
         return " ".join((el.get("content") or "").split())  # a name only machines see
-    if not len(el):  # a leaf, as most elements are: its own text is all there is
-        words = " ".join((el.text or "").split())
+    holder, depth = _text_holder(el)
+    if holder is None:
+        return None  # a chain of more than max_elements lone children
+    if not len(holder):  # a leaf, as most elements are: its own text is all there is
+        words = " ".join((holder.text or "").split())
         return words if words.count(" ") < max_words else None
-    beyond = itertools.islice(el.iterdescendants(), BYLINES.max_elements - 1, None)
+    beyond = itertools.islice(holder.iterdescendants(), BYLINES.max_elements - 1 - depth, None)
     if next(beyond, None) is not None:
         return None  # the element and its descendants are more than max_elements
-    words = " ".join(" ".join(el.itertext()).split())
+    words = " ".join(" ".join(holder.itertext()).split())
     return words if len(words.split()) <= max_words else None
+
+
+def _text_holder(el: HtmlElement) -> tuple[HtmlElement | None, int]:
+    """The element under *el* that holds all its text, and how deep it is, or ``None``.
+
+    Walks down lone children with no text beside them (the link of a list item, the span
+    of a link): the text of *el* is that of the last one. ``None`` when the chain is
+    :attr:`Bylines.max_elements` deep or more.
+    """
+    node, depth = el, 0
+    while len(node) == 1 and (not node.text or node.text.isspace()):
+        child = node[0]
+        if not tag_name(child) or (child.tail and not child.tail.isspace()):
+            break
+        node, depth = child, depth + 1
+        if depth >= BYLINES.max_elements:
+            return None, depth
+    return node, depth
 
 
 def _take_text(el: HtmlElement) -> str:
@@ -352,21 +391,43 @@ def _names_chrome(names: str) -> bool:
     return POST_CHROME.chrome_class.search(names.lower()) is not None
 
 
-def _is_control(el: HtmlElement, words: int, phrases: re.Pattern[str] | None) -> bool:
+class _Controls:
+    """Tells post controls and poster statistics (:func:`_is_control`) on one tree, whose
+    elements' words are *words*, with the pattern of both rules' *phrases* in the page's
+    language (:func:`.rules.any_pattern`)."""
+
+    def __init__(self, words: dict[HtmlElement, int], phrases: re.Pattern[str] | None) -> None:
+        self.words = words
+        self.phrases = phrases
+        self.texts: dict[HtmlElement, str] = {}  # the texts read, by element
+
+    def text(self, el: HtmlElement, words: int) -> str | None:
+        """:func:`_short_text` of *el* (holding *words* words): its parent's when that was
+        read and holds no other word (the rest of its text is whitespace), else read."""
+        parent = el.getparent()
+        text = self.texts.get(parent) if self.words.get(parent) == words else None
+        if text is None:
+            text = _short_text(el, POST_CHROME.max_control_words)
+            if text:
+                self.texts[el] = text
+        return text
+
+
+def _is_control(el: HtmlElement, words: int, controls: _Controls) -> bool:
     """True when *el* (holding *words* words) is a post control or a poster statistic.
 
-    *phrases* is the pattern of both rules' phrases in the page's language
-    (:func:`.rules.any_pattern`); without one only a post's number can be a control, and
-    only links are read.
+    Without phrases in the page's language only a post's number can be a control, and only
+    links are read.
     """
     tag = tag_name(el)
     if not 0 < words <= POST_CHROME.max_control_words or tag not in POST_CHROME.control_tags:
         return False
+    phrases = controls.phrases
     if phrases is None and tag != "a":
         return False
     if el.tail and el.tail.strip():
         return False  # words right after it: a phrase inside a sentence
-    text = _short_text(el, POST_CHROME.max_control_words)
+    text = controls.text(el, words)
     if not text:
         return False
     if tag == "a" and POST_CHROME.post_number.match(text):
@@ -398,10 +459,18 @@ def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> BlockCou
     ``poster_stat``); the class names and the post number apply to every page. Returns the
     counts of *root* when nothing was dropped (they still hold for the tree), else ``None``.
     """
+    counts, dropped = _drop_post_chrome(root, language)
+    return None if dropped else counts
+
+
+def _drop_post_chrome(root: HtmlElement, language: str | None) -> tuple[BlockCounts, bool]:
+    """:func:`drop_post_chrome`, returning the counts of *root* as they were before, and
+    whether anything was dropped."""
     counts = BlockCounts(root, links=False)  # links counted only if the page extraction asks
     words = counts.words
     limit = POST_CHROME.max_share * words.get(root, 0)
     phrases = any_pattern(_CONTROL_RULES, language)  # the same as matches_any, looked up once
+    controls = _Controls(words, phrases)
     doomed = []
     for el in root.iterdescendants(Element):  # lxml's own loop: most elements match nothing
         n = words.get(el, 0)
@@ -409,11 +478,11 @@ def drop_post_chrome(root: HtmlElement, language: str | None = "en") -> BlockCou
             continue
         # The word count first: most elements are more than a few words, or none.
         short = 0 < n <= POST_CHROME.max_control_words
-        if (short and _is_control(el, n, phrases)) or _is_chrome(el):
+        if (short and _is_control(el, n, controls)) or _is_chrome(el):
             doomed.append(el)
     for el in _outermost(doomed, root):
         el.drop_tree()
-    return None if doomed else counts
+    return counts, bool(doomed)
 
 
 def _outermost(elements: list[HtmlElement], root: HtmlElement) -> list[HtmlElement]:
@@ -481,17 +550,35 @@ def is_forum_thread(root: HtmlElement) -> bool:
     return sum(word_count(post) for post in outer) >= THREAD.min_share * word_count(root)
 
 
-def drop_forum_chrome(root: HtmlElement, language: str | None = "en") -> BlockCounts | None:
+class ForumCounts(NamedTuple):
+    """Word counts of the tree that :func:`drop_forum_chrome` cleaned."""
+
+    exact: BlockCounts | None
+    """The tree's counts, when the cleanup left the tree as it was."""
+    most: BlockCounts | None
+    """Counts no lower than the tree's words, element by element: the exact ones, or those
+    read before a cleanup that only removed text (dropped elements, merged text nodes);
+    ``None`` when it also moved text (a byline taken from an attribute)."""
+
+
+def drop_forum_chrome(
+    root: HtmlElement, language: str | None = "en", *, posts: bool = True
+) -> ForumCounts:
     """Drop what a forum thread repeats or wraps around its posts, in place.
 
     *language* (a primary subtag) selects the visible-text rules; ``None`` applies none.
-    Returns the counts of *root* when the tree was left as it was (most pages that are no
-    thread), else ``None``: the page extraction then need not count its words again.
+    *posts* false says that no microdata marks a post (:func:`may_mark_posts`): no byline
+    is looked for. Returns the counts of *root* (:class:`ForumCounts`): exact when the tree
+    was left as it was (most pages that are no thread), so the page extraction need not
+    count its words again, and an upper bound of every element's words when only text was
+    removed.
     """
-    counts = drop_post_chrome(root, language)
+    counts, dropped = _drop_post_chrome(root, language)
     quoted = drop_repeated_quotes(root, language)
-    moved = keep_post_bylines(root)
-    return None if quoted or moved else counts
+    moved = keep_post_bylines(root) if posts else False
+    if moved:
+        return ForumCounts(None, None)
+    return ForumCounts(None if quoted or dropped else counts, counts)
 
 
 # A class token naming one post of a thread: "post", "message", "reply", alone or in a

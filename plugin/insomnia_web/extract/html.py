@@ -35,7 +35,13 @@ from .closing import drop_closing_lines, drop_trailing_heading
 from .counts import BlockCounts, word_count
 from .declared import with_declared_body
 from .dedup import finish_lines
-from .forum import drop_forum_chrome, drop_lone_post, is_forum_thread
+from .forum import (
+    ForumCounts,
+    drop_forum_chrome,
+    drop_lone_post,
+    is_forum_thread,
+    may_mark_posts,
+)
 from .language import page_language
 from .lead import add_lead, story_lead
 from .model import Extracted
@@ -44,7 +50,7 @@ from .product import finish_product_text, read_product
 from .readable import read_article
 from .serialize import added_words_at_most, long_line_words_before, serialize
 from .shop import drop_shop_chrome, may_list_reviews
-from .signals import ArticleClaim, article_claim, ld_json_texts
+from .signals import ArticleClaim, article_claim, ld_json_texts, typed_items
 from .tidy import tidy_blocks
 from .title import page_title
 from .words import count_words
@@ -175,8 +181,9 @@ def _article_surely_chosen(
 ) -> bool:
     """True when :func:`_choose` picks the article whatever the page extraction of *root*
     holds, so the page extraction need not run. Pruning only removes text, so an upper
-    bound of the page text's words is the words of the whole tree (*counts* when the caller
-    has them) plus those serializing may add. The article must hold its share of that bound,
+    bound of the page text's words is the words of the whole tree (read from *counts* when
+    the caller has counts of it, or counts no lower, element by element) plus those
+    serializing may add. The article must hold its share of that bound,
     and the prose the page text could hold above it must fall short of what sets an article
     aside (:func:`_below_the_story`): that prose is at most the words outside the article
     (the bound less the article's own words, which came from the same tree), and at most
@@ -208,27 +215,32 @@ def _sets_aside(prose_above: int, article_words: int) -> bool:
 def _article_or_page(
     article_text: str,
     root: HtmlElement,
-    counts: BlockCounts | None,
+    counted: ForumCounts,
     claim: ArticleClaim,
     language: str | None,
     block: HtmlElement | None,
 ) -> tuple[str, str]:
     """The text and method :func:`_choose` picks, the page extraction of *root* run only
     when the article (read from *block*) is not surely chosen
-    (:func:`_article_surely_chosen`)."""
-    if article_text and _article_surely_chosen(article_text, root, counts, claim, block):
+    (:func:`_article_surely_chosen`, given counts no lower than the tree's)."""
+    if article_text and _article_surely_chosen(article_text, root, counted.most, claim, block):
         return article_text, "readability"
-    page_text = serialize(_tidy(prune_boilerplate(root, language, counts), language))
+    page_text = serialize(_tidy(prune_boilerplate(root, language, counted.exact), language))
     return _choose(article_text, page_text, claim)
 
 
-def _readability_fits(html: str, root: HtmlElement, spent: float) -> bool:
-    """True when readability may run on this page within the budget."""
+def _readability_fits(
+    html: str, root: HtmlElement, spent: float, counts: BlockCounts | None = None
+) -> bool:
+    """True when readability may run on this page within the budget. *counts* of *root*,
+    when the caller has them, hold an entry per element (the cleaning left no comment)."""
     if len(html) > BUDGET.readability_max_chars:
         return False
     if spent > BUDGET.readability_start_share * BUDGET.seconds:
         return False
     limit = BUDGET.readability_max_elements
+    if counts is not None:
+        return len(counts.words) <= limit
     return next(itertools.islice(root.iter(), limit, None), None) is None
 
 
@@ -270,7 +282,8 @@ def extract_html(
     title = page_title(root)
     ld_texts = list(ld_json_texts(root))  # JSON-LD, read before scripts are removed
     claim = article_claim(root, ld_texts)
-    product = read_product(root, ld_texts)
+    typed = typed_items(root)  # microdata types, read once: later removals add none
+    product = read_product(root, ld_texts, typed)
     about = article_meta(root, ld_texts)
     strip_invisible(root)
     if mode == "full":
@@ -279,11 +292,13 @@ def extract_html(
     lead = story_lead(root)  # read before the header is pruned
     if product.is_product or may_list_reviews(html):
         drop_shop_chrome(root, is_product=product.is_product, language=language)
-    thread = is_forum_thread(root)  # every post of a thread is content: page extraction only
-    counts = drop_forum_chrome(root, language)  # the tree's counts, when it was left whole
+    posts = may_mark_posts(root, typed)  # most pages mark no post: no walk looks for them
+    thread = posts and is_forum_thread(root)  # every post is content: page extraction only
+    counted = drop_forum_chrome(root, language, posts=posts)  # its counts, or bounds of them
+    counts = counted.exact
     article_text = ""
     block = None
-    if _readability_fits(html, root, spent()) and not thread:
+    if _readability_fits(html, root, spent(), counts) and not thread:
         found = read_article(root)  # works on a copy: root stays whole
         if found is not None:
             article, block = found
@@ -294,7 +309,7 @@ def extract_html(
     article_text = drop_lone_post(root, article_text)  # one post of a thread is not the page
     if article_text and spent() > BUDGET.seconds:  # out of time: the article is the best so far
         return Extracted(title, finish_lines(article_text), "readability", None, *about)
-    text, method = _article_or_page(article_text, root, counts, claim, language, block)
+    text, method = _article_or_page(article_text, root, counted, claim, language, block)
     if not thread:  # a forum post may say anything, a story's prompts go
         text = drop_trailing_heading(drop_closing_lines(text, language))
     text = add_lead(text, lead)

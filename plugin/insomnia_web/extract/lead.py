@@ -180,15 +180,14 @@ def _alone_beside_picture(el: HtmlElement, parent: HtmlElement, first: FirstPara
 
 
 def _after(root: HtmlElement, headline: HtmlElement) -> Iterator[HtmlElement]:
-    """The elements after *headline* in document order (not those inside it)."""
-    inside = set(headline.iter())
-    elements = root.iter()
-    for el in elements:
-        if el is headline:
-            break
-    for el in elements:
-        if el not in inside and isinstance(el.tag, str):
-            yield el
+    """The elements after *headline* (under *root*) in document order, not those inside it:
+    the subtrees of its following siblings, then of each ancestor's, innermost first. The
+    elements before it are not walked."""
+    node: HtmlElement | None = headline
+    while node is not None and node is not root:
+        for sibling in node.itersiblings():
+            yield from (el for el in sibling.iter() if isinstance(el.tag, str))
+        node = node.getparent()
 
 
 def _names_lead(el: HtmlElement, named: NamedLeadRule) -> bool:
@@ -242,12 +241,23 @@ def _spaceless(text: str) -> str:
     return repeat_key(text).replace(" ", "")
 
 
+def _verbatim_in(paragraph: str, text: str) -> bool:
+    """True when *text* holds *paragraph* as it stands, so its :func:`_spaceless` form too.
+
+    Lowercasing, keeping word characters and pairing CJK characters all read a character
+    by itself (a piece of a text gives a piece of its form), except the capital sigma,
+    lowercased by what follows it: a paragraph holding one is not tested this way.
+    """
+    return "\u03a3" not in paragraph and paragraph in text
+
+
 def add_lead(text: str, lead: list[str]) -> str:
     """*text* with the *lead* paragraphs it lacks put under its headline (or on top)."""
-    if not lead:
+    unseen = [p for p in lead if not _verbatim_in(p, text)]
+    if not unseen:
         return text  # most pages: no need to read the whole text's words
     flat = _spaceless(text)
-    missing = [p for p in lead if _spaceless(p) not in flat]
+    missing = [p for p in unseen if _spaceless(p) not in flat]
     if not missing:
         return text
     block = "\n\n".join(missing)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +29,7 @@ from lxml.html import HtmlElement
 
 from .declared import ld_objects, ld_types, plain_text
 from .dedup import drop_repeated_sentences
-from .signals import ld_json_texts, og_type
+from .signals import ld_json_texts, og_type, typed_items
 from .words import count_words, word_list
 
 __all__ = [
@@ -69,20 +69,23 @@ class ProductInfo:
     description: str | None
 
 
-def _declares_product_in_markup(root: HtmlElement) -> bool:
+def _declares_product_in_markup(root: HtmlElement, typed: Iterable[HtmlElement]) -> bool:
     if og_type(root).startswith("product"):
         return True  # "product", "product.item", "product.group"
-    return any(
-        "schema.org/Product" in el.get("itemtype", "") for el in root.iterfind(".//*[@itemtype]")
-    )
+    return any("schema.org/Product" in el.get("itemtype", "") for el in typed)
 
 
-def read_product(root: HtmlElement, ld_texts: Sequence[str] | None = None) -> ProductInfo:
+def read_product(
+    root: HtmlElement,
+    ld_texts: Sequence[str] | None = None,
+    typed: Sequence[HtmlElement] | None = None,
+) -> ProductInfo:
     """Read the page's product declarations (before scripts are removed).
 
     The description is the longest one a product declares in JSON-LD, as plain text, or
     ``None`` when there is none worth adding. *ld_texts* are the page's
-    :func:`~.signals.ld_json_texts` when the caller has read them.
+    :func:`~.signals.ld_json_texts` and *typed* its :func:`~.signals.typed_items` when the
+    caller has read them.
     """
     found = False
     best = ""
@@ -95,7 +98,10 @@ def read_product(root: HtmlElement, ld_texts: Sequence[str] | None = None) -> Pr
             best = description
     text = plain_text(best)
     description = text if count_words(text) >= MISSING_DESCRIPTION.min_words else None
-    return ProductInfo(found or _declares_product_in_markup(root), description)
+    if found:
+        return ProductInfo(True, description)
+    items = typed_items(root) if typed is None else typed
+    return ProductInfo(_declares_product_in_markup(root, items), description)
 
 
 def _covered_share(description: str, text: str) -> float:

@@ -50,6 +50,7 @@ from .counts import (
     link_word_count,
     parent_link_words,
     parent_words,
+    text_of,
     word_count,
 )
 from .patterns import HEADING_TAGS, NamePattern
@@ -209,7 +210,9 @@ class _TreeDocument(Document):  # type: ignore[misc]
                 if parent is None:
                     continue
                 grand_parent = parent.getparent()
-                text = elem.text_content() or ""
+                text = text_of(elem)
+                if len(text) < self.min_text_length:
+                    continue  # cleaning only shortens a text: too short already
                 length = clean_length(text)
                 if length < self.min_text_length:
                     continue
@@ -276,6 +279,8 @@ class _TreeDocument(Document):  # type: ignore[misc]
         # readability's measure: the text length of the links over the element's.
         lengths = self._lengths
         linked = sum(_text_length(link, lengths) for link in elem.iterdescendants("a"))
+        if not linked:
+            return 0.0  # whatever the element's own length: it need not be measured
         return float(linked) / max(_text_length(elem, lengths), 1)
 
     def class_weight(self, elem: HtmlElement) -> float:
@@ -330,10 +335,10 @@ def _in_tree(el: HtmlElement, copied: list[HtmlElement], tree: HtmlElement) -> H
 def _text_length(el: HtmlElement, lengths: dict[HtmlElement, int] | None) -> int:
     """readability's ``text_length`` of *el*, remembered in *lengths* when it is given."""
     if lengths is None:
-        return clean_length(el.text_content())
+        return clean_length(text_of(el))
     found = lengths.get(el)
     if found is None:
-        found = lengths[el] = clean_length(el.text_content())
+        found = lengths[el] = clean_length(text_of(el))
     return found
 
 
@@ -363,7 +368,7 @@ def clean_length(text: str) -> int:
 def _readability_text_length(el: HtmlElement) -> int:
     """readability's ``text_length`` (the length of *el*'s cleaned text), measured by
     :func:`clean_length`: readability's own rewrites the whole text in three passes."""
-    return clean_length(el.text_content() or "")
+    return clean_length(text_of(el))
 
 
 @functools.lru_cache(maxsize=1024)

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from lxml.html import HtmlElement
 
-__all__ = ["ArticleClaim", "article_claim", "ld_json_texts", "og_type"]
+__all__ = ["ArticleClaim", "article_claim", "ld_json_texts", "og_type", "typed_items"]
 
 _LD_TYPE_RE = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[A-Za-z]+")')
 """A JSON-LD ``@type``: one name, or a list of them."""
@@ -40,6 +40,15 @@ def ld_json_texts(root: HtmlElement) -> Iterator[str]:
     for script in root.iter("script"):
         if (script.get("type") or "").strip().lower() == "application/ld+json":
             yield script.text or ""
+
+
+def typed_items(root: HtmlElement) -> list[HtmlElement]:
+    """The elements under *root* with a microdata ``itemtype``, in document order.
+
+    Read once for every rule that looks for a microdata type (a product, a forum post):
+    removing elements later never adds one.
+    """
+    return list(root.iterfind(".//*[@itemtype]"))
 
 
 def og_type(root: HtmlElement) -> str:

@@ -14,8 +14,16 @@ Sentences end at ``.``, ``!`` and ``?`` followed by a space, and at the ideograp
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
-__all__ = ["CJK_CHARS_PER_WORD", "count_words", "has_cjk", "sentences", "word_list"]
+__all__ = [
+    "CJK_CHARS_PER_WORD",
+    "count_words",
+    "has_cjk",
+    "sentences",
+    "word_list",
+    "word_tokens",
+]
 
 CJK_CHARS_PER_WORD = 2
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
@@ -53,6 +61,13 @@ def word_list(text: str) -> list[str]:
         else:
             out.append(token)
     return out
+
+
+def word_tokens(text: str) -> Iterator[str]:
+    """The lowercased ``\\w`` and CJK runs of *text* in order, found only as far as they are
+    read: :func:`word_list` holds a word for each (a CJK run gives its bigrams), so a text
+    of more runs than a bound has more words than that too."""
+    return (match.group() for match in _WORD_RE.finditer(text.lower()))
 
 
 def sentences(text: str) -> list[str]:
