@@ -205,4 +205,4 @@ def test_a_file_found_locked_is_skipped_for_a_few_seconds(
         assert info.value.code == "cache_unavailable"
         clock.advance(LOCKED_SKIP_S)
         cache.put_search("q", {}, "mock", b"{}")
-    assert cache.get_search("q", {}, max_age_s=60) is not None
+        assert cache.get_search("q", {}, max_age_s=60) is not None
