@@ -177,7 +177,8 @@ def test_readme_host_example_prints_the_refusal_and_the_events(
         printed = json.loads(line.replace(",…}", ',"…":0}'))  # the README elides with …
         assert list(printed) == list(event), line
         for key, value in printed.items():
-            if "…" not in json.dumps(value, ensure_ascii=False):
+            timed = key == "duration_ms"  # the README shows a run on a quick machine
+            if not timed and "…" not in json.dumps(value, ensure_ascii=False):
                 assert event[key] == value, key
 
 
