@@ -34,9 +34,10 @@ def test_sentences_end_at_ideographic_punctuation() -> None:
 
 
 def test_word_tokens_are_the_runs_word_list_reads() -> None:
-    """``word_tokens`` yields lowercased word and CJK runs; ``word_list`` splits CJK ones."""
-    text = "Ça va, 日本語です! Ünïcode"
-    assert list(word_tokens(text)) == ["ça", "va", "日本語です", "ünïcode"]
+    """``word_tokens`` yields word and CJK runs as written (no copy of the text lowercased);
+    ``word_list`` has at least as many words."""
+    text = "Ça va, 日本語です! Ünïcode İstanbul"
+    assert list(word_tokens(text)) == ["Ça", "va", "日本語です", "Ünïcode", "İstanbul"]
     assert len(word_list(text)) >= len(list(word_tokens(text)))
     tokens = word_tokens("one two " * 10_000)
     assert next(tokens) == "one"

@@ -90,17 +90,12 @@ def _prose_flags(lines: list[str]) -> Iterator[bool]:
             yield not stripped.startswith("|")
 
 
-# A word of an ASCII text, as :func:`~.words.word_list` finds it.
-_ASCII_WORD_RE = re.compile(r"\w+")
-
-
 def _short_key(line: str, limit: int) -> str | None:
     """:func:`repeat_key` of *line* when it has at most *limit* words, else ``None``.
 
     A line is read only as far as its first words: a paragraph is not split whole.
     """
-    runs = _ASCII_WORD_RE.finditer(line) if line.isascii() else word_tokens(line)
-    if next(itertools.islice(runs, limit, None), None) is not None:
+    if next(itertools.islice(word_tokens(line), limit, None), None) is not None:
         return None
     key = repeat_key(line)
     return key if not key or key.count(" ") < limit else None

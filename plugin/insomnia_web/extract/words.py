@@ -64,10 +64,11 @@ def word_list(text: str) -> list[str]:
 
 
 def word_tokens(text: str) -> Iterator[str]:
-    """The lowercased ``\\w`` and CJK runs of *text* in order, found only as far as they are
-    read: :func:`word_list` holds a word for each (a CJK run gives its bigrams), so a text
-    of more runs than a bound has more words than that too."""
-    return (match.group() for match in _WORD_RE.finditer(text.lower()))
+    """The ``\\w`` and CJK runs of *text* in order, found only as far as they are read (the
+    text is not lowercased first, which would copy it whole): :func:`word_list` holds a word
+    for each (a CJK run gives its bigrams), so a text of more runs than a bound has more
+    words than that too."""
+    return (match.group() for match in _WORD_RE.finditer(text))
 
 
 def sentences(text: str) -> list[str]:
