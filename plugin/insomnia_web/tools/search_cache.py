@@ -28,7 +28,6 @@ call's, which the host's history records (a timestamp costs a dozen tokens of ev
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable
 
@@ -40,6 +39,7 @@ from ..errors import ToolError
 from ..modeltext import format_age, one_line
 from ..schemas import FindingItem, SearchCacheInfo, WebSearchOutput
 from ..search.base import SearchRequest
+from .services import settings_digest
 
 __all__ = [
     "FRESHNESS_MAX_AGE_S",
@@ -81,7 +81,7 @@ def provider_scope(manifest: Manifest, provider: str) -> str:
         settings = search.searxng.base_url
     else:
         settings = search.plugins.get(provider)
-    return hashlib.sha256(msgspec.json.encode(settings, order="sorted")).hexdigest()[:16]
+    return settings_digest(settings)
 
 
 def search_params(

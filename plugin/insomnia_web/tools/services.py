@@ -24,7 +24,13 @@ if TYPE_CHECKING:
     from ..rank.rerank import Reranker
     from ..search.base import SearchProvider
 
-__all__ = ["WebServices", "network_scope"]
+__all__ = ["WebServices", "network_scope", "settings_digest"]
+
+
+def settings_digest(settings: object) -> str:
+    """A short digest of *settings* (JSON-encodable), the same for equal settings: the part
+    of a cache key that says under which settings an answer was made."""
+    return hashlib.sha256(msgspec.json.encode(settings, order="sorted")).hexdigest()[:16]
 
 
 def network_scope(manifest: Manifest) -> str:
@@ -44,7 +50,7 @@ def network_scope(manifest: Manifest) -> str:
         "resolve": {host: sorted(addresses) for host, addresses in policy.resolve.items()},
         "proxy": manifest.web.fetch.proxy,
     }
-    return hashlib.sha256(msgspec.json.encode(view, order="sorted")).hexdigest()[:16]
+    return settings_digest(view)
 
 
 log = logging.getLogger(__name__)
