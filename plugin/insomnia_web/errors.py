@@ -25,6 +25,7 @@ import msgspec
 
 __all__ = [
     "ERROR_CODES",
+    "MAX_RETRY_AFTER_S",
     "ErrorCode",
     "ErrorInfo",
     "InsomniaWebError",
@@ -33,6 +34,10 @@ __all__ = [
     "ToolTimeout",
     "default_hint",
 ]
+
+MAX_RETRY_AFTER_S = 86_400.0
+"""The longest wait a server or provider may ask for (``Retry-After``, a rate-limit reset)
+and the longest hold the shared store keeps: a day."""
 
 ErrorCode = Literal[
     "invalid_input",

@@ -21,16 +21,13 @@ import time
 
 import msgspec
 
-from ..errors import ToolError
+from ..errors import MAX_RETRY_AFTER_S, ToolError
 
-__all__ = ["MAX_HOLD_S", "ProviderUsage", "Slot", "day_key", "hold_span", "month_key", "plan_slot"]
-
-MAX_HOLD_S = 86_400.0
-"""The longest hold one answer may put on a bucket (a day, as ``Retry-After`` is capped)."""
+__all__ = ["ProviderUsage", "Slot", "day_key", "hold_span", "month_key", "plan_slot"]
 
 
 def hold_span(seconds: float) -> float:
-    """*seconds* as a hold the store keeps: within ``0..MAX_HOLD_S``; NaN holds nothing.
+    """*seconds* as a hold the store keeps: within ``0..MAX_RETRY_AFTER_S``; NaN holds nothing.
 
     A NaN stored as ``hold_until`` would compare false with every later hold (PostgreSQL
     sorts it above every number, so ``greatest`` keeps it), and every later 429 would
@@ -38,7 +35,7 @@ def hold_span(seconds: float) -> float:
     """
     if math.isnan(seconds):
         return 0.0
-    return min(max(seconds, 0.0), MAX_HOLD_S)
+    return min(max(seconds, 0.0), MAX_RETRY_AFTER_S)
 
 
 class Slot(msgspec.Struct, kw_only=True, frozen=True):

@@ -7,12 +7,10 @@ import time
 
 import msgspec
 
-from ..errors import ToolError
+from ..errors import MAX_RETRY_AFTER_S, ToolError
 from .charset import decode_text
 
 __all__ = ["FetchResult", "parse_content_type", "parse_retry_after"]
-
-MAX_RETRY_AFTER_S = 86_400.0
 
 
 def parse_content_type(value: str | None) -> tuple[str, str | None]:

@@ -26,8 +26,8 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Protocol
 
-from ..errors import ToolError
-from ..net.result import MAX_RETRY_AFTER_S, parse_retry_after
+from ..errors import MAX_RETRY_AFTER_S, ToolError
+from ..net.result import parse_retry_after
 
 __all__ = [
     "BudgetStore",
