@@ -167,6 +167,8 @@ class Cache:
             "cache_unavailable",
             f"the cache file is locked: another process {why}; cache writes are skipped "
             f"for {LOCKED_SKIP_S:g} s",
+            hint="The call went on without the cache; nothing to retry. Tell the user if "
+            "another program keeps the cache file locked.",
             details={"action": action, "backend": "sqlite"},
         )
 
