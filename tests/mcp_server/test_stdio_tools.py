@@ -239,11 +239,27 @@ def test_history_is_written_as_jsonl(conn: Connection, workdir: Path) -> None:
     assert {e.call_id for e in calls} == {e.call_id for e in results}
 
 
-def _raw_exchange(params: StdioServerParameters, lines: list[str], want_id: int) -> dict[str, Any]:
-    """Send JSON-RPC *lines* as written (escapes and all) and return the reply to *want_id*.
+_INITIALIZE = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    }
+)
+_INITIALIZED = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
-    The first line is the ``initialize`` request (id 1): the rest is sent once it is
-    answered, as a client does, so a slow start cannot reorder the handshake."""
+
+def _raw_call(params: StdioServerParameters, call: str) -> dict[str, Any]:
+    """Send the JSON-RPC request *call* (id 2) as written (escapes and all), after the
+    handshake, and return its reply.
+
+    The rest is sent once ``initialize`` is answered, as a client does, so a slow start
+    cannot reorder the handshake."""
     proc = subprocess.Popen(
         [params.command, *params.args],
         stdin=subprocess.PIPE,
@@ -256,13 +272,12 @@ def _raw_exchange(params: StdioServerParameters, lines: list[str], want_id: int)
     assert proc.stdout is not None
     deadline = time.monotonic() + 120  # generous: a loaded machine starts slowly
     try:
-        first, *rest = lines
-        proc.stdin.write((first + "\n").encode())
+        proc.stdin.write((_INITIALIZE + "\n").encode())
         proc.stdin.flush()
         _reply(proc.stdout, 1, deadline)
-        proc.stdin.write("".join(line + "\n" for line in rest).encode())
+        proc.stdin.write(f"{_INITIALIZED}\n{call}\n".encode())
         proc.stdin.flush()
-        return _reply(proc.stdout, want_id, deadline)
+        return _reply(proc.stdout, 2, deadline)
     finally:
         proc.kill()
         proc.wait()
@@ -297,26 +312,11 @@ def test_lone_surrogate_gets_an_invalid_input_reply(
 ) -> None:
     """A lone surrogate escaped in a tools/call argument gets a reply: invalid_input
     naming the field (the reply itself is valid JSON)."""
-    init = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "0"},
-        },
-    }
     call = (
         '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": '
         f'{{"name": "{tool}", "arguments": {arguments}}}}}'
     )
-    lines = [
-        json.dumps(init),
-        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        call,
-    ]
-    reply = _raw_exchange(server_params(manifest_path), lines, want_id=2)
+    reply = _raw_call(server_params(manifest_path), call)
     result = reply["result"]
     assert result["isError"] is True
     error = result["_meta"][ERROR_META_KEY]
@@ -327,27 +327,12 @@ def test_lone_surrogate_gets_an_invalid_input_reply(
 def test_an_integer_too_long_to_parse_gets_an_invalid_input_reply(manifest_path: Path) -> None:
     """A tools/call whose argument is a 5000-digit integer gets a reply: invalid_input
     naming the field (the SDK's parser refuses the line)."""
-    init = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "0"},
-        },
-    }
     huge = "1" + "0" * 5000
     call = (
         '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "web_fetch", '
         f'"arguments": {{"url": "http://site.test/", "start_index": {huge}}}}}}}'
     )
-    lines = [
-        json.dumps(init),
-        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        call,
-    ]
-    reply = _raw_exchange(server_params(manifest_path), lines, want_id=2)
+    reply = _raw_call(server_params(manifest_path), call)
     error = reply["result"]["_meta"][ERROR_META_KEY]
     assert error["code"] == "invalid_input"
     assert error["details"]["field"] == "$.start_index"
