@@ -18,7 +18,6 @@ visible text.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
@@ -27,6 +26,7 @@ from typing import Any, NamedTuple
 from lxml.etree import XPath
 from lxml.html import HtmlElement
 
+from .declared import parse_ld
 from .signals import ld_json_texts
 
 __all__ = ["ArticleMeta", "article_meta", "iso_date"]
@@ -96,13 +96,9 @@ def _objects(data: Any) -> Iterator[dict[str, Any]]:
                 stack.extend(reversed(graph))
 
 
-def _from_json_ld(texts: Iterable[str]) -> ArticleMeta:
+def _from_json_ld(ld_data: Iterable[Any]) -> ArticleMeta:
     author = published = modified = None
-    for source in texts:
-        try:
-            data = json.loads(source)
-        except (ValueError, RecursionError):
-            continue
+    for data in ld_data:
         for obj in _objects(data):
             author = author or _clean_author(obj.get("author"))
             published = published or iso_date(obj.get("datePublished"))
@@ -156,14 +152,14 @@ def _from_markup(root: HtmlElement) -> ArticleMeta:
     return ArticleMeta(author, published, iso_date(prop("dateModified")))
 
 
-def article_meta(root: HtmlElement, ld_texts: Sequence[str] | None = None) -> ArticleMeta:
+def article_meta(root: HtmlElement, ld_data: Sequence[Any] | None = None) -> ArticleMeta:
     """The page's author and dates (read before scripts are removed).
 
     The markup (microdata, ``<time>``, an author link) is read only for what JSON-LD and
-    the meta tags leave unsaid. *ld_texts* are the page's
-    :func:`~.signals.ld_json_texts` when the caller has read them.
+    the meta tags leave unsaid. *ld_data* is the page's JSON-LD parsed
+    (:func:`~.declared.parse_ld`) when the caller has read it.
     """
-    ld = _from_json_ld(ld_json_texts(root) if ld_texts is None else ld_texts)
+    ld = _from_json_ld(parse_ld(ld_json_texts(root)) if ld_data is None else ld_data)
     tags = _meta_tags(root)
     found = ArticleMeta(
         author=ld.author or _first(tags, _AUTHOR_META, _clean_author),

@@ -26,6 +26,7 @@ __all__ = [
     "json_objects",
     "ld_objects",
     "ld_types",
+    "parse_ld",
     "plain_text",
     "thin_words",
     "with_declared_body",
@@ -60,14 +61,21 @@ def json_objects(data: Any) -> Iterator[dict[str, Any]]:
             stack.extend(reversed(item))
 
 
-def ld_objects(ld_texts: Iterable[str]) -> Iterator[dict[str, Any]]:
-    """Every JSON object of the page's JSON-LD scripts, in document order (a script that does
-    not parse is skipped)."""
+def parse_ld(ld_texts: Iterable[str]) -> list[Any]:
+    """The page's JSON-LD scripts, each parsed once for every reader of them (a script that
+    does not parse is left out)."""
+    parsed = []
     for source in ld_texts:
         try:
-            data = json.loads(source)
+            parsed.append(json.loads(source))
         except (ValueError, RecursionError):
             continue
+    return parsed
+
+
+def ld_objects(ld_data: Iterable[Any]) -> Iterator[dict[str, Any]]:
+    """Every JSON object of the parsed JSON-LD scripts (:func:`parse_ld`), in document order."""
+    for data in ld_data:
         yield from json_objects(data)
 
 
@@ -104,10 +112,11 @@ def _bodies(obj: dict[str, Any]) -> Iterator[str]:
         yield "\n".join([description if isinstance(description, str) else "", *_steps(obj)])
 
 
-def declared_body(ld_texts: Iterable[str]) -> str:
-    """The longest body the page declares in JSON-LD, as plain text (``""`` when none)."""
+def declared_body(ld_data: Iterable[Any]) -> str:
+    """The longest body the page declares in its parsed JSON-LD (:func:`parse_ld`), as plain
+    text (``""`` when none)."""
     best = ""
-    for obj in ld_objects(ld_texts):
+    for obj in ld_objects(ld_data):
         for body in _bodies(obj):
             text = plain_text(body)
             if len(text) > len(best):
@@ -127,10 +136,11 @@ def thin_words(text: str) -> int | None:
     return words if words < limit else None
 
 
-def with_declared_body(text: str, ld_texts: Iterable[str]) -> str:
-    """*text*, or the page's declared body when *text* is thin and the body holds more."""
+def with_declared_body(text: str, ld_data: Iterable[Any]) -> str:
+    """*text*, or the page's declared body (in its parsed JSON-LD) when *text* is thin and
+    the body holds more."""
     words = thin_words(text)
     if words is None:
         return text
-    body = declared_body(ld_texts)
+    body = declared_body(ld_data)
     return body if count_words(body) > words else text

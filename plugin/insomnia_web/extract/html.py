@@ -33,7 +33,7 @@ from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
 from .closing import drop_closing_lines, drop_trailing_heading
 from .counts import BlockCounts, word_count
-from .declared import with_declared_body
+from .declared import parse_ld, with_declared_body
 from .dedup import finish_lines
 from .forum import (
     ForumCounts,
@@ -283,8 +283,9 @@ def extract_html(
     ld_texts = list(ld_json_texts(root))  # JSON-LD, read before scripts are removed
     claim = article_claim(root, ld_texts)
     typed = typed_items(root)  # microdata types, read once: later removals add none
-    product = read_product(root, ld_texts, typed)
-    about = article_meta(root, ld_texts)
+    ld_data = parse_ld(ld_texts)  # parsed once for the product, author and body readers
+    product = read_product(root, ld_data, typed)
+    about = article_meta(root, ld_data)
     strip_invisible(root)
     if mode == "full":
         return Extracted(title, serialize(_body(root)), "full", None, *about)
@@ -314,5 +315,5 @@ def extract_html(
         text = drop_trailing_heading(drop_closing_lines(text, language))
     text = add_lead(text, lead)
     text = finish_product_text(finish_lines(text), product)
-    text = with_declared_body(text, ld_texts)  # a page drawn by script may declare its text
+    text = with_declared_body(text, ld_data)  # a page drawn by script may declare its text
     return Extracted(title, text, method, None, *about)

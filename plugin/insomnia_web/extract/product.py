@@ -27,7 +27,7 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from .declared import ld_objects, ld_types, plain_text
+from .declared import ld_objects, ld_types, parse_ld, plain_text
 from .dedup import drop_repeated_sentences
 from .signals import ld_json_texts, og_type, typed_items
 from .words import count_words, word_list
@@ -77,19 +77,19 @@ def _declares_product_in_markup(root: HtmlElement, typed: Iterable[HtmlElement])
 
 def read_product(
     root: HtmlElement,
-    ld_texts: Sequence[str] | None = None,
+    ld_data: Sequence[Any] | None = None,
     typed: Sequence[HtmlElement] | None = None,
 ) -> ProductInfo:
     """Read the page's product declarations (before scripts are removed).
 
     The description is the longest one a product declares in JSON-LD, as plain text, or
-    ``None`` when there is none worth adding. *ld_texts* are the page's
-    :func:`~.signals.ld_json_texts` and *typed* its :func:`~.signals.typed_items` when the
+    ``None`` when there is none worth adding. *ld_data* is the page's JSON-LD parsed
+    (:func:`~.declared.parse_ld`) and *typed* its :func:`~.signals.typed_items` when the
     caller has read them.
     """
     found = False
     best = ""
-    for obj in ld_objects(ld_json_texts(root) if ld_texts is None else ld_texts):
+    for obj in ld_objects(parse_ld(ld_json_texts(root)) if ld_data is None else ld_data):
         if not _is_product(obj):
             continue
         found = True
