@@ -1,11 +1,10 @@
-"""The body text a page declares for machines, read when the visible text is almost empty.
+"""What a page declares for machines in JSON-LD, read once for every reader of it, and
+readable text too thin to be a page's content.
 
-Pages that draw their content with script often declare it in JSON-LD for search engines:
-an article's ``articleBody``, a how-to's description and steps. When the readable text of a
-page holds fewer than :attr:`ThinText.max_words` words, the longest body the page declares
-(and only one longer than what was read) takes its place: it is the page's own text, and the
-best there is when the markup shows a line or two of chrome. A page whose visible text was
-read is never touched, whatever its JSON-LD says (an ``articleBody`` is often cut short).
+:func:`parse_ld` parses the page's JSON-LD scripts once; :func:`ld_objects` walks every object
+of them in document order (the product reader, :mod:`.product`, and the author-and-dates
+reader, :mod:`.article_meta`, take them from there). :func:`thin_words` says when readable
+text holds fewer than :attr:`ThinText.max_words` words: WebFetch warns about such a page.
 """
 
 from __future__ import annotations
@@ -22,14 +21,12 @@ from .words import count_words
 __all__ = [
     "THIN_TEXT",
     "ThinText",
-    "declared_body",
     "json_objects",
     "ld_objects",
     "ld_types",
     "parse_ld",
     "plain_text",
     "thin_words",
-    "with_declared_body",
 ]
 
 _TAG_RE = re.compile(r"<[^>]*>")
@@ -49,8 +46,8 @@ THIN_TEXT = ThinText()
 
 
 def json_objects(data: Any) -> Iterator[dict[str, Any]]:
-    """Every JSON object in *data*, in document order, without recursion (``@graph`` and
-    how-to steps nest them)."""
+    """Every JSON object in *data*, in document order, without recursion (``@graph`` nests
+    them)."""
     stack = [data]
     while stack:
         item = stack.pop()
@@ -92,38 +89,6 @@ def ld_types(obj: dict[str, Any]) -> set[str]:
     return {k for k in (kind if isinstance(kind, list) else [kind]) if isinstance(k, str)}
 
 
-_STEP_TYPES = frozenset(("HowToStep", "HowToDirection", "HowToTip"))
-
-
-def _steps(obj: dict[str, Any]) -> Iterator[str]:
-    """The texts of a how-to's steps, directions and tips, in order (sections read through)."""
-    for item in json_objects(obj.get("step")):
-        text = item.get("text")
-        if ld_types(item) & _STEP_TYPES and isinstance(text, str):
-            yield text
-
-
-def _bodies(obj: dict[str, Any]) -> Iterator[str]:
-    body = obj.get("articleBody")
-    if isinstance(body, str):
-        yield body
-    if "HowTo" in ld_types(obj):
-        description = obj.get("description")
-        yield "\n".join([description if isinstance(description, str) else "", *_steps(obj)])
-
-
-def declared_body(ld_data: Iterable[Any]) -> str:
-    """The longest body the page declares in its parsed JSON-LD (:func:`parse_ld`), as plain
-    text (``""`` when none)."""
-    best = ""
-    for obj in ld_objects(ld_data):
-        for body in _bodies(obj):
-            text = plain_text(body)
-            if len(text) > len(best):
-                best = text
-    return best
-
-
 def thin_words(text: str) -> int | None:
     """The words of *text* when it is thin (fewer than :attr:`ThinText.max_words`), else None.
 
@@ -134,13 +99,3 @@ def thin_words(text: str) -> int | None:
         return None
     words = count_words(text)
     return words if words < limit else None
-
-
-def with_declared_body(text: str, ld_data: Iterable[Any]) -> str:
-    """*text*, or the page's declared body (in its parsed JSON-LD) when *text* is thin and
-    the body holds more."""
-    words = thin_words(text)
-    if words is None:
-        return text
-    body = declared_body(ld_data)
-    return body if count_words(body) > words else text

@@ -15,8 +15,8 @@ calls to subscribe go (:mod:`.closing`), a line said twice is read once; on a pr
 sentence that its paragraph repeats and a script's JSON line go, and a product description
 that the page declares in JSON-LD but the result lacks is added, and so is a story's lead
 paragraph held in its header, named by its class or standing first under the headline
-(:mod:`.lead`). A page whose readable text is thin takes the body it declares in JSON-LD
-(:mod:`.declared`). The author and dates the page states come along (:mod:`.article_meta`).
+(:mod:`.lead`). The author and dates the
+page states come along (:mod:`.article_meta`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from .boilerplate import prune_article, prune_boilerplate
 from .clean import strip_invisible
 from .closing import drop_closing_lines, drop_trailing_heading
 from .counts import BlockCounts, word_count
-from .declared import parse_ld, with_declared_body
+from .declared import parse_ld
 from .dedup import finish_lines
 from .forum import (
     ForumCounts,
@@ -283,7 +283,7 @@ def extract_html(
     ld_texts = list(ld_json_texts(root))  # JSON-LD, read before scripts are removed
     claim = article_claim(root, ld_texts)
     typed = typed_items(root)  # microdata types, read once: later removals add none
-    ld_data = parse_ld(ld_texts)  # parsed once for the product, author and body readers
+    ld_data = parse_ld(ld_texts)  # parsed once for the product and the author-and-dates readers
     product = read_product(root, ld_data, typed)
     about = article_meta(root, ld_data)
     strip_invisible(root)
@@ -315,5 +315,4 @@ def extract_html(
         text = drop_trailing_heading(drop_closing_lines(text, language))
     text = add_lead(text, lead)
     text = finish_product_text(finish_lines(text), product)
-    text = with_declared_body(text, ld_data)  # a page drawn by script may declare its text
     return Extracted(title, text, method, None, *about)
