@@ -80,8 +80,9 @@ Methods (``METHODS``, a table of named runners; add a row to measure a new metho
   every token of it counts.
 
 ``--ablate`` adds whole-text rows (``ablation_variants``): the default without each of its
-features, with each feature that is off by default added, the default + ``static`` with a score
-mix instead of reciprocal-rank fusion, and with only one of its two similarities; compare one
+features, with each feature that is off by default added, without the sentences that fill
+what whole passages leave of the budget (``without fill``), the default + ``static`` with a
+score mix instead of reciprocal-rank fusion, and with only one of its two similarities; compare one
 with ``--compare text:default "text:default without page_bm25"``. ``--detail`` prints the rank
 of the first answer-bearing passage per question, ``--layout`` where the default's tokens go at
 1000 (labels, delimiters, heading lines...). ``--speed`` times one ranking call on 5 pages of
@@ -298,6 +299,8 @@ def ablation_variants() -> dict[str, Runner]:
         label = f"without {field}" if on else f"with {field}={ADDED_WEIGHT}"
         weights = msgspec.structs.replace(DEFAULT_WEIGHTS, **{field: 0.0 if on else ADDED_WEIGHT})
         out[f"text:default {label}"] = as_runner(current("ours", weights=weights), Run)
+    unfilled = current("ours", weights=DEFAULT_WEIGHTS, fill=False)
+    out["text:default without fill"] = as_runner(unfilled, Run)
     static = static_reranker()
     if isinstance(static, StaticReranker):
         render = current("ours", static, weights=DEFAULT_WEIGHTS, fusion=score_mix)

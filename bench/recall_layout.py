@@ -96,9 +96,11 @@ def current(
     max_per_host: int | None = PER_HOST,
     weights: Weights | None = None,
     fusion: Fusion = fuse,
+    fill: bool = True,
 ) -> Render:
     """WebSearch's selection and layout today, under the whole-text budget (with *weights*
-    and *fusion* instead of *method*'s and the default's, when given)."""
+    and *fusion* instead of *method*'s and the default's, when given, and without the
+    sentences that fill what whole passages leave of the budget when *fill* is false)."""
 
     def render(query: str, docs: list[SourceDoc], budget: int) -> tuple[str, int, int, int]:
         docs = one_host_round(docs, max_per_host)
@@ -107,8 +109,9 @@ def current(
             found = select_excerpts(query, docs, max_tokens=room, method=method, reranker=reranker)
         else:
             found = select_weighted(
-                query, docs, max_tokens=room, weights=weights, reranker=reranker, fusion=fusion
-            )
+                query, docs, max_tokens=room, weights=weights, reranker=reranker, fusion=fusion,
+                fill=fill,
+            )  # fmt: skip
         items = [
             ExcerptItem(
                 id=e.id, url=e.url, title=e.title, text=e.text, score=e.score, start=e.start,

@@ -8,6 +8,8 @@ import insomnia_web.rank
 from insomnia_web.rank import Excerpt, SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.budget import selection_cost
 from insomnia_web.rank.candidates import query_terms
+from insomnia_web.rank.features import DEFAULT_WEIGHTS
+from insomnia_web.rank.ranker import select_weighted
 
 FILLER = (
     "Visitors often arrive in the late afternoon when the light over the harbour turns gold "
@@ -223,3 +225,21 @@ def test_unknown_method_is_rejected() -> None:
     """A method other than 'ours' or 'bm25' raises ValueError naming it."""
     with pytest.raises(ValueError, match="'tfidf'"):
         select_excerpts("volcano", corpus(), max_tokens=100, method="tfidf")  # type: ignore[arg-type]
+
+
+def test_budget_left_by_whole_passages_goes_to_the_best_sentences_of_the_next() -> None:
+    """When the next best passage does not fit, its sentences that name the query and fit
+    are shown as a passage of their own, offsets into the page, within the budget."""
+    query = "volcano eruption"
+    second = f"{FILLER} The volcano eruption buried the town in ash. {FILLER} {FILLER}"
+    page = para("volcano eruption lava") + "\n\n" + second
+    docs = [doc(1, page)]
+    whole = select_weighted(query, docs, max_tokens=150, weights=DEFAULT_WEIGHTS, fill=False)
+    assert len(whole) == 1  # the second passage does not fit whole
+    found = select_excerpts(query, docs, max_tokens=150)
+    assert len(found) == 2
+    assert total_cost(found, query) <= 150
+    part = [e for e in found if "buried the town" in e.text]
+    assert part
+    assert part[0].text.startswith("The volcano eruption buried")
+    assert page[part[0].start : part[0].end] == part[0].text

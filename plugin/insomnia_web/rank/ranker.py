@@ -19,7 +19,9 @@
 4. Selection: best first; a candidate that is a near-duplicate of one already taken
    (:mod:`.dedup`) is dropped; one that does not fit the remaining budget is skipped (a
    smaller one may still fit). Costs include the labels (:mod:`.budget`): a source's label
-   is paid by its first passage only.
+   is paid by its first passage only. What is left when no whole passage fits (at least
+   :data:`FILL_MIN_TOKENS`) goes to the best sentences of the best passage left
+   (:mod:`.window`), shown as a passage of their own.
 5. Output: grouped by source in provider rank order; within a source the snippet comes
    first, then page passages in page order. Ids number the sources from 1 in that order: all
    passages of one source share its id.
@@ -28,7 +30,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Literal
 
 from .analysis import analyze
@@ -40,6 +42,7 @@ from .dedup import is_near_duplicate, shingles
 from .features import BM25_ONLY, DEFAULT_WEIGHTS, Weights, bigrams, coverage, proximity
 from .models import Excerpt, SourceDoc
 from .rerank import RERANK_DEPTH, Reranker, RerankPassage, fuse
+from .window import best_window
 
 __all__ = [
     "Fusion",
@@ -55,6 +58,9 @@ Method = Literal["ours", "bm25"]
 Fusion = Callable[[Sequence[float], Sequence[float]], list[int]]
 """(first-stage scores, reranker scores) -> the new order (:func:`.rerank.fuse`)."""
 _METHODS: dict[str, Weights] = {"ours": DEFAULT_WEIGHTS, "bm25": BM25_ONLY}
+FILL_MIN_TOKENS = 20
+"""Budget left after whole passages from which the best sentences of the next passage are
+taken (:func:`_best_part`); less is left unspent."""
 
 
 def rank_candidates(  # noqa: C901
@@ -154,7 +160,9 @@ def rerank(
     return [top[i] for i in order] + ranked[depth:]
 
 
-def _select(ranked: list[Candidate], max_tokens: int, asked: Collection[str]) -> list[Candidate]:
+def _select(
+    ranked: list[Candidate], max_tokens: int, asked: Collection[str], *, fill: bool = True
+) -> list[Candidate]:
     chosen: list[Candidate] = []
     chosen_shingles: list[frozenset[tuple[str, ...]]] = []
     labelled: set[int] = set()
@@ -172,7 +180,43 @@ def _select(ranked: list[Candidate], max_tokens: int, asked: Collection[str]) ->
         chosen_shingles.append(sh)
         labelled.add(c.doc)
         remaining -= cost
+    if fill and remaining >= FILL_MIN_TOKENS:
+        taken = {id(c) for c in chosen}
+        rest = (c for c in ranked if id(c) not in taken)
+        part = _best_part(rest, remaining, asked, labelled, chosen_shingles)
+        if part is not None:
+            chosen.append(part)
     return chosen
+
+
+def _best_part(
+    rest: Iterable[Candidate],
+    remaining: int,
+    asked: Collection[str],
+    labelled: Collection[int],
+    chosen_shingles: Sequence[frozenset[tuple[str, ...]]],
+) -> Candidate | None:
+    """The best sentences (:func:`.window.best_window`) of the best page passage left in
+    *rest* that fit *remaining* tokens, as a candidate of their own; ``None`` if none fit."""
+    for c in rest:
+        if c.kind != "page" or c.source.text[c.start : c.end] != c.text:
+            continue  # a snippet, or a table chunk shown with its header row
+        room = remaining - passage_cost(c.source.title, c.heading, "", asked)
+        if c.doc not in labelled:
+            room -= source_label_cost(c.source.title, c.source.url, c.source.byline)
+        span = best_window(c.text, asked, room) if room >= FILL_MIN_TOKENS // 2 else None
+        if span is None:
+            continue
+        start, end = span
+        part = Candidate(
+            doc=c.doc, source=c.source, kind=c.kind, text=c.text[start:end],
+            start=c.start + start, end=c.start + end, index=c.index, heading=c.heading,
+        )  # fmt: skip
+        part.score = c.score
+        sh = shingles(part.text)
+        if not any(is_near_duplicate(sh, other) for other in chosen_shingles):
+            return part
+    return None
 
 
 def select_weighted(
@@ -183,16 +227,18 @@ def select_weighted(
     weights: Weights,
     reranker: Reranker | None = None,
     fusion: Fusion = fuse,
+    fill: bool = True,
 ) -> list[Excerpt]:
-    """Like :func:`select_excerpts` with explicit feature *weights* and rerank *fusion* (for
-    tuning and ablation)."""
+    """Like :func:`select_excerpts` with explicit feature *weights* and rerank *fusion*, and
+    without the last sentences taken from a passage that does not fit when *fill* is false
+    (for tuning and ablation)."""
     if max_tokens <= 0 or not docs:
         return []
     ranked = rank_candidates(query, docs, weights)
     asked = frozenset(query_terms(query))
     if reranker is not None and asked:
         ranked = rerank(query, ranked, reranker, fusion=fusion)
-    chosen = _select(ranked, max_tokens, asked)
+    chosen = _select(ranked, max_tokens, asked, fill=fill)
     chosen.sort(key=lambda c: (c.source.rank, c.doc, c.kind != "snippet", c.start))
     ids: dict[int, int] = {}
     for c in chosen:

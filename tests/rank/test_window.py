@@ -1,0 +1,42 @@
+"""best_window: the sentences of a passage that fit a small budget and name the query."""
+
+from __future__ import annotations
+
+from insomnia_web.rank import estimate_tokens
+from insomnia_web.rank.candidates import query_terms
+from insomnia_web.rank.window import best_window, sentence_spans
+
+TEXT = (
+    "The harbour opens at dawn. Boats leave for the fishing grounds before six. "
+    "The volcano last erupted in 1783 and its lava reached the sea. "
+    "Tourists come for the views. The lava fields are now a park."
+)
+
+
+def test_sentences_are_split_at_stops_and_line_ends() -> None:
+    """Sentence ends (Latin and CJK stops) and line breaks bound the spans, spaces left out."""
+    text = "One. Two!\nThree 三。四"
+    assert [text[s:e] for s, e in sentence_spans(text)] == ["One.", "Two!", "Three 三。", "四"]
+
+
+def test_the_window_holds_the_most_query_terms_that_fit() -> None:
+    """Of the runs of whole sentences that fit, the one naming the most query terms wins."""
+    asked = query_terms("when did the volcano erupt lava")
+    start, end = best_window(TEXT, asked, 20) or (0, 0)
+    assert TEXT[start:end] == ("The volcano last erupted in 1783 and its lava reached the sea.")
+
+
+def test_a_larger_budget_takes_more_sentences_around_the_match() -> None:
+    """With room for more, the window grows to whole neighbouring sentences within budget."""
+    asked = query_terms("volcano lava park")
+    start, end = best_window(TEXT, asked, 40) or (0, 0)
+    window = TEXT[start:end]
+    assert "erupted in 1783" in window
+    assert "lava fields are now a park" in window
+    assert estimate_tokens(window) <= 40
+
+
+def test_no_window_when_nothing_that_fits_names_the_query() -> None:
+    """A budget smaller than every matching sentence, or a query the text lacks, gives None."""
+    assert best_window(TEXT, query_terms("volcano"), 5) is None
+    assert best_window(TEXT, query_terms("glacier"), 100) is None
