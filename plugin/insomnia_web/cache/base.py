@@ -44,10 +44,6 @@ class CacheStore(Protocol):
         """Store a page version; return it with its content hash filled in."""
         ...
 
-    async def get_snapshot_by_hash(self, content_hash: str) -> Snapshot | None:
-        """The stored page version with this content hash, at any age."""
-        ...
-
     async def get_latest_snapshot(
         self, url: str, mode: str, *, max_age_s: float, scope: str = ""
     ) -> Snapshot | None:

@@ -66,9 +66,9 @@ class Snapshot(msgspec.Struct, kw_only=True, frozen=True):
     """Last-modified date the page states (ISO 8601 text)."""
     scope: str = ""
     """The network view the page was read under (see
-    :func:`~insomnia_web.tools.services.network_scope`): a copy is served only to a caller
-    with the same one, as another manifest may resolve the host elsewhere or refuse its
-    address."""
+    :func:`~insomnia_web.tools.services.network_scope`), part of the stored copy's key: a
+    copy is served only to a caller with the same one, as another manifest may resolve the
+    host elsewhere or refuse its address, and each view keeps its own copy of a page."""
 
 
 def snapshot_hash(text: str, mode: str) -> str:

@@ -70,8 +70,9 @@ _MIGRATION_RE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 _SNAPSHOT_COLUMNS = (
     "hash, url, final_url, mode, title, text, status, content_type, charset, bytes, "
-    "fetched_at, redirects, truncated, download_truncated, meta"
+    "fetched_at, redirects, truncated, download_truncated, meta, scope"
 )
+_N_SNAPSHOT = len(_SNAPSHOT_COLUMNS.split(", "))
 _FINDING_COLUMNS = (
     "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at, "
     "verified_scope"
@@ -341,37 +342,25 @@ class PostgresStore:
             stored.hash, stored.url, stored.final_url, stored.mode, stored.title, stored.text,
             stored.status, stored.content_type, stored.charset, stored.bytes,
             stored.fetched_at, msgspec.json.encode(stored.redirects).decode(),
-            stored.truncated, stored.download_truncated, _meta(stored),
+            stored.truncated, stored.download_truncated, _meta(stored), stored.scope,
         )  # fmt: skip
+        key = {"url", "hash", "scope"}
         updates = ", ".join(
-            f"{c} = excluded.{c}" for c in _SNAPSHOT_COLUMNS.split(", ") if c not in {"url", "hash"}
+            f"{c} = excluded.{c}" for c in _SNAPSHOT_COLUMNS.split(", ") if c not in key
         )
 
         async def step(conn: AsyncConnection[Any]) -> None:
             async with conn.transaction():
                 await conn.execute(
                     f"INSERT INTO snapshots ({_SNAPSHOT_COLUMNS}) VALUES "
-                    f"({', '.join(['%s'] * 15)}) ON CONFLICT (url, hash) DO UPDATE SET {updates}",
+                    f"({', '.join(['%s'] * _N_SNAPSHOT)}) ON CONFLICT (url, hash, scope) "
+                    f"DO UPDATE SET {updates}",
                     values,
                 )
                 await self._maybe_prune(conn)
 
         await self._run("store page", step)
         return stored
-
-    async def get_snapshot_by_hash(self, content_hash: str) -> Snapshot | None:
-        """See :meth:`.store.Cache.get_snapshot_by_hash`."""
-
-        async def step(conn: AsyncConnection[Any]) -> Snapshot | None:
-            cur = await conn.execute(
-                f"SELECT {_SNAPSHOT_COLUMNS} FROM snapshots WHERE hash = %s "
-                "ORDER BY fetched_at DESC LIMIT 1",
-                (content_hash,),
-            )
-            row = await cur.fetchone()
-            return None if row is None else _snapshot(row)
-
-        return await self._run("page lookup", step)
 
     async def get_latest_snapshot(
         self, url: str, mode: str, *, max_age_s: float, scope: str = ""
@@ -383,7 +372,7 @@ class PostgresStore:
             cur = await conn.execute(
                 f"SELECT {_SNAPSHOT_COLUMNS} FROM snapshots "
                 "WHERE (url = %s OR final_url = %s) AND mode = %s AND fetched_at >= %s "
-                "AND fetched_at <= %s AND coalesce(meta::jsonb ->> 'scope', '') = %s "
+                "AND fetched_at <= %s AND scope = %s "
                 "ORDER BY fetched_at DESC LIMIT 1",
                 (url, url, mode, now - max_age_s, now + MAX_CLOCK_SKEW_S, scope),
             )

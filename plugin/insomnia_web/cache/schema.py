@@ -29,7 +29,7 @@ __all__ = [
     "open_database",
 ]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 BUSY_TIMEOUT_MS = 10_000
 
 _TABLES = """
@@ -66,9 +66,10 @@ CREATE TABLE IF NOT EXISTS snapshots (
     redirects TEXT NOT NULL,       -- JSON list
     truncated INTEGER NOT NULL,
     download_truncated INTEGER NOT NULL,
-    meta TEXT NOT NULL DEFAULT '{}',  -- version 3, JSON: pages, author, published, modified, scope
+    meta TEXT NOT NULL DEFAULT '{}',  -- version 3, JSON: pages, author, published, modified
     used_at REAL NOT NULL DEFAULT 0,  -- version 3: last stored or read (size-cap eviction)
-    UNIQUE (url, hash)
+    scope TEXT NOT NULL DEFAULT '',   -- version 5: the network view it was read under
+    UNIQUE (url, hash, scope)
 );
 CREATE INDEX IF NOT EXISTS snapshots_by_hash ON snapshots (hash, fetched_at);
 CREATE INDEX IF NOT EXISTS snapshots_by_url ON snapshots (url, mode, fetched_at);
@@ -107,10 +108,29 @@ CREATE TABLE IF NOT EXISTS provider_usage (
 """
 
 # Columns added to existing tables (versions 3 and 4), with their definition, for older files.
+# (A column that changes a table's key makes a new table instead: _REBUILT.)
 _ADDED_COLUMNS = {
     "searches": {"used_at": "REAL NOT NULL DEFAULT 0"},
     "snapshots": {"meta": "TEXT NOT NULL DEFAULT '{}'", "used_at": "REAL NOT NULL DEFAULT 0"},
     "findings": {"verified_scope": "TEXT NOT NULL DEFAULT ''"},
+}
+
+# Tables a new version made anew, each with the column a file made before lacks, and the
+# statements that copy an older file's rows (in ``old_<table>``) into the new table.
+# Version 5: a page's network view is part of its key (before, it was in ``meta``).
+_REBUILT = {
+    "snapshots": (
+        "scope",
+        [
+            "INSERT INTO snapshots (id, hash, url, final_url, mode, title, text, status, "
+            "content_type, charset, bytes, fetched_at, redirects, truncated, download_truncated, "
+            "meta, used_at, scope) SELECT id, hash, url, final_url, mode, title, text, status, "
+            "content_type, charset, bytes, fetched_at, redirects, truncated, download_truncated, "
+            "CASE WHEN json_valid(meta) THEN json_remove(meta, '$.scope') ELSE '{}' END, used_at, "
+            "CASE WHEN json_valid(meta) THEN coalesce(json_extract(meta, '$.scope'), '') "
+            "ELSE '' END FROM old_snapshots",
+        ],
+    ),
 }
 
 _FTS_TABLES = {
@@ -213,15 +233,48 @@ def _fts_missing(conn: sqlite3.Connection, fts: bool) -> list[str]:
     return [name for name in _FTS_TABLES if name not in existing]
 
 
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    """The column names of *table* (none when it does not exist)."""
+    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
 def _add_columns(conn: sqlite3.Connection) -> None:
     """Add the columns a file made by an older version lacks (before their indexes)."""
     for table, columns in _ADDED_COLUMNS.items():
-        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        have = _columns(conn, table)
         if not have:  # a new file: the table is created with every column
             continue
         for name, definition in columns.items():
             if name not in have:
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
+
+
+def _set_aside(conn: sqlite3.Connection) -> list[str]:
+    """Rename each table of :data:`_REBUILT` a file made by an older version holds to
+    ``old_<table>``, its indexes dropped (the new table makes its own); return their names."""
+    moved = []
+    for table, (column, _) in _REBUILT.items():
+        have = _columns(conn, table)
+        if not have or column in have:
+            continue
+        indexes = conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
+            "AND sql IS NOT NULL",
+            (table,),
+        ).fetchall()
+        for (index,) in indexes:
+            conn.execute(f"DROP INDEX {index}")
+        conn.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
+        moved.append(table)
+    return moved
+
+
+def _copy_back(conn: sqlite3.Connection, moved: list[str]) -> None:
+    """Copy the rows of the tables :func:`_set_aside` renamed into their new tables."""
+    for table in moved:
+        for statement in _REBUILT[table][1]:
+            conn.execute(statement)
+        conn.execute(f"DROP TABLE old_{table}")
 
 
 def _migrate(conn: sqlite3.Connection) -> bool:
@@ -239,9 +292,11 @@ def _migrate(conn: sqlite3.Connection) -> bool:
                 f"insomnia-web understands up to {SCHEMA_VERSION}"
             )
         _add_columns(conn)
+        moved = _set_aside(conn)
         for statement in _TABLES.split(";"):
             if statement.strip():
                 conn.execute(statement)
+        _copy_back(conn, moved)
         for name in _fts_missing(conn, fts):
             conn.execute(_FTS_TABLES[name])
             conn.execute(_FTS_BACKFILL[name])

@@ -44,10 +44,6 @@ class SqliteStore:
         """See :meth:`.store.Cache.put_snapshot`."""
         return await asyncio.to_thread(self.cache.put_snapshot, snapshot)
 
-    async def get_snapshot_by_hash(self, content_hash: str) -> Snapshot | None:
-        """See :meth:`.store.Cache.get_snapshot_by_hash`."""
-        return await asyncio.to_thread(self.cache.get_snapshot_by_hash, content_hash)
-
     async def get_latest_snapshot(
         self, url: str, mode: str, *, max_age_s: float, scope: str = ""
     ) -> Snapshot | None:

@@ -56,7 +56,7 @@ _DEFAULTS = CacheConfig()
 
 _SNAPSHOT_COLUMNS = (
     "hash, url, final_url, mode, title, text, status, content_type, charset, bytes, "
-    "fetched_at, redirects, truncated, download_truncated, meta"
+    "fetched_at, redirects, truncated, download_truncated, meta, scope"
 )
 _N_SNAPSHOT = len(_SNAPSHOT_COLUMNS.split(", "))
 _FINDING_COLUMNS = (
@@ -65,7 +65,7 @@ _FINDING_COLUMNS = (
 )
 _N_FINDING = len(_FINDING_COLUMNS.split(", "))
 _redirects_decoder = msgspec.json.Decoder(list[str])
-_META_FIELDS = ("pages", "author", "published", "modified", "scope")
+_META_FIELDS = ("pages", "author", "published", "modified")
 _meta_decoder = msgspec.json.Decoder(dict[str, Any])
 
 
@@ -357,36 +357,26 @@ class Cache:
     def put_snapshot(self, snapshot: Snapshot) -> Snapshot:
         """Store a page version; return it with its content ``hash`` filled in.
 
-        One row per (requested URL, content): storing the same text again only refreshes
-        it (``fetched_at`` and the response details).
+        One row per requested URL, content and network view (:attr:`.models.Snapshot.scope`):
+        storing the same text under the same view again only refreshes it (``fetched_at``
+        and the response details); under another view it is another row, so each view keeps
+        its own copy.
         """
         stored = msgspec.structs.replace(snapshot, hash=snapshot_hash(snapshot.text, snapshot.mode))
         values = (
             stored.hash, stored.url, stored.final_url, stored.mode, stored.title, stored.text,
             stored.status, stored.content_type, stored.charset, stored.bytes,
             stored.fetched_at, msgspec.json.encode(stored.redirects).decode(),
-            int(stored.truncated), int(stored.download_truncated), _meta(stored), self._clock(),
+            int(stored.truncated), int(stored.download_truncated), _meta(stored), stored.scope,
+            self._clock(),
         )  # fmt: skip
         with self._write("store page") as conn:
             conn.execute(
                 f"INSERT OR REPLACE INTO snapshots ({_SNAPSHOT_COLUMNS}, used_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"VALUES ({', '.join(['?'] * (_N_SNAPSHOT + 1))})",
                 values,
             )
         return stored
-
-    def get_snapshot_by_hash(self, content_hash: str) -> Snapshot | None:
-        """The stored page version with this content hash (the newest copy), at any age."""
-        with self._use("page lookup") as conn:
-            row = conn.execute(
-                f"SELECT {_SNAPSHOT_COLUMNS}, id, used_at FROM snapshots WHERE hash = ? "
-                "ORDER BY fetched_at DESC LIMIT 1",
-                (content_hash,),
-            ).fetchone()
-            if row is None:
-                return None
-            self._touch(conn, "snapshots", row[_N_SNAPSHOT], row[_N_SNAPSHOT + 1])
-            return _snapshot(row[:_N_SNAPSHOT])
 
     def get_latest_snapshot(
         self, url: str, mode: str, *, max_age_s: float, scope: str = ""
@@ -398,7 +388,7 @@ class Cache:
             row = conn.execute(
                 f"SELECT {_SNAPSHOT_COLUMNS}, id, used_at FROM snapshots "
                 "WHERE (url = ? OR final_url = ?) AND mode = ? AND fetched_at >= ? "
-                "AND fetched_at <= ? AND coalesce(json_extract(meta, '$.scope'), '') = ? "
+                "AND fetched_at <= ? AND scope = ? "
                 "ORDER BY fetched_at DESC LIMIT 1",
                 (url, url, mode, now - max_age_s, now + MAX_CLOCK_SKEW_S, scope),
             ).fetchone()
@@ -653,8 +643,7 @@ def _hit(match: Literal["exact", "similar"], row: Any, now: float) -> SearchHit:
 
 
 def _meta(snapshot: Snapshot) -> str:
-    """The snapshot's document metadata and network scope as the ``meta`` column's JSON
-    (unset keys left out)."""
+    """The snapshot's document metadata as the ``meta`` column's JSON (unset keys left out)."""
     values = {
         k: getattr(snapshot, k) for k in _META_FIELDS if getattr(snapshot, k) not in (None, "")
     }
@@ -663,14 +652,14 @@ def _meta(snapshot: Snapshot) -> str:
 
 def _snapshot(row: Any) -> Snapshot:
     (content_hash, url, final_url, mode, title, text, status, content_type, charset, size,
-     fetched_at, redirects, truncated, download_truncated, meta) = row  # fmt: skip
+     fetched_at, redirects, truncated, download_truncated, meta, scope) = row  # fmt: skip
     known = {k: v for k, v in _meta_decoder.decode(meta or "{}").items() if k in _META_FIELDS}
     values = {
         "hash": content_hash, "url": url, "final_url": final_url, "mode": mode,
         "title": title, "text": text, "status": status, "content_type": content_type,
         "charset": charset, "bytes": size, "fetched_at": fetched_at,
         "redirects": _redirects_decoder.decode(redirects), "truncated": bool(truncated),
-        "download_truncated": bool(download_truncated), **known,
+        "download_truncated": bool(download_truncated), "scope": scope, **known,
     }  # fmt: skip
     return msgspec.convert(values, Snapshot)
 
