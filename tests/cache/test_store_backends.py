@@ -288,16 +288,26 @@ async def test_postgres_schema_is_versioned_and_a_newer_one_refused(tmp_path: Pa
 
 @pytest.mark.asyncio
 async def test_a_finding_is_verified_per_network_scope(store: CacheStore) -> None:
-    """A finding verified under one network view is still to be verified under another,
-    and a later verification records the view it was made under."""
+    """A finding verified under one network view is still to be verified under another;
+    verified under that one too, it is verified for both, each by its own page, and for
+    no third view."""
     saved = await store.add_finding("q words", "a fact of three words", "https://x.test/", ttl_s=60)
-    assert await store.mark_verified(saved.id, verified_by_url="https://x.test/", scope="a")
+    assert await store.mark_verified(saved.id, verified_by_url="https://x.test/a", scope="a")
     assert await store.findings_for_source("https://x.test/", scope="a") == []
     (again,) = await store.findings_for_source("https://x.test/", scope="b")
-    assert (again.verified, again.verified_scope) == (True, "a")
-    assert await store.mark_verified(saved.id, verified_by_url="https://x.test/", scope="b")
-    (found,) = await store.find_findings("q words")
-    assert found.verified_scope == "b"
+    assert (again.id, again.verified, again.verified_by_url) == (saved.id, False, None)
+    assert await store.mark_verified(saved.id, verified_by_url="https://x.test/b", scope="b")
+    assert await store.findings_for_source("https://x.test/", scope="a") == []
+    assert await store.findings_for_source("https://x.test/", scope="b") == []
+    seen = {}
+    for view in ("a", "b", "c"):
+        (found,) = await store.find_findings("q words", scope=view)
+        seen[view] = (found.verified, found.verified_by_url)
+    assert seen == {
+        "a": (True, "https://x.test/a"),
+        "b": (True, "https://x.test/b"),
+        "c": (False, None),
+    }
 
 
 @pytest.mark.asyncio

@@ -136,3 +136,34 @@ async def test_a_page_read_under_another_network_view_leaves_this_views_copy(
         for runtime in views:
             await runtime.aclose()
     assert site.hits["/payroll"] == 2
+
+
+@pytest.mark.asyncio
+async def test_a_finding_verified_under_two_network_views_stays_verified_for_each(
+    site: Site, tmp_path: Path
+) -> None:
+    """A finding verified by a fetch under one network view, then by a fetch under another,
+    is shown verified to callers with either view."""
+    site.set("/payroll", INTRANET)
+    views = [view_runtime(site, tmp_path / "cache.sqlite3", v) for v in (OPEN_VIEW, WIDER_VIEW)]
+    try:
+        await save(
+            views[0],
+            query="payroll server password",
+            content=CLAIM,
+            source_url=site.url("/payroll"),
+        )
+        for runtime in views:
+            fetched = await runtime.call_tool("WebFetch", {"url": site.url("/payroll")})
+            assert "verified finding" in fetched.text
+        results = [
+            await runtime.call_tool("WebSearch", {"query": "payroll server password"})
+            for runtime in views
+        ]
+    finally:
+        for runtime in views:
+            await runtime.aclose()
+    for result in results:
+        assert result.ok, result.text
+        assert f"model finding, verified by {site.url('/payroll')}" in result.text
+        assert "UNVERIFIED" not in result.text

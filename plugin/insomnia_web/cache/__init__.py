@@ -10,7 +10,7 @@ request budgets of provider keys (:mod:`.budget`), shared by every process using
   it was read under, so WebFetch continues a long page from the same version
   (:class:`Snapshot`);
 - **findings**: facts the model saved with SaveFinding, unverified until a fetched page
-  from their source contains them (:class:`Finding`).
+  from their source contains them, verified per network view (:class:`Finding`).
 """
 
 from __future__ import annotations

@@ -57,15 +57,16 @@ class CacheStore(Protocol):
         """Store a model-contributed fact (unverified) for *ttl_s* seconds."""
         ...
 
-    async def find_findings(self, query: str, *, limit: int = 3) -> list[Finding]:
-        """Unexpired findings relevant to *query*, best first."""
+    async def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:
+        """Unexpired findings relevant to *query*, best first, each verified or not under the
+        network view *scope*."""
         ...
 
     async def mark_verified(
         self, finding_id: int, *, verified_by_url: str, scope: str = ""
     ) -> bool:
-        """Mark a finding verified by a page fetched under the network view *scope*; False
-        if there is no such finding."""
+        """Mark a finding verified by a page fetched under the network view *scope* (its
+        verifications under other views stay); False if there is no such finding."""
         ...
 
     async def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:

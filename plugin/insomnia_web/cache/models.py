@@ -90,11 +90,10 @@ class Finding(msgspec.Struct, kw_only=True, frozen=True):
     expires_at: float
     origin: Literal["model"] = "model"
     verified: bool = False
+    """A page fetched under the caller's network view (the ``scope`` of the lookup, see
+    :attr:`Snapshot.scope`) contained the fact; each view has its own verification."""
     verified_by_url: str | None = None
-    """The fetched page whose text contained the fact."""
-    verified_scope: str = ""
-    """The network view that fetch was made under (see :attr:`Snapshot.scope`): the finding
-    counts as verified only for callers with the same one."""
+    """The fetched page whose text contained the fact, under the caller's network view."""
 
 
 class CacheStats(msgspec.Struct, kw_only=True, frozen=True):

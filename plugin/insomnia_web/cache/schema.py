@@ -85,14 +85,19 @@ CREATE TABLE IF NOT EXISTS findings (
     query_terms TEXT NOT NULL,     -- content words of the query
     terms TEXT NOT NULL,           -- content words of query and content
     origin TEXT NOT NULL,
-    verified INTEGER NOT NULL DEFAULT 0,
-    verified_by_url TEXT,
-    verified_scope TEXT NOT NULL DEFAULT '',  -- version 4: network view of the verifying fetch
     stored_at REAL NOT NULL,
     expires_at REAL NOT NULL
 );
-CREATE INDEX IF NOT EXISTS findings_by_source ON findings (source_url, verified);
+CREATE INDEX IF NOT EXISTS findings_by_source ON findings (source_url);
 CREATE INDEX IF NOT EXISTS findings_by_expiry ON findings (expires_at);
+
+CREATE TABLE IF NOT EXISTS finding_verifications (  -- version 5: one row per network view
+    finding_id INTEGER NOT NULL REFERENCES findings (id) ON DELETE CASCADE,
+    scope TEXT NOT NULL,           -- the network view of the fetch that verified it
+    verified_by_url TEXT NOT NULL, -- the fetched page whose text contained it
+    verified_at REAL NOT NULL,
+    PRIMARY KEY (finding_id, scope)
+);
 
 CREATE TABLE IF NOT EXISTS rate_buckets (   -- version 2: provider budgets (cache/budget.py)
     name TEXT PRIMARY KEY,         -- provider:key-fingerprint
@@ -107,20 +112,21 @@ CREATE TABLE IF NOT EXISTS provider_usage (
 );
 """
 
-# Columns added to existing tables (versions 3 and 4), with their definition, for older files.
-# (A column that changes a table's key makes a new table instead: _REBUILT.)
+# Columns added to existing tables (versions 3 and 4), with their definition, for older files
+# (version 5 moves findings.verified_scope into finding_verifications: _REBUILT).
 _ADDED_COLUMNS = {
     "searches": {"used_at": "REAL NOT NULL DEFAULT 0"},
     "snapshots": {"meta": "TEXT NOT NULL DEFAULT '{}'", "used_at": "REAL NOT NULL DEFAULT 0"},
     "findings": {"verified_scope": "TEXT NOT NULL DEFAULT ''"},
 }
 
-# Tables a new version made anew, each with the column a file made before lacks, and the
-# statements that copy an older file's rows (in ``old_<table>``) into the new table.
-# Version 5: a page's network view is part of its key (before, it was in ``meta``).
+# Tables a version made anew, each with that version and the statements that copy the rows
+# of a file made before it (in ``old_<table>``) into the new table. Version 5: a page's
+# network view is part of its key (before, it was in ``meta``); a finding keeps a
+# verification per network view in finding_verifications (before, one in its own row).
 _REBUILT = {
     "snapshots": (
-        "scope",
+        5,
         [
             "INSERT INTO snapshots (id, hash, url, final_url, mode, title, text, status, "
             "content_type, charset, bytes, fetched_at, redirects, truncated, download_truncated, "
@@ -129,6 +135,21 @@ _REBUILT = {
             "CASE WHEN json_valid(meta) THEN json_remove(meta, '$.scope') ELSE '{}' END, used_at, "
             "CASE WHEN json_valid(meta) THEN coalesce(json_extract(meta, '$.scope'), '') "
             "ELSE '' END FROM old_snapshots",
+        ],
+    ),
+    "findings": (
+        5,
+        [
+            "INSERT INTO findings (id, query, content, source_url, query_terms, terms, origin, "
+            "stored_at, expires_at) SELECT id, query, content, source_url, query_terms, terms, "
+            "origin, stored_at, expires_at FROM old_findings",
+            # When a finding was verified is unknown: the time it was saved stands for it.
+            "INSERT INTO finding_verifications (finding_id, scope, verified_by_url, verified_at) "
+            "SELECT id, verified_scope, verified_by_url, stored_at FROM old_findings "
+            "WHERE verified AND verified_by_url IS NOT NULL",
+            # The new table goes on from the old one's last id (AUTOINCREMENT reuses none).
+            "DELETE FROM sqlite_sequence WHERE name = 'findings'",
+            "UPDATE sqlite_sequence SET name = 'findings' WHERE name = 'old_findings'",
         ],
     ),
 }
@@ -167,6 +188,7 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, bool]:
     )
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA foreign_keys = ON")  # a finding's verifications go with it
         _enable_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         use_fts = _migrate(conn)
@@ -249,13 +271,13 @@ def _add_columns(conn: sqlite3.Connection) -> None:
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
 
 
-def _set_aside(conn: sqlite3.Connection) -> list[str]:
-    """Rename each table of :data:`_REBUILT` a file made by an older version holds to
-    ``old_<table>``, its indexes dropped (the new table makes its own); return their names."""
+def _set_aside(conn: sqlite3.Connection, version: int) -> list[str]:
+    """Rename each table of :data:`_REBUILT` that a file of schema *version* made before its
+    rebuild to ``old_<table>``, its indexes dropped (the new table makes its own); return
+    their names."""
     moved = []
-    for table, (column, _) in _REBUILT.items():
-        have = _columns(conn, table)
-        if not have or column in have:
+    for table, (rebuilt_in, _) in _REBUILT.items():
+        if version >= rebuilt_in or not _columns(conn, table):
             continue
         indexes = conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
@@ -291,8 +313,10 @@ def _migrate(conn: sqlite3.Connection) -> bool:
                 f"the cache file has schema version {version}; this version of "
                 f"insomnia-web understands up to {SCHEMA_VERSION}"
             )
-        _add_columns(conn)
-        moved = _set_aside(conn)
+        moved: list[str] = []
+        if version < SCHEMA_VERSION:  # (a current file may lack only its full-text tables)
+            _add_columns(conn)
+            moved = _set_aside(conn, version)
         for statement in _TABLES.split(";"):
             if statement.strip():
                 conn.execute(statement)

@@ -60,9 +60,9 @@ class SqliteStore:
             self.cache.add_finding, query, content, source_url, ttl_s=ttl_s
         )
 
-    async def find_findings(self, query: str, *, limit: int = 3) -> list[Finding]:
+    async def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:
         """See :meth:`.store.Cache.find_findings`."""
-        return await asyncio.to_thread(self.cache.find_findings, query, limit=limit)
+        return await asyncio.to_thread(self.cache.find_findings, query, limit=limit, scope=scope)
 
     async def mark_verified(
         self, finding_id: int, *, verified_by_url: str, scope: str = ""

@@ -60,10 +60,13 @@ _SNAPSHOT_COLUMNS = (
 )
 _N_SNAPSHOT = len(_SNAPSHOT_COLUMNS.split(", "))
 _FINDING_COLUMNS = (
-    "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at, "
-    "verified_scope"
+    "d.id, d.query, d.content, d.source_url, d.origin, d.stored_at, d.expires_at, v.verified_by_url"
 )
+"""A finding ``d`` and its verification ``v`` under one network view (:data:`_VERIFIED_JOIN`)."""
 _N_FINDING = len(_FINDING_COLUMNS.split(", "))
+_VERIFIED_JOIN = "LEFT JOIN finding_verifications v ON v.finding_id = d.id AND v.scope = {mark}"
+"""Joins a finding ``d`` to its verification under the network view bound at *mark*."""
+_VERIFIED = _VERIFIED_JOIN.format(mark="?")
 _redirects_decoder = msgspec.json.Decoder(list[str])
 _META_FIELDS = ("pages", "author", "published", "modified")
 _meta_decoder = msgspec.json.Decoder(dict[str, Any])
@@ -222,7 +225,7 @@ class Cache:
                 (now,),
             )
         conn.execute("DELETE FROM searches WHERE created_at < ?", (old_search,))
-        conn.execute("DELETE FROM findings WHERE expires_at <= ?", (now,))
+        conn.execute("DELETE FROM findings WHERE expires_at <= ?", (now,))  # and verifications
         conn.execute("DELETE FROM snapshots WHERE fetched_at < ?", (now - self._page_ttl_s,))
 
     def _used_bytes(self, conn: sqlite3.Connection) -> int:
@@ -432,8 +435,9 @@ class Cache:
             expires_at=now + ttl_s,
         )
 
-    def find_findings(self, query: str, *, limit: int = 3) -> list[Finding]:
-        """Unexpired findings relevant to *query* (see :func:`.text.finding_matches`).
+    def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:
+        """Unexpired findings relevant to *query* (see :func:`.text.finding_matches`),
+        verified or not under the network view *scope*.
 
         With FTS5 the best bm25 matches come first; without it, the newest.
         """
@@ -441,20 +445,20 @@ class Cache:
         if not words or limit <= 0:
             return []
         now = self._clock()
-        columns = ", ".join(f"d.{c}" for c in _FINDING_COLUMNS.split(", "))
+        columns = f"{_FINDING_COLUMNS}, d.query_terms, d.terms"
         with self._use("finding lookup") as conn:
             if self._fts:
                 rows = conn.execute(
-                    f"SELECT {columns}, d.query_terms, d.terms FROM findings_fts f "
-                    "JOIN findings d ON d.id = f.rowid WHERE findings_fts MATCH ? "
-                    "AND d.expires_at > ? ORDER BY f.rank, d.stored_at DESC LIMIT ?",
-                    (fts_query(words), now, _CANDIDATES),
+                    f"SELECT {columns} FROM findings_fts f JOIN findings d ON d.id = f.rowid "
+                    f"{_VERIFIED} WHERE findings_fts MATCH ? AND d.expires_at > ? "
+                    "ORDER BY f.rank, d.stored_at DESC LIMIT ?",
+                    (scope, fts_query(words), now, _CANDIDATES),
                 ).fetchall()
             else:
                 rows = conn.execute(
-                    f"SELECT {columns}, d.query_terms, d.terms FROM findings d "
-                    "WHERE d.expires_at > ? ORDER BY d.stored_at DESC LIMIT ?",
-                    (now, _NO_FTS_FINDINGS_SCAN),
+                    f"SELECT {columns} FROM findings d {_VERIFIED} WHERE d.expires_at > ? "
+                    "ORDER BY d.stored_at DESC LIMIT ?",
+                    (scope, now, _NO_FTS_FINDINGS_SCAN),
                 ).fetchall()
             n = _N_FINDING
             found = [
@@ -465,13 +469,15 @@ class Cache:
         return found[:limit]
 
     def mark_verified(self, finding_id: int, *, verified_by_url: str, scope: str = "") -> bool:
-        """Mark a finding verified by a page fetched under the network view *scope*; False
-        if no such finding exists."""
+        """Mark a finding verified by a page fetched under the network view *scope* (its
+        verifications under other views stay); False if no such finding exists."""
         with self._write("verify finding") as conn:
             cur = conn.execute(
-                "UPDATE findings SET verified = 1, verified_by_url = ?, verified_scope = ? "
-                "WHERE id = ?",
-                (verified_by_url, scope, finding_id),
+                "INSERT INTO finding_verifications (finding_id, scope, verified_by_url, "
+                "verified_at) SELECT id, ?, ?, ? FROM findings WHERE id = ? "
+                "ON CONFLICT (finding_id, scope) DO UPDATE SET "
+                "verified_by_url = excluded.verified_by_url, verified_at = excluded.verified_at",
+                (scope, verified_by_url, self._clock(), finding_id),
             )
             return cur.rowcount > 0
 
@@ -480,9 +486,10 @@ class Cache:
         the network view *scope*."""
         with self._use("finding lookup") as conn:
             rows = conn.execute(
-                f"SELECT {_FINDING_COLUMNS} FROM findings WHERE source_url = ? "
-                "AND (verified = 0 OR verified_scope != ?) AND expires_at > ? ORDER BY id",
-                (url, scope, self._clock()),
+                f"SELECT {_FINDING_COLUMNS} FROM findings d {_VERIFIED} "
+                "WHERE d.source_url = ? AND v.finding_id IS NULL AND d.expires_at > ? "
+                "ORDER BY d.id",
+                (scope, url, self._clock()),
             ).fetchall()
             return [_finding(r) for r in rows]
 
@@ -665,11 +672,12 @@ def _snapshot(row: Any) -> Snapshot:
 
 
 def _finding(row: Any) -> Finding:
-    (finding_id, query, content, source_url, origin, verified, verified_by_url, stored_at,
-     expires_at, verified_scope) = row  # fmt: skip
+    """A finding row of :data:`_FINDING_COLUMNS`: verified when it has a verification."""
+    (finding_id, query, content, source_url, origin, stored_at, expires_at,
+     verified_by_url) = row  # fmt: skip
     values = {
         "id": finding_id, "query": query, "content": content, "source_url": source_url,
-        "origin": origin, "verified": bool(verified), "verified_by_url": verified_by_url,
-        "stored_at": stored_at, "expires_at": expires_at, "verified_scope": verified_scope,
+        "origin": origin, "verified": verified_by_url is not None,
+        "verified_by_url": verified_by_url, "stored_at": stored_at, "expires_at": expires_at,
     }  # fmt: skip
     return msgspec.convert(values, Finding)
