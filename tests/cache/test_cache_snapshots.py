@@ -1,4 +1,4 @@
-"""Page snapshots: stored by content hash, found by hash, requested URL or final URL."""
+"""Page snapshots: one row per URL, content and network view, found by requested or final URL."""
 
 from __future__ import annotations
 
@@ -32,13 +32,13 @@ def _snapshot(clock: FakeClock, text: str = "Hello world", **kw: object) -> Snap
     return Snapshot(**fields)  # type: ignore[arg-type]
 
 
-def test_round_trip_by_hash(cache: Cache, clock: FakeClock) -> None:
-    """put_snapshot fills in the content hash and every field comes back by that hash."""
-    stored = cache.put_snapshot(_snapshot(clock))
+def test_round_trip(cache: Cache, clock: FakeClock) -> None:
+    """put_snapshot fills in the content hash and every field comes back as stored."""
+    stored = cache.put_snapshot(_snapshot(clock, scope="view-a"))
     assert stored.hash == snapshot_hash("Hello world", "readable")
     assert len(stored.hash) == 64
-    assert cache.get_snapshot_by_hash(stored.hash) == stored
-    assert cache.get_snapshot_by_hash("0" * 64) is None
+    latest = cache.get_latest_snapshot(stored.url, "readable", max_age_s=WEEK, scope="view-a")
+    assert latest == stored
 
 
 def test_hash_depends_on_text_and_mode() -> None:
@@ -59,14 +59,14 @@ def test_latest_by_requested_or_final_url(cache: Cache, clock: FakeClock) -> Non
 
 
 def test_new_version_is_latest_and_old_version_stays(cache: Cache, clock: FakeClock) -> None:
-    """A changed page becomes the latest while the earlier version is still there by hash."""
+    """A changed page becomes the latest while the earlier version stays stored."""
     old = cache.put_snapshot(_snapshot(clock, text="version one"))
     clock.advance(60)
     new = cache.put_snapshot(_snapshot(clock, text="version two"))
     assert old.hash != new.hash
     latest = cache.get_latest_snapshot("http://example.com/a", "readable", max_age_s=WEEK)
     assert latest == new
-    assert cache.get_snapshot_by_hash(old.hash) == old
+    assert cache.stats().pages == 2
 
 
 def test_same_content_refreshes_one_row(cache: Cache, clock: FakeClock) -> None:
@@ -82,12 +82,11 @@ def test_same_content_refreshes_one_row(cache: Cache, clock: FakeClock) -> None:
 
 
 def test_max_age_hides_old_snapshots(cache: Cache, clock: FakeClock) -> None:
-    """get_latest_snapshot ignores versions older than max_age_s; by hash they remain."""
+    """get_latest_snapshot ignores versions older than max_age_s."""
     stored = cache.put_snapshot(_snapshot(clock))
     clock.advance(1000)
     assert cache.get_latest_snapshot("http://example.com/a", "readable", max_age_s=999) is None
     assert cache.get_latest_snapshot("http://example.com/a", "readable", max_age_s=1000) == stored
-    assert cache.get_snapshot_by_hash(stored.hash) == stored
 
 
 def test_document_facts_round_trip(cache: Cache, clock: FakeClock) -> None:
@@ -95,7 +94,7 @@ def test_document_facts_round_trip(cache: Cache, clock: FakeClock) -> None:
     stored = cache.put_snapshot(
         _snapshot(clock, pages=3, author="Ann Lee", published="2026-03-01", modified=None)
     )
-    again = cache.get_snapshot_by_hash(stored.hash)
+    again = cache.get_latest_snapshot(stored.url, "readable", max_age_s=WEEK)
     assert again is not None
     assert (again.pages, again.author, again.published, again.modified) == (
         3,
@@ -126,9 +125,9 @@ def test_a_version_2_file_gains_the_meta_column(cache_path: Path, clock: FakeClo
     conn.commit()
     conn.close()
     with Cache(cache_path, clock=clock) as cache:
-        old = cache.get_snapshot_by_hash("h")
+        old = cache.get_latest_snapshot("u", "readable", max_age_s=WEEK)
         assert old is not None
         assert old.text == "old"
         assert old.author is None
         stored = cache.put_snapshot(_snapshot(clock, author="Ann Lee"))
-        assert cache.get_snapshot_by_hash(stored.hash) == stored
+        assert cache.get_latest_snapshot(stored.url, "readable", max_age_s=WEEK) == stored

@@ -77,7 +77,7 @@ async def test_snapshot_document_facts(store: CacheStore) -> None:
 
     facts = {"pages": 4, "author": "Ann Lee", "published": "2026-03-01", "modified": None}
     stored = await store.put_snapshot(msgspec.structs.replace(page(), **facts))
-    again = await store.get_snapshot_by_hash(stored.hash)
+    again = await store.get_latest_snapshot(stored.url, "readable", max_age_s=1e12)
     assert again == stored
     assert again is not None
     assert (again.pages, again.author, again.published, again.modified) == (
@@ -90,12 +90,10 @@ async def test_snapshot_document_facts(store: CacheStore) -> None:
 
 @pytest.mark.asyncio
 async def test_snapshots(store: CacheStore, clock: FakeClock) -> None:
-    """A stored page comes back by hash at any age, and as the latest only while young."""
+    """A stored page gets its content hash and comes back as the latest only while young."""
     stored = await store.put_snapshot(page())
     clock.now = stored.fetched_at + 100
     assert stored.hash
-    by_hash = await store.get_snapshot_by_hash(stored.hash)
-    assert by_hash == stored
     assert await store.get_latest_snapshot("https://a.test/p", "readable", max_age_s=200) == stored
     assert await store.get_latest_snapshot("https://a.test/p", "readable", max_age_s=50) is None
     assert await store.get_latest_snapshot("https://a.test/p", "raw", max_age_s=200) is None
@@ -113,6 +111,23 @@ async def test_snapshot_is_found_only_under_its_network_scope(store: CacheStore)
     assert found.scope == "view-a"
     assert await store.get_latest_snapshot(url, "readable", max_age_s=1e12, scope="view-b") is None
     assert await store.get_latest_snapshot(url, "readable", max_age_s=1e12) is None
+
+
+@pytest.mark.asyncio
+async def test_two_network_views_keep_their_own_copy_of_a_page(store: CacheStore) -> None:
+    """The same bytes read at one URL under two network views are two stored copies: the
+    second view's store neither replaces the first's copy nor takes it over."""
+    import msgspec
+
+    first = await store.put_snapshot(msgspec.structs.replace(page(), scope="view-a"))
+    later = msgspec.structs.replace(page(), scope="view-b", fetched_at=first.fetched_at + 10)
+    second = await store.put_snapshot(later)
+    for stored in (first, second):
+        found = await store.get_latest_snapshot(
+            stored.url, "readable", max_age_s=1e12, scope=stored.scope
+        )
+        assert found == stored
+    assert (await store.stats()).pages == 2
 
 
 @pytest.mark.asyncio
@@ -238,6 +253,7 @@ def test_migrations_are_plain_sql_files_in_the_package() -> None:
         (1, "0001_initial.sql"),
         (2, "0002_snapshot_meta.sql"),
         (3, "0003_finding_scope.sql"),
+        (4, "0004_network_view_keys.sql"),
     ]
     assert "CREATE TABLE searches" in found[0][2]
 
@@ -259,6 +275,7 @@ async def test_postgres_schema_is_versioned_and_a_newer_one_refused(tmp_path: Pa
                 (1, "0001_initial.sql"),
                 (2, "0002_snapshot_meta.sql"),
                 (3, "0003_finding_scope.sql"),
+                (4, "0004_network_view_keys.sql"),
             ]
             conn.execute("INSERT INTO insomnia_web_schema (version, name) VALUES (99, 'x')")
         newer = PostgresStore(cfg.url)
@@ -271,16 +288,26 @@ async def test_postgres_schema_is_versioned_and_a_newer_one_refused(tmp_path: Pa
 
 @pytest.mark.asyncio
 async def test_a_finding_is_verified_per_network_scope(store: CacheStore) -> None:
-    """A finding verified under one network view is still to be verified under another,
-    and a later verification records the view it was made under."""
+    """A finding verified under one network view is still to be verified under another;
+    verified under that one too, it is verified for both, each by its own page, and for
+    no third view."""
     saved = await store.add_finding("q words", "a fact of three words", "https://x.test/", ttl_s=60)
-    assert await store.mark_verified(saved.id, verified_by_url="https://x.test/", scope="a")
+    assert await store.mark_verified(saved.id, verified_by_url="https://x.test/a", scope="a")
     assert await store.findings_for_source("https://x.test/", scope="a") == []
     (again,) = await store.findings_for_source("https://x.test/", scope="b")
-    assert (again.verified, again.verified_scope) == (True, "a")
-    assert await store.mark_verified(saved.id, verified_by_url="https://x.test/", scope="b")
-    (found,) = await store.find_findings("q words")
-    assert found.verified_scope == "b"
+    assert (again.id, again.verified, again.verified_by_url) == (saved.id, False, None)
+    assert await store.mark_verified(saved.id, verified_by_url="https://x.test/b", scope="b")
+    assert await store.findings_for_source("https://x.test/", scope="a") == []
+    assert await store.findings_for_source("https://x.test/", scope="b") == []
+    seen = {}
+    for view in ("a", "b", "c"):
+        (found,) = await store.find_findings("q words", scope=view)
+        seen[view] = (found.verified, found.verified_by_url)
+    assert seen == {
+        "a": (True, "https://x.test/a"),
+        "b": (True, "https://x.test/b"),
+        "c": (False, None),
+    }
 
 
 @pytest.mark.asyncio

@@ -6,10 +6,11 @@ request budgets of provider keys (:mod:`.budget`), shared by every process using
 
 - **searches**: provider responses keyed by the normalised query and the search parameters;
   a new query reuses an ``exact`` or a ``similar`` earlier one (:class:`SearchHit`);
-- **page snapshots**: extracted page text by content hash, so WebFetch continues a long page
-  from the same version (:class:`Snapshot`);
+- **page snapshots**: extracted page text keyed by URL, content hash and the network view
+  it was read under, so WebFetch continues a long page from the same version
+  (:class:`Snapshot`);
 - **findings**: facts the model saved with SaveFinding, unverified until a fetched page
-  from their source contains them (:class:`Finding`).
+  from their source contains them, verified per network view (:class:`Finding`).
 """
 
 from __future__ import annotations

@@ -44,10 +44,6 @@ class CacheStore(Protocol):
         """Store a page version; return it with its content hash filled in."""
         ...
 
-    async def get_snapshot_by_hash(self, content_hash: str) -> Snapshot | None:
-        """The stored page version with this content hash, at any age."""
-        ...
-
     async def get_latest_snapshot(
         self, url: str, mode: str, *, max_age_s: float, scope: str = ""
     ) -> Snapshot | None:
@@ -61,15 +57,16 @@ class CacheStore(Protocol):
         """Store a model-contributed fact (unverified) for *ttl_s* seconds."""
         ...
 
-    async def find_findings(self, query: str, *, limit: int = 3) -> list[Finding]:
-        """Unexpired findings relevant to *query*, best first."""
+    async def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:
+        """Unexpired findings relevant to *query*, best first, each verified or not under the
+        network view *scope*."""
         ...
 
     async def mark_verified(
         self, finding_id: int, *, verified_by_url: str, scope: str = ""
     ) -> bool:
-        """Mark a finding verified by a page fetched under the network view *scope*; False
-        if there is no such finding."""
+        """Mark a finding verified by a page fetched under the network view *scope* (its
+        verifications under other views stay); False if there is no such finding."""
         ...
 
     async def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:

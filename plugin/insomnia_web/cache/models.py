@@ -66,9 +66,9 @@ class Snapshot(msgspec.Struct, kw_only=True, frozen=True):
     """Last-modified date the page states (ISO 8601 text)."""
     scope: str = ""
     """The network view the page was read under (see
-    :func:`~insomnia_web.tools.services.network_scope`): a copy is served only to a caller
-    with the same one, as another manifest may resolve the host elsewhere or refuse its
-    address."""
+    :func:`~insomnia_web.tools.services.network_scope`), part of the stored copy's key: a
+    copy is served only to a caller with the same one, as another manifest may resolve the
+    host elsewhere or refuse its address, and each view keeps its own copy of a page."""
 
 
 def snapshot_hash(text: str, mode: str) -> str:
@@ -90,11 +90,10 @@ class Finding(msgspec.Struct, kw_only=True, frozen=True):
     expires_at: float
     origin: Literal["model"] = "model"
     verified: bool = False
+    """A page fetched under the caller's network view (the ``scope`` of the lookup, see
+    :attr:`Snapshot.scope`) contained the fact; each view has its own verification."""
     verified_by_url: str | None = None
-    """The fetched page whose text contained the fact."""
-    verified_scope: str = ""
-    """The network view that fetch was made under (see :attr:`Snapshot.scope`): the finding
-    counts as verified only for callers with the same one."""
+    """The fetched page whose text contained the fact, under the caller's network view."""
 
 
 class CacheStats(msgspec.Struct, kw_only=True, frozen=True):

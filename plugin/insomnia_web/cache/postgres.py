@@ -44,6 +44,9 @@ from .similarity import (
     search_matches,
 )
 from .store import (
+    _FINDING_COLUMNS,
+    _N_FINDING,
+    _VERIFIED_JOIN,
     MAX_CLOCK_SKEW_S,
     PRUNE_INTERVAL_S,
     _finding,
@@ -70,13 +73,10 @@ _MIGRATION_RE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 _SNAPSHOT_COLUMNS = (
     "hash, url, final_url, mode, title, text, status, content_type, charset, bytes, "
-    "fetched_at, redirects, truncated, download_truncated, meta"
+    "fetched_at, redirects, truncated, download_truncated, meta, scope"
 )
-_FINDING_COLUMNS = (
-    "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at, "
-    "verified_scope"
-)
-_N_FINDING = len(_FINDING_COLUMNS.split(", "))
+_N_SNAPSHOT = len(_SNAPSHOT_COLUMNS.split(", "))
+_VERIFIED = _VERIFIED_JOIN.format(mark="%s")
 _SERVER_NOW = "extract(epoch FROM clock_timestamp())::double precision"
 
 T = TypeVar("T")
@@ -261,7 +261,7 @@ class PostgresStore:
         await conn.execute(
             "DELETE FROM searches WHERE created_at < %s", (now - self._search_ttl_s,)
         )
-        await conn.execute("DELETE FROM findings WHERE expires_at <= %s", (now,))
+        await conn.execute("DELETE FROM findings WHERE expires_at <= %s", (now,))  # cascades
         await conn.execute("DELETE FROM snapshots WHERE fetched_at < %s", (now - self._page_ttl_s,))
 
     # -- searches ---------------------------------------------------------------------
@@ -341,37 +341,25 @@ class PostgresStore:
             stored.hash, stored.url, stored.final_url, stored.mode, stored.title, stored.text,
             stored.status, stored.content_type, stored.charset, stored.bytes,
             stored.fetched_at, msgspec.json.encode(stored.redirects).decode(),
-            stored.truncated, stored.download_truncated, _meta(stored),
+            stored.truncated, stored.download_truncated, _meta(stored), stored.scope,
         )  # fmt: skip
+        key = {"url", "hash", "scope"}
         updates = ", ".join(
-            f"{c} = excluded.{c}" for c in _SNAPSHOT_COLUMNS.split(", ") if c not in {"url", "hash"}
+            f"{c} = excluded.{c}" for c in _SNAPSHOT_COLUMNS.split(", ") if c not in key
         )
 
         async def step(conn: AsyncConnection[Any]) -> None:
             async with conn.transaction():
                 await conn.execute(
                     f"INSERT INTO snapshots ({_SNAPSHOT_COLUMNS}) VALUES "
-                    f"({', '.join(['%s'] * 15)}) ON CONFLICT (url, hash) DO UPDATE SET {updates}",
+                    f"({', '.join(['%s'] * _N_SNAPSHOT)}) ON CONFLICT (url, hash, scope) "
+                    f"DO UPDATE SET {updates}",
                     values,
                 )
                 await self._maybe_prune(conn)
 
         await self._run("store page", step)
         return stored
-
-    async def get_snapshot_by_hash(self, content_hash: str) -> Snapshot | None:
-        """See :meth:`.store.Cache.get_snapshot_by_hash`."""
-
-        async def step(conn: AsyncConnection[Any]) -> Snapshot | None:
-            cur = await conn.execute(
-                f"SELECT {_SNAPSHOT_COLUMNS} FROM snapshots WHERE hash = %s "
-                "ORDER BY fetched_at DESC LIMIT 1",
-                (content_hash,),
-            )
-            row = await cur.fetchone()
-            return None if row is None else _snapshot(row)
-
-        return await self._run("page lookup", step)
 
     async def get_latest_snapshot(
         self, url: str, mode: str, *, max_age_s: float, scope: str = ""
@@ -383,7 +371,7 @@ class PostgresStore:
             cur = await conn.execute(
                 f"SELECT {_SNAPSHOT_COLUMNS} FROM snapshots "
                 "WHERE (url = %s OR final_url = %s) AND mode = %s AND fetched_at >= %s "
-                "AND fetched_at <= %s AND coalesce(meta::jsonb ->> 'scope', '') = %s "
+                "AND fetched_at <= %s AND scope = %s "
                 "ORDER BY fetched_at DESC LIMIT 1",
                 (url, url, mode, now - max_age_s, now + MAX_CLOCK_SKEW_S, scope),
             )
@@ -425,7 +413,7 @@ class PostgresStore:
             stored_at=now, expires_at=now + ttl_s,
         )  # fmt: skip
 
-    async def find_findings(self, query: str, *, limit: int = 3) -> list[Finding]:
+    async def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:
         """See :meth:`.store.Cache.find_findings` (ranked by ``ts_rank``)."""
         words = content_words(query)
         if not words or limit <= 0:
@@ -434,10 +422,11 @@ class PostgresStore:
 
         async def step(conn: AsyncConnection[Any]) -> list[Any]:
             cur = await conn.execute(
-                f"SELECT {_FINDING_COLUMNS}, query_terms, terms FROM findings, "
-                "plainto_tsquery('simple', %s) q WHERE terms_tsv @@ q AND expires_at > %s "
-                "ORDER BY ts_rank(terms_tsv, q) DESC, stored_at DESC LIMIT %s",
-                (_terms(words), now, _CANDIDATES),
+                f"SELECT {_FINDING_COLUMNS}, d.query_terms, d.terms "
+                f"FROM plainto_tsquery('simple', %s) q, findings d {_VERIFIED} "
+                "WHERE d.terms_tsv @@ q AND d.expires_at > %s "
+                "ORDER BY ts_rank(d.terms_tsv, q) DESC, d.stored_at DESC LIMIT %s",
+                (_terms(words), scope, now, _CANDIDATES),
             )
             return await cur.fetchall()
 
@@ -455,9 +444,11 @@ class PostgresStore:
 
         async def step(conn: AsyncConnection[Any]) -> bool:
             cur = await conn.execute(
-                "UPDATE findings SET verified = true, verified_by_url = %s, verified_scope = %s "
-                "WHERE id = %s",
-                (verified_by_url, scope, finding_id),
+                "INSERT INTO finding_verifications (finding_id, scope, verified_by_url, "
+                "verified_at) SELECT id, %s, %s, %s FROM findings WHERE id = %s "
+                "ON CONFLICT (finding_id, scope) DO UPDATE SET "
+                "verified_by_url = excluded.verified_by_url, verified_at = excluded.verified_at",
+                (scope, verified_by_url, self._clock(), finding_id),
             )
             return cur.rowcount > 0
 
@@ -469,9 +460,10 @@ class PostgresStore:
 
         async def step(conn: AsyncConnection[Any]) -> list[Finding]:
             cur = await conn.execute(
-                f"SELECT {_FINDING_COLUMNS} FROM findings WHERE source_url = %s "
-                "AND (NOT verified OR verified_scope != %s) AND expires_at > %s ORDER BY id",
-                (url, scope, now),
+                f"SELECT {_FINDING_COLUMNS} FROM findings d {_VERIFIED} "
+                "WHERE d.source_url = %s AND v.finding_id IS NULL AND d.expires_at > %s "
+                "ORDER BY d.id",
+                (scope, url, now),
             )
             return [_finding(r) for r in await cur.fetchall()]
 

@@ -29,7 +29,7 @@ __all__ = [
     "open_database",
 ]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 BUSY_TIMEOUT_MS = 10_000
 
 _TABLES = """
@@ -66,9 +66,10 @@ CREATE TABLE IF NOT EXISTS snapshots (
     redirects TEXT NOT NULL,       -- JSON list
     truncated INTEGER NOT NULL,
     download_truncated INTEGER NOT NULL,
-    meta TEXT NOT NULL DEFAULT '{}',  -- version 3, JSON: pages, author, published, modified, scope
+    meta TEXT NOT NULL DEFAULT '{}',  -- version 3, JSON: pages, author, published, modified
     used_at REAL NOT NULL DEFAULT 0,  -- version 3: last stored or read (size-cap eviction)
-    UNIQUE (url, hash)
+    scope TEXT NOT NULL DEFAULT '',   -- version 5: the network view it was read under
+    UNIQUE (url, hash, scope)
 );
 CREATE INDEX IF NOT EXISTS snapshots_by_hash ON snapshots (hash, fetched_at);
 CREATE INDEX IF NOT EXISTS snapshots_by_url ON snapshots (url, mode, fetched_at);
@@ -84,14 +85,19 @@ CREATE TABLE IF NOT EXISTS findings (
     query_terms TEXT NOT NULL,     -- content words of the query
     terms TEXT NOT NULL,           -- content words of query and content
     origin TEXT NOT NULL,
-    verified INTEGER NOT NULL DEFAULT 0,
-    verified_by_url TEXT,
-    verified_scope TEXT NOT NULL DEFAULT '',  -- version 4: network view of the verifying fetch
     stored_at REAL NOT NULL,
     expires_at REAL NOT NULL
 );
-CREATE INDEX IF NOT EXISTS findings_by_source ON findings (source_url, verified);
+CREATE INDEX IF NOT EXISTS findings_by_source ON findings (source_url);
 CREATE INDEX IF NOT EXISTS findings_by_expiry ON findings (expires_at);
+
+CREATE TABLE IF NOT EXISTS finding_verifications (  -- version 5: one row per network view
+    finding_id INTEGER NOT NULL REFERENCES findings (id) ON DELETE CASCADE,
+    scope TEXT NOT NULL,           -- the network view of the fetch that verified it
+    verified_by_url TEXT NOT NULL, -- the fetched page whose text contained it
+    verified_at REAL NOT NULL,
+    PRIMARY KEY (finding_id, scope)
+);
 
 CREATE TABLE IF NOT EXISTS rate_buckets (   -- version 2: provider budgets (cache/budget.py)
     name TEXT PRIMARY KEY,         -- provider:key-fingerprint
@@ -106,11 +112,46 @@ CREATE TABLE IF NOT EXISTS provider_usage (
 );
 """
 
-# Columns added to existing tables (versions 3 and 4), with their definition, for older files.
+# Columns added to existing tables (versions 3 and 4), with their definition, for older files
+# (version 5 moves findings.verified_scope into finding_verifications: _REBUILT).
 _ADDED_COLUMNS = {
     "searches": {"used_at": "REAL NOT NULL DEFAULT 0"},
     "snapshots": {"meta": "TEXT NOT NULL DEFAULT '{}'", "used_at": "REAL NOT NULL DEFAULT 0"},
     "findings": {"verified_scope": "TEXT NOT NULL DEFAULT ''"},
+}
+
+# Tables a version made anew, each with that version and the statements that copy the rows
+# of a file made before it (in ``old_<table>``) into the new table. Version 5: a page's
+# network view is part of its key (before, it was in ``meta``); a finding keeps a
+# verification per network view in finding_verifications (before, one in its own row).
+_REBUILT = {
+    "snapshots": (
+        5,
+        [
+            "INSERT INTO snapshots (id, hash, url, final_url, mode, title, text, status, "
+            "content_type, charset, bytes, fetched_at, redirects, truncated, download_truncated, "
+            "meta, used_at, scope) SELECT id, hash, url, final_url, mode, title, text, status, "
+            "content_type, charset, bytes, fetched_at, redirects, truncated, download_truncated, "
+            "CASE WHEN json_valid(meta) THEN json_remove(meta, '$.scope') ELSE '{}' END, used_at, "
+            "CASE WHEN json_valid(meta) THEN coalesce(json_extract(meta, '$.scope'), '') "
+            "ELSE '' END FROM old_snapshots",
+        ],
+    ),
+    "findings": (
+        5,
+        [
+            "INSERT INTO findings (id, query, content, source_url, query_terms, terms, origin, "
+            "stored_at, expires_at) SELECT id, query, content, source_url, query_terms, terms, "
+            "origin, stored_at, expires_at FROM old_findings",
+            # When a finding was verified is unknown: the time it was saved stands for it.
+            "INSERT INTO finding_verifications (finding_id, scope, verified_by_url, verified_at) "
+            "SELECT id, verified_scope, verified_by_url, stored_at FROM old_findings "
+            "WHERE verified AND verified_by_url IS NOT NULL",
+            # The new table goes on from the old one's last id (AUTOINCREMENT reuses none).
+            "DELETE FROM sqlite_sequence WHERE name = 'findings'",
+            "UPDATE sqlite_sequence SET name = 'findings' WHERE name = 'old_findings'",
+        ],
+    ),
 }
 
 _FTS_TABLES = {
@@ -147,6 +188,7 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, bool]:
     )
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA foreign_keys = ON")  # a finding's verifications go with it
         _enable_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         use_fts = _migrate(conn)
@@ -213,15 +255,48 @@ def _fts_missing(conn: sqlite3.Connection, fts: bool) -> list[str]:
     return [name for name in _FTS_TABLES if name not in existing]
 
 
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    """The column names of *table* (none when it does not exist)."""
+    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
 def _add_columns(conn: sqlite3.Connection) -> None:
     """Add the columns a file made by an older version lacks (before their indexes)."""
     for table, columns in _ADDED_COLUMNS.items():
-        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        have = _columns(conn, table)
         if not have:  # a new file: the table is created with every column
             continue
         for name, definition in columns.items():
             if name not in have:
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
+
+
+def _set_aside(conn: sqlite3.Connection, version: int) -> list[str]:
+    """Rename each table of :data:`_REBUILT` that a file of schema *version* made before its
+    rebuild to ``old_<table>``, its indexes dropped (the new table makes its own); return
+    their names."""
+    moved = []
+    for table, (rebuilt_in, _) in _REBUILT.items():
+        if version >= rebuilt_in or not _columns(conn, table):
+            continue
+        indexes = conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
+            "AND sql IS NOT NULL",
+            (table,),
+        ).fetchall()
+        for (index,) in indexes:
+            conn.execute(f"DROP INDEX {index}")
+        conn.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
+        moved.append(table)
+    return moved
+
+
+def _copy_back(conn: sqlite3.Connection, moved: list[str]) -> None:
+    """Copy the rows of the tables :func:`_set_aside` renamed into their new tables."""
+    for table in moved:
+        for statement in _REBUILT[table][1]:
+            conn.execute(statement)
+        conn.execute(f"DROP TABLE old_{table}")
 
 
 def _migrate(conn: sqlite3.Connection) -> bool:
@@ -238,10 +313,14 @@ def _migrate(conn: sqlite3.Connection) -> bool:
                 f"the cache file has schema version {version}; this version of "
                 f"insomnia-web understands up to {SCHEMA_VERSION}"
             )
-        _add_columns(conn)
+        moved: list[str] = []
+        if version < SCHEMA_VERSION:  # (a current file may lack only its full-text tables)
+            _add_columns(conn)
+            moved = _set_aside(conn, version)
         for statement in _TABLES.split(";"):
             if statement.strip():
                 conn.execute(statement)
+        _copy_back(conn, moved)
         for name in _fts_missing(conn, fts):
             conn.execute(_FTS_TABLES[name])
             conn.execute(_FTS_BACKFILL[name])

@@ -44,10 +44,6 @@ class SqliteStore:
         """See :meth:`.store.Cache.put_snapshot`."""
         return await asyncio.to_thread(self.cache.put_snapshot, snapshot)
 
-    async def get_snapshot_by_hash(self, content_hash: str) -> Snapshot | None:
-        """See :meth:`.store.Cache.get_snapshot_by_hash`."""
-        return await asyncio.to_thread(self.cache.get_snapshot_by_hash, content_hash)
-
     async def get_latest_snapshot(
         self, url: str, mode: str, *, max_age_s: float, scope: str = ""
     ) -> Snapshot | None:
@@ -64,9 +60,9 @@ class SqliteStore:
             self.cache.add_finding, query, content, source_url, ttl_s=ttl_s
         )
 
-    async def find_findings(self, query: str, *, limit: int = 3) -> list[Finding]:
+    async def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:
         """See :meth:`.store.Cache.find_findings`."""
-        return await asyncio.to_thread(self.cache.find_findings, query, limit=limit)
+        return await asyncio.to_thread(self.cache.find_findings, query, limit=limit, scope=scope)
 
     async def mark_verified(
         self, finding_id: int, *, verified_by_url: str, scope: str = ""

@@ -56,16 +56,19 @@ _DEFAULTS = CacheConfig()
 
 _SNAPSHOT_COLUMNS = (
     "hash, url, final_url, mode, title, text, status, content_type, charset, bytes, "
-    "fetched_at, redirects, truncated, download_truncated, meta"
+    "fetched_at, redirects, truncated, download_truncated, meta, scope"
 )
 _N_SNAPSHOT = len(_SNAPSHOT_COLUMNS.split(", "))
 _FINDING_COLUMNS = (
-    "id, query, content, source_url, origin, verified, verified_by_url, stored_at, expires_at, "
-    "verified_scope"
+    "d.id, d.query, d.content, d.source_url, d.origin, d.stored_at, d.expires_at, v.verified_by_url"
 )
+"""A finding ``d`` and its verification ``v`` under one network view (:data:`_VERIFIED_JOIN`)."""
 _N_FINDING = len(_FINDING_COLUMNS.split(", "))
+_VERIFIED_JOIN = "LEFT JOIN finding_verifications v ON v.finding_id = d.id AND v.scope = {mark}"
+"""Joins a finding ``d`` to its verification under the network view bound at *mark*."""
+_VERIFIED = _VERIFIED_JOIN.format(mark="?")
 _redirects_decoder = msgspec.json.Decoder(list[str])
-_META_FIELDS = ("pages", "author", "published", "modified", "scope")
+_META_FIELDS = ("pages", "author", "published", "modified")
 _meta_decoder = msgspec.json.Decoder(dict[str, Any])
 
 
@@ -222,7 +225,7 @@ class Cache:
                 (now,),
             )
         conn.execute("DELETE FROM searches WHERE created_at < ?", (old_search,))
-        conn.execute("DELETE FROM findings WHERE expires_at <= ?", (now,))
+        conn.execute("DELETE FROM findings WHERE expires_at <= ?", (now,))  # and verifications
         conn.execute("DELETE FROM snapshots WHERE fetched_at < ?", (now - self._page_ttl_s,))
 
     def _used_bytes(self, conn: sqlite3.Connection) -> int:
@@ -357,36 +360,26 @@ class Cache:
     def put_snapshot(self, snapshot: Snapshot) -> Snapshot:
         """Store a page version; return it with its content ``hash`` filled in.
 
-        One row per (requested URL, content): storing the same text again only refreshes
-        it (``fetched_at`` and the response details).
+        One row per requested URL, content and network view (:attr:`.models.Snapshot.scope`):
+        storing the same text under the same view again only refreshes it (``fetched_at``
+        and the response details); under another view it is another row, so each view keeps
+        its own copy.
         """
         stored = msgspec.structs.replace(snapshot, hash=snapshot_hash(snapshot.text, snapshot.mode))
         values = (
             stored.hash, stored.url, stored.final_url, stored.mode, stored.title, stored.text,
             stored.status, stored.content_type, stored.charset, stored.bytes,
             stored.fetched_at, msgspec.json.encode(stored.redirects).decode(),
-            int(stored.truncated), int(stored.download_truncated), _meta(stored), self._clock(),
+            int(stored.truncated), int(stored.download_truncated), _meta(stored), stored.scope,
+            self._clock(),
         )  # fmt: skip
         with self._write("store page") as conn:
             conn.execute(
                 f"INSERT OR REPLACE INTO snapshots ({_SNAPSHOT_COLUMNS}, used_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"VALUES ({', '.join(['?'] * (_N_SNAPSHOT + 1))})",
                 values,
             )
         return stored
-
-    def get_snapshot_by_hash(self, content_hash: str) -> Snapshot | None:
-        """The stored page version with this content hash (the newest copy), at any age."""
-        with self._use("page lookup") as conn:
-            row = conn.execute(
-                f"SELECT {_SNAPSHOT_COLUMNS}, id, used_at FROM snapshots WHERE hash = ? "
-                "ORDER BY fetched_at DESC LIMIT 1",
-                (content_hash,),
-            ).fetchone()
-            if row is None:
-                return None
-            self._touch(conn, "snapshots", row[_N_SNAPSHOT], row[_N_SNAPSHOT + 1])
-            return _snapshot(row[:_N_SNAPSHOT])
 
     def get_latest_snapshot(
         self, url: str, mode: str, *, max_age_s: float, scope: str = ""
@@ -398,7 +391,7 @@ class Cache:
             row = conn.execute(
                 f"SELECT {_SNAPSHOT_COLUMNS}, id, used_at FROM snapshots "
                 "WHERE (url = ? OR final_url = ?) AND mode = ? AND fetched_at >= ? "
-                "AND fetched_at <= ? AND coalesce(json_extract(meta, '$.scope'), '') = ? "
+                "AND fetched_at <= ? AND scope = ? "
                 "ORDER BY fetched_at DESC LIMIT 1",
                 (url, url, mode, now - max_age_s, now + MAX_CLOCK_SKEW_S, scope),
             ).fetchone()
@@ -442,8 +435,9 @@ class Cache:
             expires_at=now + ttl_s,
         )
 
-    def find_findings(self, query: str, *, limit: int = 3) -> list[Finding]:
-        """Unexpired findings relevant to *query* (see :func:`.text.finding_matches`).
+    def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:
+        """Unexpired findings relevant to *query* (see :func:`.text.finding_matches`),
+        verified or not under the network view *scope*.
 
         With FTS5 the best bm25 matches come first; without it, the newest.
         """
@@ -451,20 +445,20 @@ class Cache:
         if not words or limit <= 0:
             return []
         now = self._clock()
-        columns = ", ".join(f"d.{c}" for c in _FINDING_COLUMNS.split(", "))
+        columns = f"{_FINDING_COLUMNS}, d.query_terms, d.terms"
         with self._use("finding lookup") as conn:
             if self._fts:
                 rows = conn.execute(
-                    f"SELECT {columns}, d.query_terms, d.terms FROM findings_fts f "
-                    "JOIN findings d ON d.id = f.rowid WHERE findings_fts MATCH ? "
-                    "AND d.expires_at > ? ORDER BY f.rank, d.stored_at DESC LIMIT ?",
-                    (fts_query(words), now, _CANDIDATES),
+                    f"SELECT {columns} FROM findings_fts f JOIN findings d ON d.id = f.rowid "
+                    f"{_VERIFIED} WHERE findings_fts MATCH ? AND d.expires_at > ? "
+                    "ORDER BY f.rank, d.stored_at DESC LIMIT ?",
+                    (scope, fts_query(words), now, _CANDIDATES),
                 ).fetchall()
             else:
                 rows = conn.execute(
-                    f"SELECT {columns}, d.query_terms, d.terms FROM findings d "
-                    "WHERE d.expires_at > ? ORDER BY d.stored_at DESC LIMIT ?",
-                    (now, _NO_FTS_FINDINGS_SCAN),
+                    f"SELECT {columns} FROM findings d {_VERIFIED} WHERE d.expires_at > ? "
+                    "ORDER BY d.stored_at DESC LIMIT ?",
+                    (scope, now, _NO_FTS_FINDINGS_SCAN),
                 ).fetchall()
             n = _N_FINDING
             found = [
@@ -475,13 +469,15 @@ class Cache:
         return found[:limit]
 
     def mark_verified(self, finding_id: int, *, verified_by_url: str, scope: str = "") -> bool:
-        """Mark a finding verified by a page fetched under the network view *scope*; False
-        if no such finding exists."""
+        """Mark a finding verified by a page fetched under the network view *scope* (its
+        verifications under other views stay); False if no such finding exists."""
         with self._write("verify finding") as conn:
             cur = conn.execute(
-                "UPDATE findings SET verified = 1, verified_by_url = ?, verified_scope = ? "
-                "WHERE id = ?",
-                (verified_by_url, scope, finding_id),
+                "INSERT INTO finding_verifications (finding_id, scope, verified_by_url, "
+                "verified_at) SELECT id, ?, ?, ? FROM findings WHERE id = ? "
+                "ON CONFLICT (finding_id, scope) DO UPDATE SET "
+                "verified_by_url = excluded.verified_by_url, verified_at = excluded.verified_at",
+                (scope, verified_by_url, self._clock(), finding_id),
             )
             return cur.rowcount > 0
 
@@ -490,9 +486,10 @@ class Cache:
         the network view *scope*."""
         with self._use("finding lookup") as conn:
             rows = conn.execute(
-                f"SELECT {_FINDING_COLUMNS} FROM findings WHERE source_url = ? "
-                "AND (verified = 0 OR verified_scope != ?) AND expires_at > ? ORDER BY id",
-                (url, scope, self._clock()),
+                f"SELECT {_FINDING_COLUMNS} FROM findings d {_VERIFIED} "
+                "WHERE d.source_url = ? AND v.finding_id IS NULL AND d.expires_at > ? "
+                "ORDER BY d.id",
+                (scope, url, self._clock()),
             ).fetchall()
             return [_finding(r) for r in rows]
 
@@ -653,8 +650,7 @@ def _hit(match: Literal["exact", "similar"], row: Any, now: float) -> SearchHit:
 
 
 def _meta(snapshot: Snapshot) -> str:
-    """The snapshot's document metadata and network scope as the ``meta`` column's JSON
-    (unset keys left out)."""
+    """The snapshot's document metadata as the ``meta`` column's JSON (unset keys left out)."""
     values = {
         k: getattr(snapshot, k) for k in _META_FIELDS if getattr(snapshot, k) not in (None, "")
     }
@@ -663,24 +659,25 @@ def _meta(snapshot: Snapshot) -> str:
 
 def _snapshot(row: Any) -> Snapshot:
     (content_hash, url, final_url, mode, title, text, status, content_type, charset, size,
-     fetched_at, redirects, truncated, download_truncated, meta) = row  # fmt: skip
+     fetched_at, redirects, truncated, download_truncated, meta, scope) = row  # fmt: skip
     known = {k: v for k, v in _meta_decoder.decode(meta or "{}").items() if k in _META_FIELDS}
     values = {
         "hash": content_hash, "url": url, "final_url": final_url, "mode": mode,
         "title": title, "text": text, "status": status, "content_type": content_type,
         "charset": charset, "bytes": size, "fetched_at": fetched_at,
         "redirects": _redirects_decoder.decode(redirects), "truncated": bool(truncated),
-        "download_truncated": bool(download_truncated), **known,
+        "download_truncated": bool(download_truncated), "scope": scope, **known,
     }  # fmt: skip
     return msgspec.convert(values, Snapshot)
 
 
 def _finding(row: Any) -> Finding:
-    (finding_id, query, content, source_url, origin, verified, verified_by_url, stored_at,
-     expires_at, verified_scope) = row  # fmt: skip
+    """A finding row of :data:`_FINDING_COLUMNS`: verified when it has a verification."""
+    (finding_id, query, content, source_url, origin, stored_at, expires_at,
+     verified_by_url) = row  # fmt: skip
     values = {
         "id": finding_id, "query": query, "content": content, "source_url": source_url,
-        "origin": origin, "verified": bool(verified), "verified_by_url": verified_by_url,
-        "stored_at": stored_at, "expires_at": expires_at, "verified_scope": verified_scope,
+        "origin": origin, "verified": verified_by_url is not None,
+        "verified_by_url": verified_by_url, "stored_at": stored_at, "expires_at": expires_at,
     }  # fmt: skip
     return msgspec.convert(values, Finding)

@@ -11,7 +11,8 @@ it was read) holds a sentence of the finding: a page may echo its URL (a search 
 repeats its query), which anyone can write. A finding is verified under the network view
 of the fetch (:func:`~.services.network_scope`) and shown verified only under that view: a
 page one manifest read where its ``resolve`` table or allowed addresses led verifies nothing
-for another.
+for another. Each view keeps its own verification: one view's fetch takes none away from
+another.
 """
 
 from __future__ import annotations

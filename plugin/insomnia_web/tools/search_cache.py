@@ -173,16 +173,15 @@ def hit_info(hit: SearchHit) -> SearchCacheInfo:
     )
 
 
-def finding_item(finding: Finding, now: float, scope: str = "") -> FindingItem:
-    """The structured form of a saved finding, with its age at *now*: verified only when a
-    fetch under the network view *scope* verified it."""
-    verified = finding.verified and finding.verified_scope == scope
+def finding_item(finding: Finding, now: float) -> FindingItem:
+    """The structured form of a saved finding (looked up under the caller's network view),
+    with its age at *now*."""
     return FindingItem(
         id=str(finding.id),
         query=finding.query,
         content=finding.content,
-        source_url=finding.verified_by_url if verified else finding.source_url,
-        verified=verified,
+        source_url=finding.verified_by_url if finding.verified else finding.source_url,
+        verified=finding.verified,
         age_s=round(max(0.0, now - finding.stored_at), 3),
     )
 
@@ -279,11 +278,11 @@ class SearchCache:
         if self.cache is None or self.unavailable:
             return []
         try:
-            found = await self.cache.find_findings(query, limit=limit)
+            found = await self.cache.find_findings(query, limit=limit, scope=self.scope)
         except ToolError as exc:
             if not _failed(exc):
                 raise
             self._note(warnings, exc)
             return []
         now = self.clock()
-        return [finding_item(f, now, self.scope) for f in found]
+        return [finding_item(f, now) for f in found]
