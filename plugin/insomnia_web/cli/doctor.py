@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Literal, TextIO
 import msgspec
 
 from ..config import CacheConfig, Manifest, load_manifest
-from ..errors import ManifestError, ToolError
+from ..errors import ManifestError, PluginError, ToolError
 from ..history import JsonlHistory
 from ..manifest_path import (
     ManifestSource,
@@ -132,9 +132,8 @@ def registry(manifest: Manifest) -> Registry:
         tools = collect_tools(pm, manifest)
         providers = collect_providers(pm)
         rerankers = collect_rerankers(pm)
-    except Exception as exc:  # a plugin's bug: reported as a check, not a traceback
-        said = " ".join([f"{type(exc).__name__}: {exc}", *getattr(exc, "__notes__", ())])
-        return Registry(tools=(), providers={}, problem=said)
+    except PluginError as exc:  # a plugin's bug: reported as a check, not a traceback
+        return Registry(tools=(), providers={}, problem=exc.message)
     kinds = (("tools", tools), ("search providers", providers), ("rerankers", rerankers))
     checkers = {impl.plugin_name for impl in pm.hook.check_permission.get_hookimpls()}
     by_plugin: dict[str, str] = {}

@@ -2,8 +2,8 @@
 
 Results go to stdout; errors, prompts and progress to stderr. Exit status: 0 success, 1 the
 tool reported an error (or a URL was refused, or doctor found a problem), 2 usage or
-manifest error; 130 after Ctrl-C; 141 when the reader of stdout went away (``| head``), as
-for a program that SIGPIPE ends.
+manifest error, or a plugin that cannot start; 130 after Ctrl-C; 141 when the reader of
+stdout went away (``| head``), as for a program that SIGPIPE ends.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import msgspec
 
 from ..config import Manifest, load_manifest, manifest_schema_text
-from ..errors import ToolError
+from ..errors import PluginError, ToolError
 from ..manifest_path import find_manifest
 from .output import warn
 from .parser import parse, show_help
@@ -131,6 +131,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _stdout_gone()
     except ValueError as exc:  # ManifestError is a ValueError
         warn(str(exc))
+        return 2
+    except PluginError as exc:  # an installed plugin cannot start: no runtime, no tools
+        warn(exc.message)
+        warn(exc.hint)
         return 2
     except ToolError as exc:
         warn(exc.message)
