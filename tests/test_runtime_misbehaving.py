@@ -386,3 +386,24 @@ async def test_a_tool_without_a_summary_is_asked_about_with_its_input() -> None:
     assert long is not None
     assert len(long.call.summary) <= 200
     assert long.call.summary.endswith("…")
+
+
+class ExtraArgument:
+    """A plugin whose hook asks for an argument the hook does not have."""
+
+    __name__ = "extra-arg"
+
+    @hookimpl
+    def check_permission(self, call: ToolCall, manifest: Manifest, extra: int) -> None:
+        """Never called: the plugin cannot be registered."""
+
+
+def test_a_hook_with_an_unknown_argument_is_one_line_naming_it() -> None:
+    """A hook implementation asking for an argument the spec lacks is refused in one line
+    naming the plugin, the implementation and the argument."""
+    refused = _refusal(ExtraArgument())
+    assert refused.plugin == "extra-arg"
+    assert "\n" not in refused.message
+    assert refused.message.startswith("plugin 'extra-arg': ")
+    assert "check_permission(call: " in refused.message
+    assert "{'extra'}" in refused.message

@@ -132,11 +132,14 @@ def _load(ep: importlib.metadata.EntryPoint) -> object:
 
 
 def _register(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
-    """Register *plugin* as *name*; hooks that do not match their specs are its error."""
+    """Register *plugin* as *name*; hooks that do not match their specs are its error, said
+    on one line (pluggy's lines after its first, which only names the plugin and hook)."""
     try:
         pm.register(plugin, name=name)
     except pluggy.PluginValidationError as exc:
-        raise PluginError(f"plugin {name!r}: {exc}", plugin=name) from exc
+        lines = str(exc).splitlines()
+        said = "; ".join(line.strip() for line in lines[1:] or lines)
+        raise PluginError(f"plugin {name!r}: {said}", plugin=name) from exc
 
 
 def _plugin_name(pm: pluggy.PluginManager, plugin: object) -> str:
