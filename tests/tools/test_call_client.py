@@ -21,6 +21,7 @@ from insomnia_web import (
     ToolResult,
     hookimpl,
 )
+from insomnia_web.prompts import Answer, PromptRequest
 
 from .conftest import OTHER, SITE, Site, manifest_for
 
@@ -151,3 +152,61 @@ def test_ctx_client_is_not_handed_out_before_the_call_is_authorized() -> None:
     )
     with pytest.raises(RuntimeError, match="not authorized yet"):
         _ = ctx.client
+
+
+class Checked(Lookup):
+    """Lookup naming the host of its URL as the URL policy reads it."""
+
+    name: ClassVar[str] = "Checked"
+
+    def subject(self, args: LookupInput, ctx: ToolContext) -> CallSubject:
+        return CallSubject(domains=(ctx.checked_host(args.url),), summary=f"read {args.url}")
+
+
+class Asked:
+    """A prompter that notes the hosts of each question and answers once."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, ...]] = []
+
+    async def ask(self, request: PromptRequest) -> Answer:
+        self.asked.append(request.call.domains)
+        return "once"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("url", "host", "code"),
+    [
+        ("HTTP://Site.TEST.:{port}/api", SITE, None),
+        ("http://169.254.169.254:{port}/", None, "blocked_address"),
+        ("ftp://site.test/", None, "scheme_not_allowed"),
+    ],
+)
+async def test_checked_host_is_the_policy_host_and_refuses_before_asking(
+    site: Site, tmp_path: Path, url: str, host: str | None, code: str | None
+) -> None:
+    """ctx.checked_host gives the host as the URL policy normalises it, and a URL the policy
+    refuses fails with the policy's code before anyone is asked."""
+    site.set("/api", "ok")
+    manifest = manifest_for(site.port, tmp_path / "c.sqlite3", permissions={"default": "ask"})
+    asked = Asked()
+
+    class CheckedPlugin:
+        __name__ = "checked-plugin"
+
+        @hookimpl
+        def register_tools(self, register: Callable[[Tool[Any, Any]], None]) -> None:
+            register(Checked(manifest))
+
+    runtime = Runtime(manifest, prompter=asked, plugins=[CheckedPlugin()], load_entrypoints=False)
+    async with runtime:
+        args = {"url": url.format(port=site.port), "named_host": "unused"}
+        result = await runtime.call_tool("Checked", args)
+    if code is None:
+        assert result.ok, result.text
+        assert asked.asked == [(host,)]
+    else:
+        assert result.error is not None
+        assert result.error.code == code
+        assert asked.asked == []

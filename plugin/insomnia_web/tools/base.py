@@ -18,6 +18,7 @@ from ..config import inline_schema
 if TYPE_CHECKING:
     from ..config import Manifest
     from ..net.client import SafeClient
+    from ..net.urlpolicy import UrlPolicy
     from ..rank.rerank import Reranker
     from ..search.base import SearchProvider
     from .call_client import CallClient
@@ -168,6 +169,7 @@ class ToolContext:
         self._http = http
         self._approved: CallSubject | None = None
         self._client: CallClient | None = None
+        self._policy: UrlPolicy | None = None
         self._progress = progress
         self._probe = permission_probe
         self._hop_approver = hop_approver
@@ -178,6 +180,19 @@ class ToolContext:
     def progress(self, message: str, done: int | None = None, total: int | None = None) -> None:
         """Append a progress event to the visible history."""
         self._progress(message, done, total)
+
+    def checked_host(self, url: str) -> str:
+        """*url*'s host as the URL policy normalises it (IDNA, lower case, no trailing dot).
+
+        Runs the manifest's static URL policy (no I/O) and raises its ``ToolError``
+        (``blocked_address``, ``scheme_not_allowed``...) for a URL it refuses: called from
+        ``preflight`` or ``subject``, nobody is asked to approve a URL that cannot be read.
+        """
+        if self._policy is None:
+            from ..net.urlpolicy import UrlPolicy
+
+            self._policy = UrlPolicy(self.manifest.web.url_policy)
+        return self._policy.check(url).host
 
     def authorize(self, subject: CallSubject) -> None:
         """Record that the call was allowed to contact *subject*'s hosts (the runtime calls
