@@ -19,7 +19,7 @@ import importlib.metadata
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import msgspec
@@ -44,8 +44,10 @@ __all__ = [
     "collect_providers",
     "collect_rerankers",
     "collect_tools",
+    "installed_plugins",
     "make_plugin_manager",
     "plugin_callers",
+    "wanted_plugins",
 ]
 
 ENV_PLUGINS = "INSOMNIA_PLUGINS"
@@ -84,12 +86,20 @@ class RegisteredReranker(msgspec.Struct, frozen=True):
     plugin: str
 
 
-def _wanted_entry_points() -> set[str] | None:
-    """Entry-point names to load: ``None`` means all."""
-    value = os.environ.get(ENV_PLUGINS)
+def wanted_plugins(env: Mapping[str, str] | None = None) -> set[str] | None:
+    """The entry-point names ``INSOMNIA_PLUGINS`` (in *env*, default ``os.environ``) says
+    to load: ``None`` means all."""
+    value = (os.environ if env is None else env).get(ENV_PLUGINS)
     if value is None:
         return None
     return {n.strip() for n in value.split(",") if n.strip()}
+
+
+def installed_plugins() -> list[str]:
+    """The entry-point names of the installed plugins, sorted, the built-in ones left out."""
+    builtin = {name for name, _ in DEFAULT_PLUGINS}
+    found = {ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    return sorted(found - builtin)
 
 
 def make_plugin_manager(
@@ -104,7 +114,7 @@ def make_plugin_manager(
     for name, module in DEFAULT_PLUGINS:
         pm.register(importlib.import_module(module), name=name)
     if load_entrypoints:
-        wanted = _wanted_entry_points()
+        wanted = wanted_plugins()
         for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
             if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
                 continue

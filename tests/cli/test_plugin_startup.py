@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from .support import run
+from .support import install_plugin, run
 
 BROKEN_SOURCE = textwrap.dedent(
     '''
@@ -24,25 +23,13 @@ BROKEN_SOURCE = textwrap.dedent(
 )
 
 
-def _install(folder: Path, name: str, source: str) -> dict[str, str]:
-    """Put module *name* and a dist-info declaring it in the ``insomnia`` group in *folder*;
-    the environment that loads it (and only it) from there."""
-    (folder / f"{name}.py").write_text(source)
-    dist = folder / f"{name}-1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text(f"[insomnia]\n{name} = {name}\n")
-    path = os.pathsep.join(p for p in (str(folder), os.environ.get("PYTHONPATH", "")) if p)
-    return {"PYTHONPATH": path, "INSOMNIA_PLUGINS": name}
-
-
 @pytest.mark.parametrize("command", [["fetch", "https://example.com/"], ["tools"], ["mcp"]])
 def test_a_plugin_that_raises_at_start_up_is_named_not_a_traceback(
     tmp_path: Path, command: list[str]
 ) -> None:
     """A plugin hook that raises ends the command with status 2 and one error naming the
     plugin, its hook and the exception, and how to load the others; no traceback."""
-    env = _install(tmp_path, "shouty", BROKEN_SOURCE)
+    env = install_plugin(tmp_path, "shouty", BROKEN_SOURCE)
     done = run(*command, cwd=tmp_path, env=env)
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""
@@ -58,7 +45,7 @@ def test_a_plugin_that_raises_at_start_up_is_named_not_a_traceback(
 def test_a_plugin_that_cannot_be_imported_is_named(tmp_path: Path) -> None:
     """An entry point whose module fails to import is an error naming the plugin and the
     import's exception, exit 2."""
-    env = _install(tmp_path, "needsdeps", "import insomnia_no_such_module\n")
+    env = install_plugin(tmp_path, "needsdeps", "import insomnia_no_such_module\n")
     done = run("fetch", "https://example.com/", cwd=tmp_path, env=env)
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr

@@ -32,11 +32,14 @@ from ..manifest_path import (
     working_dir_manifest,
 )
 from ..plugins import (
+    DEFAULT_PLUGINS,
     check_names,
     collect_providers,
     collect_rerankers,
     collect_tools,
+    installed_plugins,
     make_plugin_manager,
+    wanted_plugins,
 )
 from ..textcheck import terminal_safe
 from ..tools.fetch_progress import format_bytes
@@ -169,6 +172,32 @@ def check_plugins(setup: Setup) -> Iterator[Finding]:
         return
     for plugin, registers in found.by_plugin.items():
         yield Finding(check=f"plugin {plugin}", status="ok", detail=registers)
+    yield from _plugin_selection(setup.env)
+
+
+def _plugin_selection(env: Mapping[str, str]) -> Iterator[Finding]:
+    """What ``INSOMNIA_PLUGINS`` leaves out, and the names it gives that nothing is called."""
+    wanted = wanted_plugins(env)
+    if wanted is None:
+        return
+    installed = installed_plugins()
+    unknown = sorted(wanted - set(installed) - {name for name, _ in DEFAULT_PLUGINS})
+    if unknown:
+        yield Finding(
+            check="plugins",
+            status="warn",
+            detail=f"INSOMNIA_PLUGINS names {', '.join(unknown)}, which no installed plugin "
+            "is called",
+            fix="INSOMNIA_PLUGINS takes comma-separated entry-point names (installed: "
+            f"{', '.join(installed) or 'none'})",
+        )
+    left_out = [name for name in installed if name not in wanted]
+    if left_out:
+        yield Finding(
+            check="plugins",
+            status="info",
+            detail=f"installed, not loaded (not in INSOMNIA_PLUGINS): {', '.join(left_out)}",
+        )
 
 
 def _provider_problem(manifest: Manifest, found: Registry, name: str) -> str | None:
