@@ -53,3 +53,14 @@ def test_a_plugin_that_cannot_be_imported_is_named(tmp_path: Path) -> None:
         "insomnia-web: plugin 'needsdeps' could not be loaded (needsdeps): "
         "ModuleNotFoundError: No module named 'insomnia_no_such_module'"
     )
+
+
+def test_trace_hooks_shows_the_plugin_traceback(tmp_path: Path) -> None:
+    """With INSOMNIA_TRACE_HOOKS=1 the plugin's traceback is printed too, for its author,
+    before the error line."""
+    env = install_plugin(tmp_path, "shouty", BROKEN_SOURCE) | {"INSOMNIA_TRACE_HOOKS": "1"}
+    done = run("tools", cwd=tmp_path, env=env)
+    assert done.returncode == 2
+    assert "Traceback (most recent call last)" in done.stderr
+    assert 'raise RuntimeError("SHOUTY_HOME is unset")' in done.stderr
+    assert done.stderr.splitlines()[-2].startswith("insomnia-web: plugin 'shouty' failed in")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 
 import msgspec
@@ -108,6 +109,17 @@ def _stdout_gone() -> int:
     return BROKEN_PIPE_STATUS
 
 
+def _plugin_failed(exc: PluginError) -> None:
+    """Say which plugin cannot start and what to do; with ``INSOMNIA_TRACE_HOOKS`` set, the
+    plugin's own traceback first, for its author."""
+    from ..plugins import ENV_TRACE  # loaded already: the error came from there
+
+    if os.environ.get(ENV_TRACE):
+        traceback.print_exception(exc.__cause__ or exc, file=sys.stderr)
+    warn(exc.message)
+    warn(exc.hint)
+
+
 def _open_closed_streams() -> None:
     """Give a standard stream the caller closed (``<&-``) to ``/dev/null``, as git does.
 
@@ -133,8 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         warn(str(exc))
         return 2
     except PluginError as exc:  # an installed plugin cannot start: no runtime, no tools
-        warn(exc.message)
-        warn(exc.hint)
+        _plugin_failed(exc)
         return 2
     except ToolError as exc:
         warn(exc.message)
