@@ -22,7 +22,7 @@ from insomnia_web import (
     hookimpl,
     parse_manifest,
 )
-from insomnia_web.errors import ManifestError
+from insomnia_web.errors import ManifestError, PluginError
 from insomnia_web.history import PermissionEvent, ProgressEvent, ToolCallEvent, ToolResultEvent
 from insomnia_web.prompts import Answer
 from insomnia_web.tools.base import CallSubject, ToolAnnotations
@@ -147,12 +147,12 @@ def test_duplicate_tool_name_is_refused() -> None:
         def register_tools(self, register: Callable[[Tool[Any, Any]], None]) -> None:
             register(EchoTool(Manifest()))
 
-    with pytest.raises(ValueError, match=r"'Echo'.*dup-plugin|dup-plugin.*'Echo'"):
+    with pytest.raises(PluginError, match=r"'Echo'.*dup-plugin|dup-plugin.*'Echo'"):
         make_runtime(plugins=(Dup(),))
 
 
-def test_registering_a_non_tool_is_a_type_error() -> None:
-    """Registering something that is not a Tool raises TypeError naming the plugin."""
+def test_registering_a_non_tool_is_refused() -> None:
+    """Registering something that is not a Tool is a PluginError naming the plugin."""
 
     class Bad:
         __name__ = "bad-plugin"
@@ -161,7 +161,7 @@ def test_registering_a_non_tool_is_a_type_error() -> None:
         def register_tools(self, register: Callable[[Any], None]) -> None:
             register("not a tool")
 
-    with pytest.raises(TypeError, match="bad-plugin"):
+    with pytest.raises(PluginError, match="bad-plugin"):
         Runtime(plugins=[Bad()], load_entrypoints=False)
 
 
@@ -175,7 +175,7 @@ def test_misspelled_hook_is_an_error() -> None:
         def register_tool(self, register: Any) -> None:
             """Misspelled on purpose."""
 
-    with pytest.raises(Exception, match="register_tool"):
+    with pytest.raises(PluginError, match="register_tool"):
         Runtime(plugins=[Typo()], load_entrypoints=False)
 
 

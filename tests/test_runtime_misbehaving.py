@@ -7,12 +7,12 @@ from typing import Any, ClassVar
 
 import msgspec
 import pytest
-from pluggy import PluginValidationError
 
 from insomnia_web import (
     Decision,
     Manifest,
     MockProvider,
+    PluginError,
     PromptRequest,
     Reranker,
     Runtime,
@@ -146,35 +146,60 @@ class ClaimsBrave:
         register(MockProvider.named("brave", lambda request: []))
 
 
-def test_hook_register_tools_exception_is_annotated_with_the_plugin() -> None:
-    """An exception raised by a register hook keeps its type and gains a note naming the plugin."""
-    with pytest.raises(RuntimeError, match="my bug") as caught:
+def test_a_register_hook_that_raises_is_a_plugin_error_naming_it() -> None:
+    """An exception a register hook raises stops the runtime with a PluginError naming the
+    plugin, the hook and the exception, which is kept as its cause."""
+    with pytest.raises(PluginError) as caught:
         Runtime(plugins=[RaisesWhileRegistering()], load_entrypoints=False)
-    assert any("broken-tools" in n and "register_tools" in n for n in caught.value.__notes__)
+    assert caught.value.plugin == "broken-tools"
+    assert caught.value.hook == "register_tools"
+    assert isinstance(caught.value.__cause__, RuntimeError)
+    assert caught.value.message == (
+        "plugin 'broken-tools' failed in register_tools: RuntimeError: my bug"
+    )
+    assert "INSOMNIA_PLUGINS" in caught.value.hint
+
+
+def _refusal(plugin: object) -> PluginError:
+    """The PluginError that stops a runtime with *plugin* registered."""
+    with pytest.raises(PluginError) as caught:
+        Runtime(plugins=[plugin], load_entrypoints=False)
+    return caught.value
 
 
 def test_hook_register_rerankers_return_value_is_refused() -> None:
-    """A register hook that returns what it should register is a TypeError naming the plugin."""
-    with pytest.raises(TypeError, match=r"returns-classes.*register_rerankers.*register\("):
-        Runtime(plugins=[ReturnsItsRerankers()], load_entrypoints=False)
+    """A register hook that returns what it should register is refused naming the plugin."""
+    refused = _refusal(ReturnsItsRerankers())
+    assert refused.plugin == "returns-classes"
+    assert refused.hook == "register_rerankers"
+    assert "call register(...) once for each thing to register" in refused.message
 
 
 def test_registering_a_tool_class_says_to_register_an_instance() -> None:
-    """Registering a Tool subclass instead of an instance says how to register an instance."""
-    with pytest.raises(TypeError, match=r"class-not-instance.*instance.*Nameless\(manifest\)"):
-        Runtime(plugins=[RegistersAToolClass()], load_entrypoints=False)
+    """Registering a Tool subclass instead of an instance says how to register an instance;
+    the TypeError register raised inside the hook is the cause."""
+    refused = _refusal(RegistersAToolClass())
+    assert refused.plugin == "class-not-instance"
+    assert isinstance(refused.__cause__, TypeError)
+    assert refused.message == (
+        "plugin 'class-not-instance' registered the class Nameless, where a Tool instance "
+        "is wanted: register(Nameless(manifest))"
+    )
 
 
-def test_registering_a_tool_without_a_name_is_a_type_error() -> None:
-    """A tool whose class sets no name is a TypeError naming the plugin and the class."""
-    with pytest.raises(TypeError, match=r"Nameless.*nameless-tool.*name"):
-        Runtime(plugins=[RegistersANamelessTool()], load_entrypoints=False)
+def test_registering_a_tool_without_a_name_is_refused() -> None:
+    """A tool whose class sets no name is refused naming the plugin and the class."""
+    refused = _refusal(RegistersANamelessTool())
+    assert isinstance(refused.__cause__, TypeError)
+    assert "Nameless of plugin 'nameless-tool' has no name" in refused.message
 
 
 def test_a_duplicate_of_a_built_in_name_names_both_plugins_without_blame() -> None:
     """A provider named like a built-in one is refused naming both plugins, the first first."""
-    with pytest.raises(ValueError, match=r"plugins 'web' and 'claims-brave' both register"):
-        Runtime(plugins=[ClaimsBrave()], load_entrypoints=False)
+    refused = _refusal(ClaimsBrave())
+    assert refused.plugin == "claims-brave"
+    assert isinstance(refused.__cause__, ValueError)
+    assert refused.message.startswith("plugins 'web' and 'claims-brave' both register")
 
 
 class TextIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -250,9 +275,9 @@ class Misspelled:
 
 def test_a_misspelled_hook_names_the_plugin_and_the_hooks_there_are() -> None:
     """An unknown hook is refused naming the plugin by name and the closest real hook."""
-    with pytest.raises(PluginValidationError) as refused:
-        Runtime(plugins=[Misspelled()], load_entrypoints=False)
-    message = str(refused.value)
+    refused = _refusal(Misspelled())
+    assert refused.plugin == "typo-plugin"
+    message = refused.message
     assert "plugin 'typo-plugin'" in message
     assert "did you mean register_tools?" in message
     assert " object at 0x" not in message
@@ -317,7 +342,7 @@ class SpacedPlugin:
 
 def test_a_tool_name_no_rule_could_name_is_refused() -> None:
     """A tool name with a space is refused at registration, naming the plugin and the grammar."""
-    with pytest.raises(ValueError, match=r"spaced-plugin.*'Loud Echo'.*letters, digits"):
+    with pytest.raises(PluginError, match=r"spaced-plugin.*'Loud Echo'.*letters, digits"):
         Runtime(plugins=[SpacedPlugin()], load_entrypoints=False)
 
 
@@ -334,7 +359,7 @@ class RegistersAnInstance:
 def test_registering_an_instance_where_a_class_is_wanted_says_to_register_the_class() -> None:
     """A reranker instance registered in place of its class is refused saying what to write."""
     wanted = r"instance-not-class.*instance of Quiet.*register\(Quiet\)"
-    with pytest.raises(TypeError, match=wanted):
+    with pytest.raises(PluginError, match=wanted):
         Runtime(plugins=[RegistersAnInstance()], load_entrypoints=False)
 
 
@@ -361,3 +386,24 @@ async def test_a_tool_without_a_summary_is_asked_about_with_its_input() -> None:
     assert long is not None
     assert len(long.call.summary) <= 200
     assert long.call.summary.endswith("…")
+
+
+class ExtraArgument:
+    """A plugin whose hook asks for an argument the hook does not have."""
+
+    __name__ = "extra-arg"
+
+    @hookimpl
+    def check_permission(self, call: ToolCall, manifest: Manifest, extra: int) -> None:
+        """Never called: the plugin cannot be registered."""
+
+
+def test_a_hook_with_an_unknown_argument_is_one_line_naming_it() -> None:
+    """A hook implementation asking for an argument the spec lacks is refused in one line
+    naming the plugin, the implementation and the argument."""
+    refused = _refusal(ExtraArgument())
+    assert refused.plugin == "extra-arg"
+    assert "\n" not in refused.message
+    assert refused.message.startswith("plugin 'extra-arg': ")
+    assert "check_permission(call: " in refused.message
+    assert "{'extra'}" in refused.message

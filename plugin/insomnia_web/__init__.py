@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         ErrorInfo,
         InsomniaWebError,
         ManifestError,
+        PluginError,
         ToolError,
         ToolTimeout,
     )
@@ -52,6 +53,7 @@ _LAZY = {
     "ManifestError": "errors",
     "MemoryHistory": "history",
     "MockProvider": "testing",
+    "PluginError": "errors",
     "PromptRequest": "prompts",
     "Prompter": "prompts",
     "ProviderPlugin": "testing",
@@ -101,6 +103,7 @@ __all__ = [
     "ManifestError",
     "MemoryHistory",
     "MockProvider",
+    "PluginError",
     "PromptRequest",
     "Prompter",
     "ProviderPlugin",

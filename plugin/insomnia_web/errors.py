@@ -5,7 +5,8 @@ The exception tree::
     InsomniaWebError                   base of every exception this package raises on purpose
     ├── ToolError                      a failure a tool reports to the model (a stable code)
     │   └── ToolTimeout (TimeoutError) ``code="timeout"``, with the phase that ran out
-    └── ManifestError (ValueError)     a manifest key or value is wrong (raised at load time)
+    ├── ManifestError (ValueError)     a manifest key or value is wrong (raised at load time)
+    └── PluginError                    a plugin cannot start (raised when the runtime starts)
 
 Every failure a tool can report is a :class:`ToolError` with a stable ``code`` from
 :data:`ErrorCode` (:data:`ERROR_CODES` lists them; each has a default hint and retryability).
@@ -14,7 +15,8 @@ reads, never a crash of the agent loop; any other exception becomes ``internal_e
 A call stopped from outside (the host cancels its task, Ctrl-C) is recorded in the history
 as ``cancelled`` before the cancellation goes on to the host.
 A :class:`ManifestError` is a mistake of the person who wrote the manifest: it is raised to
-the embedding program (the CLI exits with status 2), never shown to the model.
+the embedding program (the CLI exits with status 2), never shown to the model. So is a
+:class:`PluginError`: an installed plugin failed to load or to register what it offers.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ __all__ = [
     "ErrorInfo",
     "InsomniaWebError",
     "ManifestError",
+    "PluginError",
     "ToolError",
     "ToolTimeout",
     "default_hint",
@@ -219,3 +222,26 @@ class ManifestError(InsomniaWebError, ValueError):
 
     def __repr__(self) -> str:
         return f"ManifestError({self.message!r}, key={self.key!r})"
+
+
+class PluginError(InsomniaWebError):
+    """A plugin cannot start: importing it, or one of its start-up hooks, failed.
+
+    ``plugin`` is the plugin's name, ``hook`` the hook it was running (``None`` when the
+    plugin could not be loaded or its hooks do not match the specs); the exception the
+    plugin raised, or our refusal of what it registered, is the ``__cause__``. ``hint``
+    says what the person running the host can do.
+    """
+
+    def __init__(self, message: str, *, plugin: str, hook: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.plugin = plugin
+        self.hook = hook
+        self.hint = (
+            f"fix or uninstall plugin {plugin!r}, or load only the others: "
+            "INSOMNIA_PLUGINS=(comma-separated entry-point names)"
+        )
+
+    def __repr__(self) -> str:
+        return f"PluginError({self.message!r}, plugin={self.plugin!r}, hook={self.hook!r})"

@@ -4,6 +4,11 @@ Built-in plugins are registered exactly like third-party ones. Third-party plugi
 the ``insomnia`` entry-point group; the ``INSOMNIA_PLUGINS`` environment variable restricts
 which (a comma-separated list of entry-point names; empty loads none). Set
 ``INSOMNIA_TRACE_HOOKS=1`` to print every hook call to stderr.
+
+Whatever stops a plugin from starting (its import fails, a hook does not match the specs, a
+register hook raises or registers something wrong) is a
+:class:`~insomnia_web.errors.PluginError` naming the plugin, with the plugin's exception or
+our refusal as its cause.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import importlib.metadata
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import msgspec
@@ -22,7 +27,7 @@ import pluggy
 
 from . import hookspecs
 from .config import Manifest
-from .errors import ManifestError
+from .errors import ManifestError, PluginError
 from .permissions import TOOL_NAME, parse_rule, tool_alias
 from .rank.rerank import Reranker
 from .search.base import SearchProvider
@@ -39,8 +44,10 @@ __all__ = [
     "collect_providers",
     "collect_rerankers",
     "collect_tools",
+    "installed_plugins",
     "make_plugin_manager",
     "plugin_callers",
+    "wanted_plugins",
 ]
 
 ENV_PLUGINS = "INSOMNIA_PLUGINS"
@@ -79,12 +86,20 @@ class RegisteredReranker(msgspec.Struct, frozen=True):
     plugin: str
 
 
-def _wanted_entry_points() -> set[str] | None:
-    """Entry-point names to load: ``None`` means all."""
-    value = os.environ.get(ENV_PLUGINS)
+def wanted_plugins(env: Mapping[str, str] | None = None) -> set[str] | None:
+    """The entry-point names ``INSOMNIA_PLUGINS`` (in *env*, default ``os.environ``) says
+    to load: ``None`` means all."""
+    value = (os.environ if env is None else env).get(ENV_PLUGINS)
     if value is None:
         return None
     return {n.strip() for n in value.split(",") if n.strip()}
+
+
+def installed_plugins() -> list[str]:
+    """The entry-point names of the installed plugins, sorted, the built-in ones left out."""
+    builtin = {name for name, _ in DEFAULT_PLUGINS}
+    found = {ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    return sorted(found - builtin)
 
 
 def make_plugin_manager(
@@ -99,20 +114,42 @@ def make_plugin_manager(
     for name, module in DEFAULT_PLUGINS:
         pm.register(importlib.import_module(module), name=name)
     if load_entrypoints:
-        wanted = _wanted_entry_points()
+        wanted = wanted_plugins()
         for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
             if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
                 continue
             if wanted is not None and ep.name not in wanted:
                 continue
-            pm.register(ep.load(), name=ep.name)
+            _register(pm, _load(ep), ep.name)
     for plugin in plugins:
-        pm.register(plugin, name=_plugin_name(pm, plugin))
+        _register(pm, plugin, _plugin_name(pm, plugin))
     _check_pending(pm)
     if os.environ.get(ENV_TRACE):
         pm.trace.root.setwriter(sys.stderr.write)
         pm.enable_tracing()
     return pm
+
+
+def _load(ep: importlib.metadata.EntryPoint) -> object:
+    """The object entry point *ep* names; an import that fails is the plugin's error."""
+    try:
+        return ep.load()
+    except Exception as exc:
+        raise PluginError(
+            f"plugin {ep.name!r} could not be loaded ({ep.value}): {type(exc).__name__}: {exc}",
+            plugin=ep.name,
+        ) from exc
+
+
+def _register(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
+    """Register *plugin* as *name*; hooks that do not match their specs are its error, said
+    on one line (pluggy's lines after its first, which only names the plugin and hook)."""
+    try:
+        pm.register(plugin, name=name)
+    except pluggy.PluginValidationError as exc:
+        lines = str(exc).splitlines()
+        said = "; ".join(line.strip() for line in lines[1:] or lines)
+        raise PluginError(f"plugin {name!r}: {said}", plugin=name) from exc
 
 
 def _plugin_name(pm: pluggy.PluginManager, plugin: object) -> str:
@@ -130,8 +167,8 @@ def _plugin_name(pm: pluggy.PluginManager, plugin: object) -> str:
 
 
 def _check_pending(pm: pluggy.PluginManager) -> None:
-    """``pm.check_pending()`` (the same loop), with the plugin named and the closest hook
-    suggested."""
+    """``pm.check_pending()`` (the same loop), as a :class:`PluginError` naming the plugin
+    and suggesting the closest hook."""
     for name in list(pm.hook.__dict__):
         caller = getattr(pm.hook, name)
         if name.startswith("_") or caller.has_spec():
@@ -144,10 +181,10 @@ def _check_pending(pm: pluggy.PluginManager) -> None:
             )
             close = difflib.get_close_matches(name, hooks, n=1)
             guess = f"; did you mean {close[0]}?" if close else ""
-            raise pluggy.PluginValidationError(
-                impl.plugin,
+            raise PluginError(
                 f"plugin {impl.plugin_name!r} implements {name}, which is no insomnia hook"
                 f"{guess} (hooks: {', '.join(hooks)})",
+                plugin=impl.plugin_name,
             )
 
 
@@ -186,11 +223,11 @@ def _call_one(
     register: Callable[[Any], None],
     kwargs: dict[str, Any],
 ) -> None:
-    """Call one plugin's register hook.
+    """Call one plugin's register hook; a :class:`PluginError` when it fails.
 
-    An exception the plugin raises keeps its type and gains a note naming the plugin (our
-    refusals name it already); a hook that returns what it should have registered is a
-    ``TypeError``.
+    Our refusal of what it registered keeps its words (they name the plugin); any other
+    exception is named with its type. Either is the error's cause. A hook that returns what
+    it should have registered is refused too.
     """
     refusals: list[Exception] = []
 
@@ -204,13 +241,17 @@ def _call_one(
     try:
         returned = caller(register=checked, **kwargs)
     except Exception as exc:
-        if not any(exc is refused for refused in refusals):
-            exc.add_note(f"(raised while plugin {plugin!r} ran its {hook_name} hook)")
-        raise
+        if any(exc is refused for refused in refusals):
+            said = str(exc)
+        else:
+            said = f"plugin {plugin!r} failed in {hook_name}: {type(exc).__name__}: {exc}"
+        raise PluginError(said, plugin=plugin, hook=hook_name) from exc
     if returned:
-        raise TypeError(
+        raise PluginError(
             f"plugin {plugin!r} returned {returned[0]!r:.80} from {hook_name}, which "
-            "returns nothing: call register(...) once for each thing to register"
+            "returns nothing: call register(...) once for each thing to register",
+            plugin=plugin,
+            hook=hook_name,
         )
 
 

@@ -20,7 +20,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple, NoReturn, get_args
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, NoReturn, get_args
 
 import msgspec
 
@@ -56,7 +56,10 @@ from .plugins import (
 from .prompts import Answer, DenyPrompter, Prompter, PromptRequest
 from .search.base import SearchProvider
 from .textcheck import MAX_INT, first_bad_input, recordable
-from .tools.base import Tool, ToolContext, ToolOutput, ToolSpec, tool_spec
+from .tools.base import CallSubject, Tool, ToolContext, ToolOutput, ToolSpec, tool_spec
+
+if TYPE_CHECKING:
+    from .net.client import SafeClient
 
 __all__ = ["Runtime", "ToolResult"]
 
@@ -236,7 +239,19 @@ class Runtime(AsyncClosing):
             {name: reg.cls for name, reg in self.rerankers.items()}
         )
         self._grants: set[tuple[str, str]] = set()
+        self._client: SafeClient | None = None
         self._closed = False
+
+    def _http(self) -> SafeClient:
+        """The HTTP client of plugin tools (``ctx.client``), built on first use."""
+        if self._closed:
+            raise RuntimeError("the runtime is closed")
+        if self._client is None:
+            from .net.client import SafeClient
+
+            web = self.manifest.web
+            self._client = SafeClient(web.fetch, web.url_policy)
+        return self._client
 
     # --- registry ----------------------------------------------------------------------
 
@@ -528,6 +543,8 @@ class Runtime(AsyncClosing):
             page_approver=lambda tool, url, host: self._approve_page(call_id, tool, url, host),
             search_providers=self.search_providers,
             rerankers=self._reranker_classes,
+            tool=name,
+            http=self._http,
         )
         tool.preflight(args, ctx)
         subject = tool.subject(args, ctx)
@@ -566,6 +583,8 @@ class Runtime(AsyncClosing):
     ) -> ToolResult:
         prepared = self._prepare(name, raw, call_id, bad)
         await self._authorize(prepared.call)
+        call = prepared.call
+        prepared.ctx.authorize(CallSubject(domains=call.domains, hosts_unknown=call.hosts_unknown))
         out = await prepared.tool.run(prepared.args, prepared.ctx)
         self._check_output(name, out)
         return ToolResult(
@@ -598,7 +617,7 @@ class Runtime(AsyncClosing):
     # --- lifecycle ---------------------------------------------------------------------
 
     async def aclose(self) -> None:
-        """Close every tool once (network sessions, cache files)."""
+        """Close every tool once (network sessions, cache files), then the tools' client."""
         if self._closed:
             return
         self._closed = True
@@ -607,3 +626,5 @@ class Runtime(AsyncClosing):
                 await reg.tool.aclose()
             except Exception:
                 log.exception("closing tool %s failed", reg.tool.name)
+        if self._client is not None:
+            await self._client.aclose()

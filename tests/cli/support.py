@@ -26,6 +26,7 @@ __all__ = [
     "SLOW_S",
     "Terminal",
     "console_script",
+    "install_plugin",
     "loopback_site",
     "on_terminal",
     "run",
@@ -101,6 +102,18 @@ def loopback_site() -> Iterator[int]:
         httpd.shutdown()
         httpd.server_close()
         thread.join()
+
+
+def install_plugin(folder: Path, name: str, source: str) -> dict[str, str]:
+    """Put module *name* (*source*) and a dist-info declaring it in the ``insomnia``
+    entry-point group in *folder*; the environment that loads it, and only it, from there."""
+    (folder / f"{name}.py").write_text(source)
+    dist = folder / f"{name}-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(f"[insomnia]\n{name} = {name}\n")
+    path = os.pathsep.join(p for p in (str(folder), os.environ.get("PYTHONPATH", "")) if p)
+    return {"PYTHONPATH": path, "INSOMNIA_PLUGINS": name}
 
 
 def write_manifest(path: Path, port: int, *, extra: str = "", allow: Sequence[str] = ()) -> Path:

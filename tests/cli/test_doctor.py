@@ -22,7 +22,7 @@ from insomnia_web.plugins import make_plugin_manager
 from tests.plugins.broken import Unbuildable
 
 from ..cache.backends import SKIP_REASON, backend_config, postgres_url
-from .support import run
+from .support import install_plugin, run
 
 
 def _checks(stdout: str) -> dict[str, dict[str, Any]]:
@@ -237,3 +237,26 @@ def test_a_provider_that_cannot_be_built_is_a_failed_check(
     checks = _doctor_with([ProviderPlugin(Unbuildable)], text, tmp_path, monkeypatch)
     assert checks["provider"]["status"] == "fail"
     assert "could not be built: KeyError" in checks["provider"]["detail"]
+
+
+def test_insomnia_plugins_naming_no_installed_plugin_is_a_warning(tmp_path: Path) -> None:
+    """An INSOMNIA_PLUGINS name no installed plugin has (a typo) is a warning naming it and
+    the installed ones, and the installed plugins it leaves out are listed."""
+    env = install_plugin(tmp_path, "acme", "")
+    env["INSOMNIA_PLUGINS"] = "acm"
+    done = run("doctor", "--json", cwd=tmp_path, env=env)
+    found = [c for c in json.loads(done.stdout)["checks"] if c["check"] == "plugins"]
+    assert [(c["status"], c["detail"]) for c in found] == [
+        ("warn", "INSOMNIA_PLUGINS names acm, which no installed plugin is called"),
+        ("info", "installed, not loaded (not in INSOMNIA_PLUGINS): acme"),
+    ]
+    assert "installed: acme" in found[0]["fix"]
+
+
+def test_insomnia_plugins_that_loads_every_plugin_says_nothing(tmp_path: Path) -> None:
+    """INSOMNIA_PLUGINS naming every installed plugin adds no plugins finding."""
+    env = install_plugin(tmp_path, "acme", "")
+    done = run("doctor", "--json", cwd=tmp_path, env=env)
+    checks = [c["check"] for c in json.loads(done.stdout)["checks"]]
+    assert "plugins" not in checks
+    assert "plugin acme" in checks

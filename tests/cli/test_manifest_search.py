@@ -79,6 +79,19 @@ def test_user_config_defaults_to_dot_config(tmp_path: Path) -> None:
     )
 
 
+def test_a_relative_xdg_config_home_is_ignored(
+    places: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A relative $XDG_CONFIG_HOME is ignored, as the XDG spec says: it would read the
+    manifest of whatever directory the command runs in; ~/.config is used instead."""
+    monkeypatch.chdir(places["work"])
+    planted = _write(places["work"] / "cfg" / "insomnia-web" / "insomnia.toml", 5)
+    env = {"XDG_CONFIG_HOME": "cfg"}
+    assert user_manifest_path(env) == Path.home() / ".config" / "insomnia-web" / "insomnia.toml"
+    assert find_manifest(env=env).path != planted
+    assert find_manifest(env=env).path != planted.relative_to(places["work"])
+
+
 def test_the_cli_reads_the_user_config(places: dict[str, Path]) -> None:
     """The console script uses $XDG_CONFIG_HOME's manifest when nothing nearer names one."""
     places["local"].unlink()

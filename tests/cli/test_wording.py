@@ -24,6 +24,19 @@ def test_truncation_names_the_cli_option(tmp_path: Path, manifest: Path, port: i
     assert f"Chars: {start}-" in more.stdout
 
 
+def test_a_stored_copy_names_the_cli_option(tmp_path: Path, manifest: Path, port: int) -> None:
+    """A page served from the cache says `--force-fresh` fetches it again, and that option
+    does."""
+    base = ["fetch", f"http://site.test:{port}/", "--manifest", str(manifest)]
+    assert run(*base, cwd=tmp_path).returncode == 0
+    stored = run(*base, cwd=tmp_path)
+    assert "Source: stored copy fetched" in stored.stdout
+    assert "; --force-fresh fetches it again\n" in stored.stdout
+    assert "force_fresh=" not in stored.stdout
+    fresh = run(*base, "--force-fresh", cwd=tmp_path)
+    assert "Source: fetched " in fresh.stdout
+
+
 def test_json_keeps_the_model_wording(tmp_path: Path, manifest: Path, port: int) -> None:
     """--json prints the tool's own text, which tells a model start_index=N."""
     url = f"http://site.test:{port}/"

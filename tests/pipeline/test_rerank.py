@@ -8,7 +8,15 @@ from typing import ClassVar
 
 import pytest
 
-from insomnia_web import ManifestError, Reranker, RerankPassage, Runtime, ToolError, hookimpl
+from insomnia_web import (
+    ManifestError,
+    PluginError,
+    Reranker,
+    RerankPassage,
+    Runtime,
+    ToolError,
+    hookimpl,
+)
 from insomnia_web.rank import SourceDoc, select_excerpts
 from insomnia_web.rank.rerank import fuse
 from insomnia_web.rank.static_rerank import StaticReranker
@@ -87,9 +95,9 @@ def test_hook_register_rerankers_refuses_a_non_reranker_and_a_duplicate() -> Non
         def register_rerankers(self, register: Callable[[type[Reranker]], None]) -> None:
             register(StaticReranker)
 
-    with pytest.raises(TypeError, match="bad"):
+    with pytest.raises(PluginError, match="bad"):
         Runtime(plugins=[Bad()], load_entrypoints=False)
-    with pytest.raises(ValueError, match="'static'"):
+    with pytest.raises(PluginError, match="'static'"):
         Runtime(plugins=[Dup()], load_entrypoints=False)
 
 

@@ -32,6 +32,7 @@ from .output import StderrProgress, print_result, warn
 
 __all__ = [
     "CLI_CONTINUE",
+    "CLI_REFETCH",
     "NOBODY_ASKED",
     "CliPrompter",
     "run_fetch",
@@ -42,6 +43,9 @@ __all__ = [
 
 CLI_CONTINUE = "run the same command with --start-index {end} to continue"
 """The truncation marker's advice, in the CLI's own words."""
+
+CLI_REFETCH = "--force-fresh fetches it again"
+"""The advice on a page served from the cache, in the CLI's own words."""
 
 NOBODY_ASKED = (
     "nobody could be asked (no terminal): run the command on a terminal to answer, or add --yes"
@@ -135,11 +139,12 @@ def run_search(manifest: Manifest, args: argparse.Namespace) -> int:
 
 
 def _cli_text(result: ToolResult) -> str | None:
-    """The fetch result worded for a person at a terminal (``--start-index``)."""
+    """The fetch result worded for a person at a terminal (``--start-index``,
+    ``--force-fresh``)."""
     if not result.ok or result.output is None:
         return None
     out = msgspec.convert(result.output, WebFetchOutput)
-    return render_fetch(out, continue_how=CLI_CONTINUE)
+    return render_fetch(out, continue_how=CLI_CONTINUE, refetch_how=CLI_REFETCH)
 
 
 def run_fetch(manifest: Manifest, args: argparse.Namespace) -> int:

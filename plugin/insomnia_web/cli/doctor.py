@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Literal, TextIO
 import msgspec
 
 from ..config import CacheConfig, Manifest, load_manifest
-from ..errors import ManifestError, ToolError
+from ..errors import ManifestError, PluginError, ToolError
 from ..history import JsonlHistory
 from ..manifest_path import (
     ManifestSource,
@@ -32,11 +32,14 @@ from ..manifest_path import (
     working_dir_manifest,
 )
 from ..plugins import (
+    DEFAULT_PLUGINS,
     check_names,
     collect_providers,
     collect_rerankers,
     collect_tools,
+    installed_plugins,
     make_plugin_manager,
+    wanted_plugins,
 )
 from ..textcheck import terminal_safe
 from ..tools.fetch_progress import format_bytes
@@ -132,9 +135,8 @@ def registry(manifest: Manifest) -> Registry:
         tools = collect_tools(pm, manifest)
         providers = collect_providers(pm)
         rerankers = collect_rerankers(pm)
-    except Exception as exc:  # a plugin's bug: reported as a check, not a traceback
-        said = " ".join([f"{type(exc).__name__}: {exc}", *getattr(exc, "__notes__", ())])
-        return Registry(tools=(), providers={}, problem=said)
+    except PluginError as exc:  # a plugin's bug: reported as a check, not a traceback
+        return Registry(tools=(), providers={}, problem=exc.message)
     kinds = (("tools", tools), ("search providers", providers), ("rerankers", rerankers))
     checkers = {impl.plugin_name for impl in pm.hook.check_permission.get_hookimpls()}
     by_plugin: dict[str, str] = {}
@@ -170,6 +172,32 @@ def check_plugins(setup: Setup) -> Iterator[Finding]:
         return
     for plugin, registers in found.by_plugin.items():
         yield Finding(check=f"plugin {plugin}", status="ok", detail=registers)
+    yield from _plugin_selection(setup.env)
+
+
+def _plugin_selection(env: Mapping[str, str]) -> Iterator[Finding]:
+    """What ``INSOMNIA_PLUGINS`` leaves out, and the names it gives that nothing is called."""
+    wanted = wanted_plugins(env)
+    if wanted is None:
+        return
+    installed = installed_plugins()
+    unknown = sorted(wanted - set(installed) - {name for name, _ in DEFAULT_PLUGINS})
+    if unknown:
+        yield Finding(
+            check="plugins",
+            status="warn",
+            detail=f"INSOMNIA_PLUGINS names {', '.join(unknown)}, which no installed plugin "
+            "is called",
+            fix="INSOMNIA_PLUGINS takes comma-separated entry-point names (installed: "
+            f"{', '.join(installed) or 'none'})",
+        )
+    left_out = [name for name in installed if name not in wanted]
+    if left_out:
+        yield Finding(
+            check="plugins",
+            status="info",
+            detail=f"installed, not loaded (not in INSOMNIA_PLUGINS): {', '.join(left_out)}",
+        )
 
 
 def _provider_problem(manifest: Manifest, found: Registry, name: str) -> str | None:

@@ -2,8 +2,8 @@
 
 Results go to stdout; errors, prompts and progress to stderr. Exit status: 0 success, 1 the
 tool reported an error (or a URL was refused, or doctor found a problem), 2 usage or
-manifest error; 130 after Ctrl-C; 141 when the reader of stdout went away (``| head``), as
-for a program that SIGPIPE ends.
+manifest error, or a plugin that cannot start; 130 after Ctrl-C; 141 when the reader of
+stdout went away (``| head``), as for a program that SIGPIPE ends.
 """
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 
 import msgspec
 
 from ..config import Manifest, load_manifest, manifest_schema_text
-from ..errors import ToolError
+from ..errors import PluginError, ToolError
 from ..manifest_path import find_manifest
 from .output import warn
 from .parser import parse, show_help
@@ -108,6 +109,17 @@ def _stdout_gone() -> int:
     return BROKEN_PIPE_STATUS
 
 
+def _plugin_failed(exc: PluginError) -> None:
+    """Say which plugin cannot start and what to do; with ``INSOMNIA_TRACE_HOOKS`` set, the
+    plugin's own traceback first, for its author."""
+    from ..plugins import ENV_TRACE  # loaded already: the error came from there
+
+    if os.environ.get(ENV_TRACE):
+        traceback.print_exception(exc.__cause__ or exc, file=sys.stderr)
+    warn(exc.message)
+    warn(exc.hint)
+
+
 def _open_closed_streams() -> None:
     """Give a standard stream the caller closed (``<&-``) to ``/dev/null``, as git does.
 
@@ -131,6 +143,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _stdout_gone()
     except ValueError as exc:  # ManifestError is a ValueError
         warn(str(exc))
+        return 2
+    except PluginError as exc:  # an installed plugin cannot start: no runtime, no tools
+        _plugin_failed(exc)
         return 2
     except ToolError as exc:
         warn(exc.message)

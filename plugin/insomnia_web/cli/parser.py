@@ -198,8 +198,8 @@ permission rules, URL policy and cache a host runtime uses.
 
 Results go to stdout; errors, prompts and progress go to stderr.
 Exit status: 0 success, 1 the tool reported an error (or a URL was refused, or
-doctor found a problem), 2 usage or manifest error, 130 after Ctrl-C, 141 when
-the reader of stdout went away (| head)."""
+doctor found a problem), 2 usage or manifest error (or a plugin that cannot
+start), 130 after Ctrl-C, 141 when the reader of stdout went away (| head)."""
 
 MANIFEST_HELP = (
     "manifest file (TOML or JSON); default: $INSOMNIA_WEB_MANIFEST, else "

@@ -17,8 +17,11 @@ from ..config import inline_schema
 
 if TYPE_CHECKING:
     from ..config import Manifest
+    from ..net.client import SafeClient
+    from ..net.urlpolicy import UrlPolicy
     from ..rank.rerank import Reranker
     from ..search.base import SearchProvider
+    from .call_client import CallClient
 
 __all__ = [
     "CallSubject",
@@ -140,7 +143,11 @@ class ToolOutput(msgspec.Struct, Generic[OutT], frozen=True, kw_only=True):
 
 
 class ToolContext:
-    """Per-call services the runtime hands to ``Tool.run``."""
+    """Per-call services the runtime hands to ``Tool.run``.
+
+    *http* returns the runtime's shared :class:`~insomnia_web.net.SafeClient`, built on
+    first use; :attr:`client` hands it to the tool once the call is authorized.
+    """
 
     def __init__(
         self,
@@ -153,9 +160,16 @@ class ToolContext:
         rerankers: Mapping[str, type[Reranker]] | None = None,
         hop_approver: HopApprover | None = None,
         page_approver: HopApprover | None = None,
+        tool: str = "",
+        http: Callable[[], SafeClient] | None = None,
     ) -> None:
         self.call_id = call_id
         self.manifest = manifest
+        self.tool = tool
+        self._http = http
+        self._approved: CallSubject | None = None
+        self._client: CallClient | None = None
+        self._policy: UrlPolicy | None = None
         self._progress = progress
         self._probe = permission_probe
         self._hop_approver = hop_approver
@@ -166,6 +180,44 @@ class ToolContext:
     def progress(self, message: str, done: int | None = None, total: int | None = None) -> None:
         """Append a progress event to the visible history."""
         self._progress(message, done, total)
+
+    def checked_host(self, url: str) -> str:
+        """*url*'s host as the URL policy normalises it (IDNA, lower case, no trailing dot).
+
+        Runs the manifest's static URL policy (no I/O) and raises its ``ToolError``
+        (``blocked_address``, ``scheme_not_allowed``...) for a URL it refuses: called from
+        ``preflight`` or ``subject``, nobody is asked to approve a URL that cannot be read.
+        """
+        if self._policy is None:
+            from ..net.urlpolicy import UrlPolicy
+
+            self._policy = UrlPolicy(self.manifest.web.url_policy)
+        return self._policy.check(url).host
+
+    def authorize(self, subject: CallSubject) -> None:
+        """Record that the call was allowed to contact *subject*'s hosts (the runtime calls
+        this after the permission step, before ``run``)."""
+        self._approved = subject
+
+    @property
+    def client(self) -> CallClient:
+        """The runtime's bounded, policy-checked HTTP client, for this call's hosts only.
+
+        Usable in ``run`` (once the call is authorized), never in ``preflight`` or
+        ``subject``: nothing is fetched before the permission step.
+        """
+        if self._approved is None or self._http is None:
+            raise RuntimeError(
+                f"ctx.client of {self.tool or 'a tool'} is for run(): the call is not "
+                "authorized yet, or the host gave no HTTP client"
+            )
+        if self._client is None:
+            from .call_client import CallClient
+
+            self._client = CallClient(
+                self._http(), tool=self.tool, subject=self._approved, probe=self._probe
+            )
+        return self._client
 
     def permission_for(self, tool: str, host: str) -> Literal["allow", "ask", "deny"]:
         """The policy's verdict for *tool* on *host*, without prompting anyone.

@@ -14,6 +14,7 @@ from ..schemas import WebFetchOutput
 
 __all__ = [
     "MODEL_CONTINUE",
+    "MODEL_REFETCH",
     "render_fetch",
     "truncation_marker",
 ]
@@ -25,19 +26,23 @@ MODEL_CONTINUE = "call WebFetch again with start_index={end} to continue"
 """How the model continues a truncated page; a host may word it for its own people
 (the CLI says ``--start-index``). ``{end}`` is where the next slice starts."""
 
+MODEL_REFETCH = "force_fresh=true fetches it again"
+"""How the model gets a fresh copy of a page served from the cache (the CLI says
+``--force-fresh``)."""
+
 
 def truncation_marker(start: int, end: int, total: int, how: str = MODEL_CONTINUE) -> str:
     """The line that ends a truncated slice and says how to continue (*how*)."""
     return f"[truncated: showing {start}-{end} of {total} chars; {how.format(end=end)}]"
 
 
-def _source_line(out: WebFetchOutput) -> str:
+def _source_line(out: WebFetchOutput, refetch_how: str) -> str:
     fetched = format_utc(out.fetched_at.timestamp())
     if out.cache.hit:
         age = format_age(out.cache.age_s or 0.0)
         return (
             f"Source: stored copy fetched {fetched} ({age} old; snapshot {out.snapshot[:12]}); "
-            "force_fresh=true fetches it again"
+            f"{refetch_how}"
         )
     return f"Source: fetched {fetched} (snapshot {out.snapshot[:12]})"
 
@@ -59,7 +64,7 @@ def _document_lines(out: WebFetchOutput) -> list[str]:
     return lines
 
 
-def _header(out: WebFetchOutput) -> list[str]:
+def _header(out: WebFetchOutput, refetch_how: str) -> list[str]:
     lines = [f"URL: {one_line(out.url, 2048)}"]
     if out.final_url != out.url:
         hops = len(out.redirects)
@@ -72,14 +77,17 @@ def _header(out: WebFetchOutput) -> list[str]:
     lines.extend(_document_lines(out))
     end = out.start_index + len(out.text)
     lines.append(f"Chars: {out.start_index}-{end} of {out.total_chars}")
-    lines.append(_source_line(out))
+    lines.append(_source_line(out, refetch_how))
     lines.extend(f"Warning: {one_line(w, 500)}" for w in out.warnings)
     return lines
 
 
-def render_fetch(out: WebFetchOutput, *, continue_how: str = MODEL_CONTINUE) -> str:
-    """The whole text of one WebFetch result; *continue_how* words the truncation marker."""
-    parts = ["\n".join(_header(out)), wrap_untrusted(out.text)]
+def render_fetch(
+    out: WebFetchOutput, *, continue_how: str = MODEL_CONTINUE, refetch_how: str = MODEL_REFETCH
+) -> str:
+    """The whole text of one WebFetch result; *continue_how* words the truncation marker,
+    *refetch_how* the advice on a stored copy."""
+    parts = ["\n".join(_header(out, refetch_how)), wrap_untrusted(out.text)]
     if out.truncated and out.next_start_index is not None:
         parts.append(
             truncation_marker(out.start_index, out.next_start_index, out.total_chars, continue_how)
