@@ -23,6 +23,8 @@ come from "WCXB, Murrough Foley" (CC-BY-4.0).
     python bench/extract.py [--limit N] [--only aeb|wcxb|trafeval] [--extractors ours,trafilatura]
     python bench/extract.py --big      # CPU seconds on a 5 MiB page of many paragraphs
     python bench/extract.py --phrases  # visible-text phrases in code, and where they occur
+    python bench/extract.py --extractors ours --save before.json   # per-page scores, saved
+    python bench/extract.py --extractors ours --against before.json  # which pages changed
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from __future__ import annotations
 import argparse
 import ast
 import gzip
+import hashlib
 import json
 import math
 import os
@@ -273,6 +276,7 @@ class Row:
     counts: tuple[int, int, int, int]
     cpu_s: float
     text: str = ""
+    digest: str = ""
 
 
 @dataclass
@@ -285,6 +289,11 @@ class Scores:
 
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else float("nan")
+
+
+def text_digest(text: str) -> str:
+    """A short digest of an extracted text: two runs gave a page the same text when equal."""
+    return hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=16).hexdigest()
 
 
 def run(pages: list[Page], names: list[str], keep_text: bool = False) -> dict[str, Scores]:
@@ -316,7 +325,7 @@ def run(pages: list[Page], names: list[str], keep_text: bool = False) -> dict[st
             wo = snippet_share(pred, page.without_snippets)
             counts = snippet_counts(pred, page)
             kept = pred if keep_text else ""
-            scores.rows.append(Row(page, p, r, f, w, wo, counts, cpu, kept))
+            scores.rows.append(Row(page, p, r, f, w, wo, counts, cpu, kept, text_digest(pred)))
         gc.collect()
     for name, scores in results.items():
         print(f"  ran {name}: {len(pages)} pages, {scores.cpu_s:.1f} CPU-s", file=sys.stderr)
@@ -483,6 +492,67 @@ def report(results: dict[str, Scores], per_page: bool) -> None:  # noqa: C901
                 f"  {page.dataset}/{page.page_id} {page.page_type:<14} {page.part:<6}"
                 f"F1={f:.2f} P={p:.2f} R={r:.2f} {extra}"
             )
+
+
+def _page_key(dataset: str, page_id: str) -> str:
+    return f"{dataset}/{page_id}"
+
+
+def save_pages(scores: Scores, path: Path) -> None:
+    """Write one extractor's per-page scores to *path* (JSON), with a digest of each text."""
+    records = [
+        {
+            "key": _page_key(r.page.dataset, r.page.page_id),
+            "f1": r.f1,
+            "counts": list(r.counts),
+            "digest": r.digest,
+        }
+        for r in scores.rows
+    ]
+    path.write_text(json.dumps(records))
+
+
+def _part_score(dataset: str, f1s: list[float], counts: list[tuple[int, int, int, int]]) -> float:
+    """The part's headline: snippet F1 pooled over pages for trafeval, else mean F1."""
+    return pooled_prf(counts)[2] if dataset == "trafeval" else _mean(f1s)
+
+
+def compare_pages(scores: Scores, path: Path) -> None:
+    """Print which pages' texts differ from the run saved in *path* (:func:`save_pages`), each
+    part's headline before and after (and each WCXB page type's), and the changed pages."""
+    saved = {record["key"]: record for record in json.loads(path.read_text())}
+    rows = [r for r in scores.rows if _page_key(r.page.dataset, r.page.page_id) in saved]
+    before = {id(r): saved[_page_key(r.page.dataset, r.page.page_id)] for r in rows}
+    changed = [r for r in rows if before[id(r)]["digest"] != r.digest]
+    print(f"against {path.name}: {len(changed)} of {len(rows)} pages changed")
+    groups: dict[tuple[str, ...], list[Row]] = {}
+    for r in rows:
+        page = r.page
+        groups.setdefault((page.dataset, page.part), []).append(r)
+        if page.dataset == "wcxb":
+            groups.setdefault((page.dataset, page.page_type, page.part), []).append(r)
+    order = sorted(
+        groups, key=lambda label: (label[0], len(label), label[1:-1], label[-1] != "tune")
+    )
+    for label in order:
+        group, dataset = groups[label], label[0]
+        old = _part_score(
+            dataset,
+            [before[id(r)]["f1"] for r in group],
+            [tuple(before[id(r)]["counts"]) for r in group],
+        )
+        new = _part_score(dataset, [r.f1 for r in group], [r.counts for r in group])
+        moved = sum(1 for r in group if before[id(r)]["digest"] != r.digest)
+        metric = "snippet F1" if dataset == "trafeval" else "F1"
+        print(f"{' '.join(label)} {metric} {old:.3f} -> {new:.3f} ({moved} changed)")
+    if changed:
+        print("changed pages (F1 before -> after):")
+    for r in sorted(changed, key=lambda r: r.f1 - before[id(r)]["f1"]):
+        page = r.page
+        print(
+            f"  {_page_key(page.dataset, page.page_id)} {page.page_type} {page.part} "
+            f"F1 {before[id(r)]['f1']:.3f} -> {r.f1:.3f}"
+        )
 
 
 # Visible-text phrases in code: alternatives of regexes and string literals that hold two or
@@ -655,6 +725,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--big", action="store_true", help="only time the 5 MiB many-paragraph page"
     )
+    parser.add_argument("--save", type=Path, help="write ours' per-page scores to this file")
+    parser.add_argument(
+        "--against", type=Path, help="list the pages whose text differs from a --save file"
+    )
     args = parser.parse_args(argv)
     if not DATA.is_dir():
         print(f"benchmark data not found at {DATA}; set INSOMNIA_WEB_DATA", file=sys.stderr)
@@ -676,6 +750,11 @@ def main(argv: list[str] | None = None) -> int:
     results = run(pages, names, keep_text="full" in names)
     if not args.phrases:
         report(results, args.worst)
+    if "ours" in results and args.save:
+        save_pages(results["ours"], args.save)
+    if "ours" in results and args.against:
+        print()
+        compare_pages(results["ours"], args.against)
     texts = {
         f"{r.page.dataset}/{r.page.page_id}": r.text for r in results.get("full", Scores()).rows
     }

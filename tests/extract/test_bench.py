@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -57,3 +58,31 @@ def test_wcxb_page_types_are_reported_per_part(
     at = lines.index(["wcxb", "listing", "F1", "0.667"])
     assert lines[at + 1 : at + 3] == [["tune", "0.500"], ["check", "1.000"]]
     assert ["wcxb/1", "listing", "tune", "F1=0.25", "P=0.25", "R=0.25"] in lines
+
+
+def test_a_run_against_saved_pages_lists_the_pages_whose_text_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run compared with the per-page scores a run saved counts and lists the pages whose
+    text changed, with each one's F1 before and after, and each part's F1 before and after."""
+    bench = _bench(monkeypatch)
+
+    def scores(texts: dict[str, tuple[str, float]]) -> Any:
+        found = bench.Scores()
+        for page_id, (text, f1) in texts.items():
+            part = "tune" if page_id == "1" else "check"
+            page = bench.Page("wcxb", page_id, "", "", "listing", part=part)
+            digest = bench.text_digest(text)
+            row = bench.Row(page, f1, f1, f1, None, None, (0, 0, 0, 0), 0.0, digest=digest)
+            found.rows.append(row)
+        return found
+
+    saved = tmp_path / "before.json"
+    bench.save_pages(scores({"1": ("one two three", 1.0), "2": ("four five", 1.0)}), saved)
+    bench.compare_pages(scores({"1": ("one two", 0.8), "2": ("four five", 1.0)}), saved)
+    lines = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert lines[0][-5:] == ["1", "of", "2", "pages", "changed"]
+    assert ["wcxb", "tune", "F1", "1.000", "->", "0.800", "(1", "changed)"] in lines
+    assert ["wcxb", "check", "F1", "1.000", "->", "1.000", "(0", "changed)"] in lines
+    assert ["wcxb", "listing", "tune", "F1", "1.000", "->", "0.800", "(1", "changed)"] in lines
+    assert ["wcxb/1", "listing", "tune", "F1", "1.000", "->", "0.800"] in lines
