@@ -80,18 +80,17 @@ def _fold_table() -> dict[int, str]:
     table: dict[int, str] = {}
     for start, end in _FOLDED_BLOCKS:
         for code in range(start, end):
-            base, *marks = unicodedata.normalize("NFKD", chr(code))
-            if base.isascii() and (base.isalpha() or base in "<>"):
-                if all(unicodedata.combining(mark) for mark in marks):
-                    table[code] = base
+            parts = unicodedata.normalize("NFKD", chr(code))
+            base, marks = parts[0], parts[1:]
+            readable = base.isascii() and (base.isalpha() or base in "<>")
+            if readable and all(unicodedata.combining(mark) for mark in marks):
+                table[code] = base
     for ascii_char, alikes in _LOOKALIKES.items():
         table.update((ord(char), ascii_char) for char in alikes)
     return table
 
 
-_CANDIDATE_RE = re.compile(
-    "[<\uff1c\ufe64" + _LOOKALIKES["<"] + "]|&lt", re.I
-)
+_CANDIDATE_RE = re.compile("[<\uff1c\ufe64" + _LOOKALIKES["<"] + "]|&lt", re.I)
 """A quick test: only text with an opening bracket can hold a delimiter look-alike."""
 
 
