@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -162,16 +163,43 @@ class MemoryHistory:
         return [e for e in self.events if e.call_id == call_id]
 
 
+def _not_own(path: Path, info: os.stat_result) -> str | None:
+    """Why the file (or the link, for an ``lstat`` result) at *path* is not this user's own
+    to write, or None: it belongs to another user, or every user may write it."""
+    geteuid = getattr(os, "geteuid", None)  # absent on Windows
+    link = stat.S_ISLNK(info.st_mode)
+    what = "is a link made by another user" if link else "belongs to another user"
+    if geteuid is not None and info.st_uid != geteuid():
+        return f"{path} {what} (uid {info.st_uid})"
+    if not link and info.st_mode & stat.S_IWOTH:
+        return f"{path} may be written by every user"
+    return None
+
+
 def _open_private(path: Path) -> BinaryIO:
-    """*path* open for appending; created readable and writable by its owner only."""
-    return os.fdopen(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab")
+    """*path* open for appending; created readable and writable by its owner only.
+
+    A file (or a link) someone else made, or one every user may write, is refused with
+    ``PermissionError``: in a shared folder it could be theirs to read, or a link to a file
+    of the user's own that history lines must not be appended to."""
+    with contextlib.suppress(FileNotFoundError):
+        problem = _not_own(path, os.lstat(path))
+        if problem is not None:
+            raise PermissionError(problem)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    problem = _not_own(path, os.fstat(fd))
+    if problem is not None:
+        os.close(fd)
+        raise PermissionError(problem)
+    return os.fdopen(fd, "ab")
 
 
 class JsonlHistory:
     """Appends one JSON object per line to a file (parent folders created).
 
     The history holds every query, URL and page text: a file it creates is readable by its
-    owner only (``0600``), and so is the folder it makes for it (``0700``).
+    owner only (``0600``), and so is the folder it makes for it (``0700``); a file another
+    user owns or every user may write, and a link another user made, are not written to.
 
     *max_bytes* caps the file (None: no cap): a line that would take it past the cap first
     rotates it to ``<path>.1`` (``.1`` to ``.2`` and so on, *backups* files kept). A single
@@ -193,6 +221,9 @@ class JsonlHistory:
         if path.exists():
             if path.is_dir():
                 return f"{path} is a directory, not a file"
+            theirs = _not_own(path, path.lstat()) or _not_own(path, path.stat())
+            if theirs is not None:
+                return theirs
             return None if os.access(path, os.W_OK) else f"{path} is not writable"
         parent = path.parent
         while not parent.exists() and parent != parent.parent:
