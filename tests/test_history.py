@@ -169,3 +169,20 @@ def test_a_history_file_every_user_may_write_is_refused(tmp_path: Path) -> None:
         with pytest.raises(PermissionError, match="every user"):
             sink.append(ToolCallEvent(call_id="c", tool="WebSearch", input={"query": "q"}))
     assert planted.read_bytes() == b""
+
+
+def test_a_link_another_user_made_at_the_history_path_is_refused(tmp_path: Path) -> None:
+    """A link another user put at the history path is not followed: history lines, web
+    text among them, were appended to the file of the user's own that it names."""
+    if os.geteuid() != 0:
+        pytest.skip("giving a link to another user needs root")
+    target = tmp_path / ".bashrc"
+    target.write_bytes(b"")
+    link = tmp_path / "history.jsonl"
+    link.symlink_to(target)
+    os.lchown(link, 4242, -1)
+    sink = JsonlHistory(link)
+    assert "link made by another user" in (sink.problem() or "")
+    with pytest.raises(PermissionError, match="link made by another user"):
+        sink.append(ToolCallEvent(call_id="c", tool="WebSearch", input={"query": "q"}))
+    assert target.read_bytes() == b""

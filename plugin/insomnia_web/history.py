@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -26,6 +25,7 @@ from typing import Any, BinaryIO, Literal, Protocol
 import msgspec
 
 from .errors import ErrorInfo
+from .ownfiles import not_own, not_own_stat
 
 try:  # POSIX: processes sharing one history file take turns to append and rotate
     import fcntl
@@ -163,34 +163,20 @@ class MemoryHistory:
         return [e for e in self.events if e.call_id == call_id]
 
 
-def _not_own(path: Path, info: os.stat_result) -> str | None:
-    """Why the file (or the link, for an ``lstat`` result) at *path* is not this user's own
-    to write, or None: it belongs to another user, or every user may write it."""
-    geteuid = getattr(os, "geteuid", None)  # absent on Windows
-    link = stat.S_ISLNK(info.st_mode)
-    what = "is a link made by another user" if link else "belongs to another user"
-    if geteuid is not None and info.st_uid != geteuid():
-        return f"{path} {what} (uid {info.st_uid})"
-    if not link and info.st_mode & stat.S_IWOTH:
-        return f"{path} may be written by every user"
-    return None
-
-
 def _open_private(path: Path) -> BinaryIO:
     """*path* open for appending; created readable and writable by its owner only.
 
     A file (or a link) someone else made, or one every user may write, is refused with
     ``PermissionError``: in a shared folder it could be theirs to read, or a link to a file
     of the user's own that history lines must not be appended to."""
-    with contextlib.suppress(FileNotFoundError):
-        problem = _not_own(path, os.lstat(path))
-        if problem is not None:
-            raise PermissionError(problem)
+    problem = not_own(path)
+    if problem is not None:
+        raise PermissionError(f"{path} {problem}")
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    problem = _not_own(path, os.fstat(fd))
+    problem = not_own_stat(os.fstat(fd))  # the file opened, should it have changed since
     if problem is not None:
         os.close(fd)
-        raise PermissionError(problem)
+        raise PermissionError(f"{path} {problem}")
     return os.fdopen(fd, "ab")
 
 
@@ -221,9 +207,9 @@ class JsonlHistory:
         if path.exists():
             if path.is_dir():
                 return f"{path} is a directory, not a file"
-            theirs = _not_own(path, path.lstat()) or _not_own(path, path.stat())
+            theirs = not_own(path)
             if theirs is not None:
-                return theirs
+                return f"{path} {theirs}"
             return None if os.access(path, os.W_OK) else f"{path} is not writable"
         parent = path.parent
         while not parent.exists() and parent != parent.parent:
