@@ -191,3 +191,27 @@ def test_deeply_nested_manifest_is_a_manifest_error(tmp_path: Path) -> None:
         path.write_text(text)
         with pytest.raises(ManifestError, match="nested too deeply"):
             load_manifest(path)
+
+
+@pytest.mark.parametrize(
+    ("data", "key"),
+    [
+        ({"web": {"cache": {"path": "cache.sqlite3"}}}, "web.cache.path"),
+        ({"web": {"cache": {"path": "./state/cache.sqlite3"}}}, "web.cache.path"),
+        ({"web": {"history_path": "history.jsonl"}}, "web.history_path"),
+    ],
+)
+def test_a_relative_cache_or_history_path_is_refused(data: dict[str, Any], key: str) -> None:
+    """A relative cache or history path is refused at load, naming the key: it meant a file
+    in whatever folder the agent runs in, where a repository it works in could hold a
+    cache of its own (the user's file, so served) and would receive every query read."""
+    with pytest.raises(ManifestError) as info:
+        parse_manifest(data)
+    assert info.value.key == key
+    assert "absolute" in info.value.message
+
+
+@pytest.mark.parametrize("path", ["~/c.sqlite3", "/var/lib/insomnia/c.sqlite3"])
+def test_absolute_and_home_paths_load(path: str) -> None:
+    """An absolute path, or one starting with ``~``, is a cache or history path."""
+    assert parse_manifest({"web": {"history_path": path, "cache": {"path": path}}})

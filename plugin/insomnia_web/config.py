@@ -292,9 +292,9 @@ class CacheConfig(_Config, frozen=True):
     """
 
     enabled: Annotated[bool, Meta(description="Use the cache.")] = True
-    path: Annotated[str, Meta(min_length=1, description="SQLite file; ~ is expanded.")] = (
-        "~/.cache/insomnia-web/cache.sqlite3"
-    )
+    path: Annotated[
+        str, Meta(min_length=1, description="SQLite file: an absolute path; ~ is expanded.")
+    ] = "~/.cache/insomnia-web/cache.sqlite3"
     url: Annotated[
         Annotated[str, Meta(pattern=r"^postgres(ql)?://")] | None,
         Meta(
@@ -345,7 +345,9 @@ class WebConfig(_Config, frozen=True):
     enabled: Annotated[bool, Meta(description="Register any web tool at all.")] = True
     history_path: Annotated[
         str | None,
-        Meta(description="Append history events to this JSONL file (~ is expanded)."),
+        Meta(
+            description="Append history events to this JSONL file: an absolute path; ~ is expanded."
+        ),
     ] = None
     history_max_mb: Annotated[
         float,
@@ -499,6 +501,23 @@ def _check_semantics(manifest: Manifest, source: str) -> None:
                 key=f"web.url_policy.resolve.{host}",
             ) from exc
     _check_cache_url(manifest, source)
+    _check_file_paths(manifest, source)
+
+
+def _check_file_paths(manifest: Manifest, source: str) -> None:
+    """Refuse a relative cache or history path: it would name a file in whatever folder
+    the agent runs in (a repository it works in could hold a cache of its own there)."""
+    for key, value in (
+        ("web.cache.path", manifest.web.cache.path),
+        ("web.history_path", manifest.web.history_path),
+    ):
+        if value and not value.startswith("~") and not Path(value).is_absolute():
+            raise ManifestError(
+                f"{source}: {key}: {value!r} is a relative path, which would name a file in "
+                "whatever folder the agent runs in; write an absolute path or one starting "
+                "with ~",
+                key=key,
+            )
 
 
 def _check_cache_url(manifest: Manifest, source: str) -> None:
