@@ -5,7 +5,7 @@ In order, the first that applies wins:
 1. an explicit path (``--manifest FILE``);
 2. ``$INSOMNIA_WEB_MANIFEST``;
 3. ``$XDG_CONFIG_HOME/insomnia-web/insomnia.toml`` (``~/.config/insomnia-web/insomnia.toml``
-   when ``XDG_CONFIG_HOME`` is unset or empty);
+   when ``XDG_CONFIG_HOME`` is unset, empty or relative);
 4. the built-in defaults (no file).
 
 An explicit path or the environment variable must name a readable file (a missing one is an
@@ -51,10 +51,13 @@ class ManifestSource(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def user_manifest_path(env: Mapping[str, str] | None = None) -> Path:
-    """``$XDG_CONFIG_HOME/insomnia-web/insomnia.toml``, defaulting to ``~/.config``."""
+    """``$XDG_CONFIG_HOME/insomnia-web/insomnia.toml``, defaulting to ``~/.config``.
+
+    A relative ``$XDG_CONFIG_HOME`` is ignored, as the XDG Base Directory spec says: it
+    would name a folder of the working directory, which is read only when named."""
     env = os.environ if env is None else env
     base = env.get("XDG_CONFIG_HOME") or ""
-    root = Path(base) if base else Path.home() / ".config"
+    root = Path(base) if Path(base).is_absolute() else Path.home() / ".config"
     return root / "insomnia-web" / DEFAULT_MANIFEST_NAME
 
 

@@ -79,6 +79,20 @@ def test_user_config_defaults_to_dot_config(tmp_path: Path) -> None:
     )
 
 
+def test_a_relative_xdg_config_home_is_ignored(
+    places: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A relative $XDG_CONFIG_HOME is ignored, as the XDG spec says: it named a folder
+    inside whatever directory the agent runs in, so a repository's
+    ``config/insomnia-web/insomnia.toml`` became the user's manifest."""
+    _write(places["work"] / "config" / "insomnia-web" / "insomnia.toml", 5)
+    monkeypatch.chdir(places["work"])
+    for relative in ("config", "./config"):
+        path = user_manifest_path({"XDG_CONFIG_HOME": relative})
+        assert path.is_absolute()
+        assert path.parts[-3:] == (".config", "insomnia-web", "insomnia.toml")
+
+
 def test_the_cli_reads_the_user_config(places: dict[str, Path]) -> None:
     """The console script uses $XDG_CONFIG_HOME's manifest when nothing nearer names one."""
     places["local"].unlink()
