@@ -37,8 +37,9 @@ _INVISIBLE = (
 _COMBINING = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 """Combining marks: an accent drawn over the letter before it (``S`` + U+0301 reads ``Ś``)."""
 _HIDDEN = f"[{_INVISIBLE}{_COMBINING}]*"
-_OPEN = "(?:<|&lt;?)"
-_CLOSE = "(?:>|&gt;?)"
+_HIDDEN_CHAR = re.compile(f"[{_INVISIBLE}{_COMBINING}]")
+_ENTITY_RE = re.compile("&(lt|gt);?", re.IGNORECASE)
+"""``&lt;`` and ``&gt;``, which a reader of page source takes for the brackets."""
 
 _LOOKALIKES = {
     "<": "\u2039\u00ab\u2329\u3008\u27e8\u02c2\u1438\u276e\u276c\u300a\u27ea\u2989\u227a",
@@ -101,20 +102,50 @@ def _like(text: str) -> str:
     return r"[\W_]*".join(words)  # one run between words: no backtracking
 
 
-def _words_around(most: int) -> str:
-    """Up to *most* visible characters other than brackets, invisible ones not counted."""
-    return f"(?:{_HIDDEN}[^<>&{_INVISIBLE}{_COMBINING}]|{_HIDDEN}&(?!lt|gt)){{0,{most}}}?{_HIDDEN}"
+_PHRASE_RE = re.compile(_like("untrusted web content"), re.IGNORECASE)
+"""The words of the delimiters, matched in the folded text (:func:`_fold_table`): any case,
+spacing or width, invisible characters or accents inside."""
+_WORDS_BEFORE = 40
+"""Most visible characters between the opening brackets and the words (``END``...)."""
+_WORDS_AFTER = 80
+"""Most visible characters between the words and the closing brackets."""
 
 
-_DELIMITER_RE = re.compile(
-    f"(?:{_OPEN}{_HIDDEN})+{_words_around(40)}{_like('untrusted web content')}"
-    f"{_words_around(80)}{_CLOSE}(?:{_HIDDEN}{_CLOSE})*",
-    re.I,
-)
-"""A delimiter or a look-alike, matched in the folded text (:func:`_fold_table`): any case,
-spacing or width, invisible characters or accents inside, one or more brackets of any
-look, with words around it (such as the longer opening delimiter of earlier releases). Web
-text must not open or close a block."""
+def _bracket_run(folded: str, at: int, step: int, bracket: str, most: int) -> int | None:
+    """From *at*, walking by *step*, past at most *most* visible characters that are not
+    brackets, to a run of *bracket*: the index just past that run's far end, or None."""
+    seen, i = 0, at
+    while 0 <= i < len(folded):
+        char = folded[i]
+        if char == bracket:
+            while 0 <= i < len(folded) and (folded[i] == bracket or _HIDDEN_CHAR.match(folded, i)):
+                i += step
+            return i
+        if char in "<>":
+            return None
+        if not _HIDDEN_CHAR.match(folded, i):
+            seen += 1
+            if seen > most:
+                return None
+        i += step
+    return None
+
+
+def _delimiters(folded: str) -> list[tuple[int, int]]:
+    """The spans of *folded* text that read as a delimiter: the words, one or more opening
+    brackets before them and closing brackets after, with a few words between (such as the
+    longer opening delimiter of earlier releases). Each is found from its words, so brackets
+    however many cost one pass."""
+    spans: list[tuple[int, int]] = []
+    for match in _PHRASE_RE.finditer(folded):
+        opened = _bracket_run(folded, match.start() - 1, -1, "<", _WORDS_BEFORE)
+        closed = _bracket_run(folded, match.end(), 1, ">", _WORDS_AFTER)
+        if opened is not None and closed is not None:
+            start = opened + 1
+            if spans and start < spans[-1][1]:
+                start = spans.pop()[0]
+            spans.append((start, closed))
+    return spans
 
 
 def render_error(error: ErrorInfo) -> str:
@@ -139,12 +170,19 @@ def defuse(text: str, mark: str = DEFUSED) -> str:
     """*text* with every delimiter and delimiter look-alike replaced by *mark*."""
     if _CANDIDATE_RE.search(text) is None:
         return text
-    folded = text.translate(_fold_table())
+    folded = _ENTITY_RE.sub(_entity_bracket, text.translate(_fold_table()))
     pieces, done = [], 0
-    for match in _DELIMITER_RE.finditer(folded):
-        pieces += [text[done : match.start()], mark]
-        done = match.end()
+    for start, end in _delimiters(folded):
+        pieces += [text[done:start], mark]
+        done = end
     return "".join([*pieces, text[done:]]) if pieces else text
+
+
+def _entity_bracket(match: re.Match[str]) -> str:
+    """``&lt;`` as ``<`` and ``&gt;`` as ``>``, padded with invisible characters: positions
+    in the folded text stay those of the text."""
+    bracket = "<" if match.group(1).lower() == "lt" else ">"
+    return bracket + "\u200b" * (len(match.group(0)) - 1)
 
 
 def one_line(text: str, limit: int | None = None) -> str:
