@@ -215,3 +215,19 @@ def test_a_relative_cache_or_history_path_is_refused(data: dict[str, Any], key: 
 def test_absolute_and_home_paths_load(path: str) -> None:
     """An absolute path, or one starting with ``~``, is a cache or history path."""
     assert parse_manifest({"web": {"history_path": path, "cache": {"path": path}}})
+
+
+@pytest.mark.parametrize("url", ["http://api.search.brave.com", "http://proxy.example:8080/"])
+def test_a_plain_http_brave_origin_is_refused(url: str) -> None:
+    """A Brave base_url over plain http to another machine is refused at load, naming the
+    key: the API key went there unencrypted in every request."""
+    with pytest.raises(ManifestError) as info:
+        parse_manifest({"web": {"search": {"brave": {"base_url": url}}}})
+    assert info.value.key == "web.search.brave.base_url"
+    assert "https" in info.value.message
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8888", "http://[::1]:9", "http://localhost:9"])
+def test_a_plain_http_brave_origin_on_this_machine_loads(url: str) -> None:
+    """A Brave base_url over plain http to this machine (a test server) is accepted."""
+    assert parse_manifest({"web": {"search": {"brave": {"base_url": url}}}})

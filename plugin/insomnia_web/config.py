@@ -62,7 +62,8 @@ class BraveConfig(_Config, frozen=True):
         str,
         Meta(
             pattern=r"^https?://",
-            description="API origin; /res/v1/web/search is appended. Override for a proxy or test.",
+            description="API origin; /res/v1/web/search is appended. Override for a proxy or "
+            "test (https, or http to this machine only).",
         ),
     ] = "https://api.search.brave.com"
     monthly_limit: Annotated[
@@ -502,6 +503,29 @@ def _check_semantics(manifest: Manifest, source: str) -> None:
             ) from exc
     _check_cache_url(manifest, source)
     _check_file_paths(manifest, source)
+    _check_key_origin(manifest, source)
+
+
+def _check_key_origin(manifest: Manifest, source: str) -> None:
+    """Refuse a Brave origin over plain http to another machine: the API key would cross
+    the network unencrypted in every request (a test server on this machine may use it)."""
+    parts = urlsplit(manifest.web.search.brave.base_url)
+    if parts.scheme.lower() == "http" and not _loopback(parts.hostname or ""):
+        raise ManifestError(
+            f"{source}: web.search.brave.base_url: {parts.hostname!r} over plain http would "
+            "receive the API key unencrypted; use https:// (http only for a server on this "
+            "machine: 127.0.0.1, ::1 or localhost)",
+            key="web.search.brave.base_url",
+        )
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return parse_ip(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _check_file_paths(manifest: Manifest, source: str) -> None:
