@@ -191,3 +191,43 @@ def test_deeply_nested_manifest_is_a_manifest_error(tmp_path: Path) -> None:
         path.write_text(text)
         with pytest.raises(ManifestError, match="nested too deeply"):
             load_manifest(path)
+
+
+@pytest.mark.parametrize(
+    ("data", "key"),
+    [
+        ({"web": {"cache": {"path": "cache.sqlite3"}}}, "web.cache.path"),
+        ({"web": {"cache": {"path": "./state/cache.sqlite3"}}}, "web.cache.path"),
+        ({"web": {"history_path": "history.jsonl"}}, "web.history_path"),
+    ],
+)
+def test_a_relative_cache_or_history_path_is_refused(data: dict[str, Any], key: str) -> None:
+    """A relative cache or history path is refused at load, naming the key: it meant a file
+    in whatever folder the agent runs in, where a repository it works in could hold a
+    cache of its own (the user's file, so served) and would receive every query read."""
+    with pytest.raises(ManifestError) as info:
+        parse_manifest(data)
+    assert info.value.key == key
+    assert "absolute" in info.value.message
+
+
+@pytest.mark.parametrize("path", ["~/c.sqlite3", "/var/lib/insomnia/c.sqlite3"])
+def test_absolute_and_home_paths_load(path: str) -> None:
+    """An absolute path, or one starting with ``~``, is a cache or history path."""
+    assert parse_manifest({"web": {"history_path": path, "cache": {"path": path}}})
+
+
+@pytest.mark.parametrize("url", ["http://api.search.brave.com", "http://proxy.example:8080/"])
+def test_a_plain_http_brave_origin_is_refused(url: str) -> None:
+    """A Brave base_url over plain http to another machine is refused at load, naming the
+    key: the API key went there unencrypted in every request."""
+    with pytest.raises(ManifestError) as info:
+        parse_manifest({"web": {"search": {"brave": {"base_url": url}}}})
+    assert info.value.key == "web.search.brave.base_url"
+    assert "https" in info.value.message
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8888", "http://[::1]:9", "http://localhost:9"])
+def test_a_plain_http_brave_origin_on_this_machine_loads(url: str) -> None:
+    """A Brave base_url over plain http to this machine (a test server) is accepted."""
+    assert parse_manifest({"web": {"search": {"brave": {"base_url": url}}}})

@@ -6,6 +6,8 @@ import os
 import stat
 from pathlib import Path
 
+import pytest
+
 from insomnia_web.errors import ToolError
 from insomnia_web.history import (
     Event,
@@ -150,3 +152,37 @@ def test_history_files_are_private_to_their_owner(tmp_path: Path) -> None:
     assert stat.S_IMODE((tmp_path / "made").stat().st_mode) == 0o700
     for name in ("history.jsonl", "history.jsonl.1"):
         assert stat.S_IMODE((tmp_path / "made" / name).stat().st_mode) == 0o600
+
+
+def test_a_history_file_every_user_may_write_is_refused(tmp_path: Path) -> None:
+    """A history file that every user may write (one someone else planted in a shared
+    folder, or a link to one) is a problem at start-up, and no event is appended to it:
+    every query, URL and page read went to a file others could read and rewrite."""
+    planted = tmp_path / "history.jsonl"
+    planted.touch()
+    planted.chmod(0o666)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(planted)
+    for path in (planted, link):
+        sink = JsonlHistory(path)
+        assert "every user" in (sink.problem() or "")
+        with pytest.raises(PermissionError, match="every user"):
+            sink.append(ToolCallEvent(call_id="c", tool="WebSearch", input={"query": "q"}))
+    assert planted.read_bytes() == b""
+
+
+def test_a_link_another_user_made_at_the_history_path_is_refused(tmp_path: Path) -> None:
+    """A link another user put at the history path is not followed: history lines, web
+    text among them, were appended to the file of the user's own that it names."""
+    if os.geteuid() != 0:
+        pytest.skip("giving a link to another user needs root")
+    target = tmp_path / ".bashrc"
+    target.write_bytes(b"")
+    link = tmp_path / "history.jsonl"
+    link.symlink_to(target)
+    os.lchown(link, 4242, -1)
+    sink = JsonlHistory(link)
+    assert "link made by another user" in (sink.problem() or "")
+    with pytest.raises(PermissionError, match="link made by another user"):
+        sink.append(ToolCallEvent(call_id="c", tool="WebSearch", input={"query": "q"}))
+    assert target.read_bytes() == b""

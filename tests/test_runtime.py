@@ -517,6 +517,26 @@ async def test_lone_surrogate_is_invalid_input(args: dict[str, Any], field: str)
     assert "\ufffd" in msgspec.json.encode(first).decode()
 
 
+@pytest.mark.asyncio
+@pytest.mark.parametrize("key", ["text", "x"])
+async def test_deeply_nested_input_is_invalid_input(key: str) -> None:
+    """An argument nested thousands of lists deep is invalid_input naming the field, and
+    the call is recorded: checking it raised RecursionError out of call_tool (and
+    pending_prompt), which must never raise for a model's input."""
+    deep: list[Any] = []
+    for _ in range(5000):
+        deep = [deep]
+    args = {"host": "ok.example", key: deep}
+    runtime = make_runtime({"allow": ["Echo"]})
+    assert runtime.pending_prompt("Echo", args) is None
+    result = await runtime.call_tool("Echo", args)
+    assert result.error is not None
+    assert result.error.code == "invalid_input"
+    assert result.error.details["field"].startswith(f"$.{key}[0][0]")
+    assert "nested" in result.error.message
+    assert [type(e) for e in events(runtime)] == [ToolCallEvent, ToolResultEvent]
+
+
 class BrokenSink:
     """A history sink that always fails."""
 

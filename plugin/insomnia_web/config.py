@@ -62,7 +62,8 @@ class BraveConfig(_Config, frozen=True):
         str,
         Meta(
             pattern=r"^https?://",
-            description="API origin; /res/v1/web/search is appended. Override for a proxy or test.",
+            description="API origin; /res/v1/web/search is appended. Override for a proxy or "
+            "test (https, or http to this machine only).",
         ),
     ] = "https://api.search.brave.com"
     monthly_limit: Annotated[
@@ -292,9 +293,9 @@ class CacheConfig(_Config, frozen=True):
     """
 
     enabled: Annotated[bool, Meta(description="Use the cache.")] = True
-    path: Annotated[str, Meta(min_length=1, description="SQLite file; ~ is expanded.")] = (
-        "~/.cache/insomnia-web/cache.sqlite3"
-    )
+    path: Annotated[
+        str, Meta(min_length=1, description="SQLite file: an absolute path; ~ is expanded.")
+    ] = "~/.cache/insomnia-web/cache.sqlite3"
     url: Annotated[
         Annotated[str, Meta(pattern=r"^postgres(ql)?://")] | None,
         Meta(
@@ -345,7 +346,9 @@ class WebConfig(_Config, frozen=True):
     enabled: Annotated[bool, Meta(description="Register any web tool at all.")] = True
     history_path: Annotated[
         str | None,
-        Meta(description="Append history events to this JSONL file (~ is expanded)."),
+        Meta(
+            description="Append history events to this JSONL file: an absolute path; ~ is expanded."
+        ),
     ] = None
     history_max_mb: Annotated[
         float,
@@ -499,6 +502,46 @@ def _check_semantics(manifest: Manifest, source: str) -> None:
                 key=f"web.url_policy.resolve.{host}",
             ) from exc
     _check_cache_url(manifest, source)
+    _check_file_paths(manifest, source)
+    _check_key_origin(manifest, source)
+
+
+def _check_key_origin(manifest: Manifest, source: str) -> None:
+    """Refuse a Brave origin over plain http to another machine: the API key would cross
+    the network unencrypted in every request (a test server on this machine may use it)."""
+    parts = urlsplit(manifest.web.search.brave.base_url)
+    if parts.scheme.lower() == "http" and not _loopback(parts.hostname or ""):
+        raise ManifestError(
+            f"{source}: web.search.brave.base_url: {parts.hostname!r} over plain http would "
+            "receive the API key unencrypted; use https:// (http only for a server on this "
+            "machine: 127.0.0.1, ::1 or localhost)",
+            key="web.search.brave.base_url",
+        )
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return parse_ip(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _check_file_paths(manifest: Manifest, source: str) -> None:
+    """Refuse a relative cache or history path: it would name a file in whatever folder
+    the agent runs in (a repository it works in could hold a cache of its own there)."""
+    for key, value in (
+        ("web.cache.path", manifest.web.cache.path),
+        ("web.history_path", manifest.web.history_path),
+    ):
+        if value and not value.startswith("~") and not Path(value).is_absolute():
+            raise ManifestError(
+                f"{source}: {key}: {value!r} is a relative path, which would name a file in "
+                "whatever folder the agent runs in; write an absolute path or one starting "
+                "with ~",
+                key=key,
+            )
 
 
 def _check_cache_url(manifest: Manifest, source: str) -> None:

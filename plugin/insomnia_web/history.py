@@ -25,6 +25,7 @@ from typing import Any, BinaryIO, Literal, Protocol
 import msgspec
 
 from .errors import ErrorInfo
+from .ownfiles import not_own, not_own_stat
 
 try:  # POSIX: processes sharing one history file take turns to append and rotate
     import fcntl
@@ -163,15 +164,28 @@ class MemoryHistory:
 
 
 def _open_private(path: Path) -> BinaryIO:
-    """*path* open for appending; created readable and writable by its owner only."""
-    return os.fdopen(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab")
+    """*path* open for appending; created readable and writable by its owner only.
+
+    A file (or a link) someone else made, or one every user may write, is refused with
+    ``PermissionError``: in a shared folder it could be theirs to read, or a link to a file
+    of the user's own that history lines must not be appended to."""
+    problem = not_own(path)
+    if problem is not None:
+        raise PermissionError(f"{path} {problem}")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    problem = not_own_stat(os.fstat(fd))  # the file opened, should it have changed since
+    if problem is not None:
+        os.close(fd)
+        raise PermissionError(f"{path} {problem}")
+    return os.fdopen(fd, "ab")
 
 
 class JsonlHistory:
     """Appends one JSON object per line to a file (parent folders created).
 
     The history holds every query, URL and page text: a file it creates is readable by its
-    owner only (``0600``), and so is the folder it makes for it (``0700``).
+    owner only (``0600``), and so is the folder it makes for it (``0700``); a file another
+    user owns or every user may write, and a link another user made, are not written to.
 
     *max_bytes* caps the file (None: no cap): a line that would take it past the cap first
     rotates it to ``<path>.1`` (``.1`` to ``.2`` and so on, *backups* files kept). A single
@@ -193,6 +207,9 @@ class JsonlHistory:
         if path.exists():
             if path.is_dir():
                 return f"{path} is a directory, not a file"
+            theirs = not_own(path)
+            if theirs is not None:
+                return f"{path} {theirs}"
             return None if os.access(path, os.W_OK) else f"{path} is not writable"
         parent = path.parent
         while not parent.exists() and parent != parent.parent:

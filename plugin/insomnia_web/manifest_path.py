@@ -52,11 +52,13 @@ class ManifestSource(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def user_manifest_path(env: Mapping[str, str] | None = None) -> Path:
-    """``$XDG_CONFIG_HOME/insomnia-web/insomnia.toml``, defaulting to ``~/.config`` (also for
-    a relative ``XDG_CONFIG_HOME``, which the XDG spec says to ignore)."""
+    """``$XDG_CONFIG_HOME/insomnia-web/insomnia.toml``, defaulting to ``~/.config``.
+
+    A relative ``$XDG_CONFIG_HOME`` is ignored, as the XDG Base Directory spec says: it
+    would name a folder of the working directory, which is read only when named."""
     env = os.environ if env is None else env
-    base = Path(env.get("XDG_CONFIG_HOME") or "")
-    root = base if base.is_absolute() else Path.home() / ".config"
+    base = env.get("XDG_CONFIG_HOME") or ""
+    root = Path(base) if Path(base).is_absolute() else Path.home() / ".config"
     return root / "insomnia-web" / DEFAULT_MANIFEST_NAME
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 from datetime import UTC, datetime
 
 from .errors import ErrorInfo
@@ -32,37 +34,118 @@ _INVISIBLE = (
     "\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
 )
 """Unicode's default-ignorable code points: a reader (or a model) does not see them."""
-_HIDDEN = f"[{_INVISIBLE}]*"
-_BRACKETS = "<>\uff1c\uff1e"
+_COMBINING = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+"""Combining marks: an accent drawn over the letter before it (``S`` + U+0301 reads ``Ś``)."""
+_HIDDEN = f"[{_INVISIBLE}{_COMBINING}]*"
+_HIDDEN_CHAR = re.compile(f"[{_INVISIBLE}{_COMBINING}]")
+_ENTITY_RE = re.compile("&(lt|gt);?", re.IGNORECASE)
+"""``&lt;`` and ``&gt;``, which a reader of page source takes for the brackets."""
+
+_LOOKALIKES = {
+    "<": "\u2039\u00ab\u2329\u3008\u27e8\u02c2\u1438\u276e\u276c\u300a\u27ea\u2989\u227a",
+    ">": "\u203a\u00bb\u232a\u3009\u27e9\u02c3\u1433\u276f\u276d\u300b\u27eb\u298a\u227b",
+    "b": "\u0412\u0432\u0392\u0411\u042c\u044c",
+    "c": "\u0421\u0441\u03f2\u03f9\u217d",
+    "d": "\u0501\u217e",
+    "e": "\u0415\u0435\u0395\u0400\u0450",
+    "n": "\u039d\u0578\u057c",
+    "o": "\u041e\u043e\u039f\u03bf\u0585\u0555",
+    "r": "\u0433",
+    "s": "\u0405\u0455",
+    "t": "\u0422\u0442\u03a4\u03c4",
+    "u": "\u03c5\u057d\u054d",
+    "w": "\u051c\u051d\u0461",
+}
+"""Brackets and letters of the delimiters drawn alike in other scripts (Cyrillic, Greek,
+Armenian...), which no normalisation maps to the ASCII ones."""
+_FOLDED_BLOCKS = (
+    (0x80, 0x250),
+    (0x1D00, 0x1F00),
+    (0x2070, 0x2500),
+    (0x2C60, 0x2C80),
+    (0xA700, 0xA800),
+    (0xFE50, 0xFF70),
+    (0x10780, 0x107C0),
+    (0x1D400, 0x1D800),
+    (0x1F100, 0x1F200),
+)
+"""Where the letters lie that compatibility decomposition maps to an ASCII letter or to an
+angle bracket (accented and full-width letters, mathematical and circled letters, small
+and full-width brackets): measured over all of Unicode."""
+
+
+@functools.cache
+def _fold_table() -> dict[int, str]:
+    """``str.translate`` table: each look-alike of a letter or an angle bracket -> the ASCII
+    character it is read as. One character becomes one: positions in the text stay."""
+    table: dict[int, str] = {}
+    for start, end in _FOLDED_BLOCKS:
+        for code in range(start, end):
+            parts = unicodedata.normalize("NFKD", chr(code))
+            base, marks = parts[0], parts[1:]
+            readable = base.isascii() and (base.isalpha() or base in "<>")
+            if readable and all(unicodedata.combining(mark) for mark in marks):
+                table[code] = base
+    for ascii_char, alikes in _LOOKALIKES.items():
+        table.update((ord(char), ascii_char) for char in alikes)
+    return table
+
+
+_CANDIDATE_RE = re.compile("[<\uff1c\ufe64" + _LOOKALIKES["<"] + "]|&lt", re.I)
+"""A quick test: only text with an opening bracket can hold a delimiter look-alike."""
 
 
 def _like(text: str) -> str:
-    """A pattern for *text* in either case, each character also in its full-width form,
-    invisible characters allowed between characters, and any spacing between words."""
-    words = []
-    for word in text.split(" "):
-        chars = []
-        for char in word:
-            forms = {char.lower(), char.upper()}
-            forms |= {chr(ord(form) + 0xFEE0) for form in forms}  # U+FF01..FF5E mirror ASCII
-            chars.append("[" + re.escape("".join(sorted(forms))) + "]")
-        words.append(_HIDDEN.join(chars))
-    return f"[\\s{_INVISIBLE}]*".join(words)  # one run between words: no backtracking
+    """A pattern for *text* in either case, invisible characters and combining marks allowed
+    between characters, and any spacing or punctuation between words."""
+    words = [_HIDDEN.join(re.escape(char) for char in word) for word in text.split(" ")]
+    return r"[\W_]*".join(words)  # one run between words: no backtracking
 
 
-def _words_around(most: int) -> str:
-    """Up to *most* visible characters other than brackets, invisible ones not counted."""
-    return f"(?:{_HIDDEN}[^{_BRACKETS}{_INVISIBLE}]){{0,{most}}}?{_HIDDEN}"
+_PHRASE_RE = re.compile(_like("untrusted web content"), re.IGNORECASE)
+"""The words of the delimiters, matched in the folded text (:func:`_fold_table`): any case,
+spacing or width, invisible characters or accents inside."""
+_WORDS_BEFORE = 40
+"""Most visible characters between the opening brackets and the words (``END``...)."""
+_WORDS_AFTER = 80
+"""Most visible characters between the words and the closing brackets."""
 
 
-_DELIMITER_RE = re.compile(
-    f"{_like('<<<')}{_words_around(40)}{_like('untrusted web content')}"
-    f"{_words_around(80)}{_like('>>>')}",
-    re.I,
-)
-"""A delimiter or a look-alike (any case, spacing or width, invisible characters inside,
-with words around it, such as the longer opening delimiter of earlier releases): web text
-must not open or close a block."""
+def _bracket_run(folded: str, at: int, step: int, bracket: str, most: int) -> int | None:
+    """From *at*, walking by *step*, past at most *most* visible characters that are not
+    brackets, to a run of *bracket*: the index just past that run's far end, or None."""
+    seen, i = 0, at
+    while 0 <= i < len(folded):
+        char = folded[i]
+        if char == bracket:
+            while 0 <= i < len(folded) and (folded[i] == bracket or _HIDDEN_CHAR.match(folded, i)):
+                i += step
+            return i
+        if char in "<>":
+            return None
+        if not _HIDDEN_CHAR.match(folded, i):
+            seen += 1
+            if seen > most:
+                return None
+        i += step
+    return None
+
+
+def _delimiters(folded: str) -> list[tuple[int, int]]:
+    """The spans of *folded* text that read as a delimiter: the words, one or more opening
+    brackets before them and closing brackets after, with a few words between (such as the
+    longer opening delimiter of earlier releases). Each is found from its words, so brackets
+    however many cost one pass."""
+    spans: list[tuple[int, int]] = []
+    for match in _PHRASE_RE.finditer(folded):
+        opened = _bracket_run(folded, match.start() - 1, -1, "<", _WORDS_BEFORE)
+        closed = _bracket_run(folded, match.end(), 1, ">", _WORDS_AFTER)
+        if opened is not None and closed is not None:
+            start = opened + 1
+            if spans and start < spans[-1][1]:
+                start = spans.pop()[0]
+            spans.append((start, closed))
+    return spans
 
 
 def render_error(error: ErrorInfo) -> str:
@@ -85,12 +168,21 @@ def wrap_untrusted(text: str) -> str:
 
 def defuse(text: str, mark: str = DEFUSED) -> str:
     """*text* with every delimiter and delimiter look-alike replaced by *mark*."""
-    return _DELIMITER_RE.sub(mark, text) if _may_hold_delimiter(text) else text
+    if _CANDIDATE_RE.search(text) is None:
+        return text
+    folded = _ENTITY_RE.sub(_entity_bracket, text.translate(_fold_table()))
+    pieces, done = [], 0
+    for start, end in _delimiters(folded):
+        pieces += [text[done:start], mark]
+        done = end
+    return "".join([*pieces, text[done:]]) if pieces else text
 
 
-def _may_hold_delimiter(text: str) -> bool:
-    """A quick test: only text with an opening bracket can hold a delimiter look-alike."""
-    return "<" in text or "\uff1c" in text
+def _entity_bracket(match: re.Match[str]) -> str:
+    """``&lt;`` as ``<`` and ``&gt;`` as ``>``, padded with invisible characters: positions
+    in the folded text stay those of the text."""
+    bracket = "<" if match.group(1).lower() == "lt" else ">"
+    return bracket + "\u200b" * (len(match.group(0)) - 1)
 
 
 def one_line(text: str, limit: int | None = None) -> str:

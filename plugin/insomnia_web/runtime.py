@@ -55,7 +55,7 @@ from .plugins import (
 )
 from .prompts import Answer, DenyPrompter, Prompter, PromptRequest
 from .search.base import SearchProvider
-from .textcheck import MAX_INT, first_bad_input, recordable
+from .textcheck import MAX_DEPTH, MAX_INT, first_bad_input, recordable
 from .tools.base import CallSubject, Tool, ToolContext, ToolOutput, ToolSpec, tool_spec
 
 if TYPE_CHECKING:
@@ -111,7 +111,15 @@ def _cancel_requested() -> bool:
 
 def _refuse_input(field: str, why: str) -> NoReturn:
     """Raise ``invalid_input`` naming *field*, a string with a lone surrogate (*why*
-    ``"surrogate"``) or an integer beyond the 64-bit range (``"integer"``)."""
+    ``"surrogate"``), an integer beyond the 64-bit range (``"integer"``) or lists and
+    mappings nested too deep (``"nested"``)."""
+    if why == "nested":
+        raise ToolError(
+            "invalid_input",
+            f"{field}: nested more than {MAX_DEPTH} lists or objects deep",
+            hint=f"Send {field} as the tool's schema describes it.",
+            details={"field": field},
+        )
     if why == "surrogate":
         raise ToolError(
             "invalid_input",

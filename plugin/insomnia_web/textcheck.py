@@ -5,7 +5,9 @@ Lone surrogates are strings a JSON decoder may produce that are not Unicode text
 encoder accepts. Tool input holding one is refused as ``invalid_input`` naming the field;
 what is recorded of it has U+FFFD in its place. An integer beyond the 64-bit range (JSON
 allows any number of digits) is refused the same way: no limit of a tool needs one, and
-Python cannot even print one of more than 4300 digits.
+Python cannot even print one of more than 4300 digits. So is input nested more than
+:data:`MAX_DEPTH` lists or mappings deep, which no tool takes and a recursive walk could not
+read.
 
 Web text printed on a terminal goes through :func:`terminal_safe` first: an escape sequence
 in a page, a title or an error must not drive the terminal.
@@ -18,6 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 __all__ = [
+    "MAX_DEPTH",
     "MAX_INT",
     "first_bad_input",
     "first_surrogate_field",
@@ -28,18 +31,29 @@ __all__ = [
 ]
 
 
-def _first_bad(value: Any, bad: Callable[[Any], bool], path: str = "$") -> tuple[str, Any] | None:
+MAX_DEPTH = 64
+"""The deepest tool input may be nested (lists and mappings in one another): no tool needs
+more, and walking further would run into Python's recursion limit."""
+
+_CONTAINERS = (Mapping, list, tuple)
+
+
+def _first_bad(
+    value: Any, bad: Callable[[Any], bool], path: str = "$", depth: int = 0
+) -> tuple[str, Any] | None:
     """The JSON path and the value of the first leaf (or mapping key) of *value* that *bad*
-    flags."""
+    flags, or of the first list or mapping nested deeper than :data:`MAX_DEPTH`."""
+    if isinstance(value, _CONTAINERS) and depth >= MAX_DEPTH:
+        return path, value
     if isinstance(value, Mapping):
         for key, item in value.items():
             where = f"{path}.{key}"
-            found = ((where, key) if bad(key) else None) or _first_bad(item, bad, where)
+            found = ((where, key) if bad(key) else None) or _first_bad(item, bad, where, depth + 1)
             if found is not None:
                 return found
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
-            found = _first_bad(item, bad, f"{path}[{index}]")
+            found = _first_bad(item, bad, f"{path}[{index}]", depth + 1)
             if found is not None:
                 return found
     elif bad(value):
@@ -58,9 +72,10 @@ def _lone_surrogate(value: Any) -> bool:
 
 
 def first_surrogate_field(value: Any) -> str | None:
-    """The JSON path (``$.query``) of the first string in *value* holding a lone surrogate."""
+    """The JSON path (``$.query``) of the first string in *value* holding a lone surrogate
+    (strings nested deeper than :data:`MAX_DEPTH` are not looked at)."""
     found = _first_bad(value, _lone_surrogate)
-    return None if found is None else found[0]
+    return None if found is None or isinstance(found[1], _CONTAINERS) else found[0]
 
 
 MAX_INT = 2**63 - 1
@@ -78,22 +93,28 @@ def _huge_int(value: Any) -> bool:
 def first_bad_input(value: Any) -> tuple[str, str] | None:
     """The JSON path of the first field of tool input *value* that no tool can take, and why
     (``"surrogate"``: a string with a lone surrogate; ``"integer"``: beyond the 64-bit
-    range), in one walk; ``None`` when there is none."""
+    range; ``"nested"``: lists or mappings more than :data:`MAX_DEPTH` deep), in one walk;
+    ``None`` when there is none."""
     found = _first_bad(value, lambda v: _lone_surrogate(v) or _huge_int(v))
     if found is None:
         return None
+    if isinstance(found[1], _CONTAINERS):
+        return found[0], "nested"
     return found[0], "integer" if _huge_int(found[1]) else "surrogate"
 
 
-def recordable(value: Any) -> Any:
+def recordable(value: Any, depth: int = 0) -> Any:
     """*value* (strings, mappings, lists) as a history can store it: every lone surrogate
-    replaced by U+FFFD, every integer beyond the 64-bit range by the nearest bound past it."""
+    replaced by U+FFFD, every integer beyond the 64-bit range by the nearest bound past it,
+    lists and mappings nested deeper than :data:`MAX_DEPTH` by a note saying so."""
     if _huge_int(value):
         return MAX_INT + 1 if value > 0 else -MAX_INT - 2
+    if isinstance(value, _CONTAINERS) and depth >= MAX_DEPTH:
+        return f"(nested more than {MAX_DEPTH} deep)"
     if isinstance(value, Mapping):
-        return {replace_surrogates(k): recordable(v) for k, v in value.items()}
+        return {replace_surrogates(k): recordable(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [recordable(v) for v in value]
+        return [recordable(v, depth + 1) for v in value]
     return replace_surrogates(value)
 
 

@@ -134,6 +134,26 @@ def test_a_cache_file_someone_else_can_write_is_refused(
     assert "web.cache.path" in (info.value.hint or "")
 
 
+def test_a_link_another_user_made_at_the_cache_path_is_refused(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """A link another user put where the cache file goes is not followed: SQLite created the
+    file it names (``~/.profile``, say), holding the pages read, as the user's own."""
+    if os.geteuid() != 0:
+        pytest.skip("giving a link to another user needs root")
+    target = tmp_path / "home" / ".profile"
+    target.parent.mkdir()
+    path = tmp_path / "shared" / "cache.sqlite3"
+    path.parent.mkdir()
+    path.symlink_to(target)
+    os.lchown(path, 4242, -1)
+    with Cache(path, clock=clock) as cache, pytest.raises(ToolError) as info:
+        cache.get_latest_snapshot("https://e.test/1", "readable", max_age_s=60)
+    assert info.value.code == "cache_error"
+    assert "link" in info.value.message
+    assert not target.exists()
+
+
 @contextmanager
 def locked_by_another_process(path: Path) -> Iterator[None]:
     """Another connection holds the file's write lock until the block ends."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from insomnia_web.net.robots import RobotsRules, parse_robots, product_token
@@ -108,3 +110,13 @@ def test_robots_txt_itself_is_always_allowed() -> None:
     assert rules("User-agent: *\nDisallow: /\n").allows("/robots.txt")
     assert RobotsRules(disallow_all=True).allows("/robots.txt")
     assert not RobotsRules(disallow_all=True).allows("/")
+
+
+def test_many_wildcards_match_in_linear_time() -> None:
+    """A site's pattern of many ``*`` against a long path is decided at once: a backtracking
+    match of ``/*a*a*a*a*b`` took seconds, blocking the event loop, and more stars for ever."""
+    text = "User-agent: *\nDisallow: /" + "*a" * 4 + "*b$\n"
+    started = time.perf_counter()
+    assert rules(text).allows("/" + "a" * 200)
+    assert not rules(text).allows("/" + "a" * 200 + "b")
+    assert time.perf_counter() - started < 0.5

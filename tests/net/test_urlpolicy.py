@@ -339,6 +339,19 @@ async def test_deny_hosts_patterns() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "entry", ["2606:4700:0:0:0:0:0:1111", "2606:4700:0000::1111", "2606:4700::1111"]
+)
+def test_ipv6_host_entries_match_however_written(entry: str) -> None:
+    """A deny_hosts or allow_hosts address in a long IPv6 form (zeros written out, leading
+    zeros) is the address the URL names: it denied nothing, and exempted nothing."""
+    url = "http://[2606:4700::1111]/"
+    with pytest.raises(ToolError) as denied:
+        UrlPolicy(UrlPolicyConfig(deny_hosts=[entry])).check(url)
+    assert denied.value.code == "blocked_hostname"
+    assert UrlPolicy(UrlPolicyConfig(allow_hosts=[entry])).check(url).exempt
+
+
 @pytest.mark.asyncio
 async def test_manifest_and_ports_config() -> None:
     """check_url accepts a whole Manifest and honours its ports list."""

@@ -186,11 +186,16 @@ async def test_broken_cache_warns_instead_of_failing(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
-async def test_unreadable_payload_is_a_miss_with_a_warning(tmp_path: Path) -> None:
-    """A stored payload that no longer decodes is ignored with a warning."""
+@pytest.mark.parametrize(
+    "payload", [b"{not json", b'{"junk": ' + b"[" * 5000 + b"]" * 5000 + b"}"], ids=["bad", "deep"]
+)
+async def test_unreadable_payload_is_a_miss_with_a_warning(tmp_path: Path, payload: bytes) -> None:
+    """A stored payload that no longer decodes, or one nested thousands deep (a host sharing
+    the store wrote it; it raised RecursionError, failing every search of its query), is
+    ignored with a warning."""
     warnings: list[str] = []
     with Cache(tmp_path / "c.sqlite3") as cache:
-        cache.put_search("q words", PARAMS, "mock", b"{not json")
+        cache.put_search("q words", PARAMS, "mock", payload)
         hit = await SearchCache(SqliteStore(cache), ttl_s=60).lookup(
             "q words", PARAMS, freshness=None, force_fresh=False, warnings=warnings
         )

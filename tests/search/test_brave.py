@@ -343,11 +343,21 @@ async def test_other_client_errors_are_provider_errors_without_retry(
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("body", ["{not json", "[1, 2, 3]", '{"web": {"results": "no"}}'])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{not json",
+        "[1, 2, 3]",
+        '{"web": {"results": "no"}}',
+        '{"junk": ' + "[" * 5000 + "]" * 5000 + "}",
+    ],
+    ids=["not-json", "list", "wrong-shape", "nested-5000-deep"],
+)
 async def test_malformed_json_is_a_provider_error(
     brave: Callable[..., Runtime], api: aioresponses, body: str
 ) -> None:
-    """A body that is not JSON, or not shaped like Brave's answer, is provider_error."""
+    """A body that is not JSON, not shaped like Brave's answer, or nested thousands deep
+    (which raised RecursionError: an internal_error) is provider_error."""
     api.get(ENDPOINT_RE, body=body)
     error = error_of(await brave().call_tool("WebSearch", {"query": "asyncio"}))
     assert error.code == "provider_error"

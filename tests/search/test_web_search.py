@@ -308,6 +308,37 @@ async def test_altered_query_is_shown(make_runtime: Callable[..., Runtime]) -> N
 
 
 @pytest.mark.asyncio
+async def test_result_hosts_are_shown_as_they_are_fetched(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """A result whose host is written in look-alike letters or dots is shown with the host
+    WebFetch would contact and a permission question names (``xn--pple-43d.com``, not
+    ``apple.com`` with a Cyrillic a), once; other URLs are shown as the provider wrote them."""
+    urls = [
+        "https://\u0430pple.com/login",
+        "https://paypal.com\uff0elogin.test/",
+        "https://PAYPAL.com.login.test/",
+        "https://a.test/?q=%7e#top",
+    ]
+    spoofing = MockProvider.named(
+        "spoofing", lambda request: [SearchHit(title="T", url=url) for url in urls]
+    )
+    runtime = make_runtime(
+        manifest_data({"provider": "spoofing", "mode": "results"}),
+        plugins=(ProviderPlugin(spoofing),),
+    )
+    result = await runtime.call_tool("WebSearch", {"query": "q"})
+    assert result.output is not None
+    assert [r["url"] for r in result.output["results"]] == [
+        "https://xn--pple-43d.com/login",
+        "https://paypal.com.login.test/",
+        "https://a.test/?q=%7e#top",
+    ]
+    assert "\u0430" not in result.text
+    assert "\uff0e" not in result.text
+
+
+@pytest.mark.asyncio
 async def test_altered_query_is_one_line_without_delimiters(
     make_runtime: Callable[..., Runtime],
 ) -> None:

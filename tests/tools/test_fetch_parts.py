@@ -129,6 +129,28 @@ def test_contains_finding(content: str, page: str, found: bool) -> None:
     assert contains_finding(_words(page), content) is found
 
 
+@pytest.mark.parametrize(
+    ("content", "page", "found"),
+    [
+        (
+            "Vaccines. Cause. Autism.",
+            "Autism is studied here. Vaccines save lives. Smoking can cause cancer.",
+            False,
+        ),
+        ("Acme is safe! No! Recalls!", "Acme is safe to use. No recalls this year.", False),
+        ("The U.S. economy grew 3% in 2024.", "Since then the U.S. economy grew 3% in 2024.", True),
+        ("Sales fell. Up 3%.", "Sales fell. Up 3% last year, they rose again.", True),
+    ],
+)
+def test_short_sentences_are_matched_with_their_neighbours(
+    content: str, page: str, found: bool
+) -> None:
+    """A sentence of fewer than three words must occur joined to the sentence beside it: a
+    claim cut into one-word sentences (``Vaccines. Cause. Autism.``) was verified by any
+    page holding its words anywhere."""
+    assert contains_finding(_words(page), content) is found
+
+
 # --- rendering ---------------------------------------------------------------------------------
 
 

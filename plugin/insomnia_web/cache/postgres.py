@@ -224,7 +224,7 @@ class PostgresStore:
             self._down_reason = reason
             await self._discard_pool()
             raise self._unavailable(action, reason) from exc
-        except (PgError, msgspec.DecodeError) as exc:
+        except (PgError, msgspec.DecodeError, RecursionError) as exc:
             raise ToolError(
                 "cache_error", f"cache {action} failed: {exc}", details={"action": action}
             ) from exc

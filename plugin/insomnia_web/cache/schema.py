@@ -15,11 +15,11 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-import stat
 import time
 from pathlib import Path
 
 from ..errors import ToolError
+from ..ownfiles import not_own
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -200,24 +200,16 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, bool]:
 
 def check_own_file(path: Path) -> None:
     """Refuse (``cache_error``) a cache file, or its WAL files, owned by another user or
-    writable by every user.
+    writable by every user, or a link another user made in its place.
 
     Such a file could have been made by someone else where the manifest points (a shared
     folder): its pages, answers and verified findings would be theirs, and every page read
     and query searched would be stored for them to read. One SQLite file serves the
     processes of one user; PostgreSQL is how users share a cache.
     """
-    uid = os.geteuid()
     for candidate in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm"))):
-        try:
-            info = candidate.stat()
-        except FileNotFoundError:
-            continue
-        if info.st_uid != uid:
-            why = f"belongs to another user (uid {info.st_uid})"
-        elif info.st_mode & stat.S_IWOTH:
-            why = "may be written by every user"
-        else:
+        why = not_own(candidate)
+        if why is None:
             continue
         raise ToolError(
             "cache_error",

@@ -157,7 +157,7 @@ class Cache:
                 if self._conn is None:
                     self._conn, self._fts = open_database(self.path)
                 yield self._conn
-            except (sqlite3.Error, OSError, msgspec.DecodeError) as exc:
+            except (sqlite3.Error, OSError, msgspec.DecodeError, RecursionError) as exc:
                 if _busy(exc):
                     self._locked_until = self._clock() + LOCKED_SKIP_S
                     raise self._locked(action, "kept it locked too long") from exc

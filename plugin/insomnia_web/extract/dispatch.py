@@ -1,7 +1,8 @@
 """Decoded document + media type -> :class:`Extracted`.
 
 HTML and XHTML are extracted; plain text, Markdown and XML pass through; JSON is
-pretty-printed (invalid JSON passes through unchanged). ``mode="raw"`` returns the decoded
+pretty-printed (invalid JSON, and JSON that indenting would grow past
+:data:`MAX_JSON_GROWTH` times its size, pass through unchanged). ``mode="raw"`` returns the decoded
 source of any text type unchanged. Anything else is refused with ``unsupported_content``.
 """
 
@@ -14,9 +15,14 @@ from ..errors import ToolError
 from .html import extract_html
 from .model import Extracted
 
-__all__ = ["Mode", "convert", "is_html", "is_supported_type", "media_type"]
+__all__ = ["MAX_JSON_GROWTH", "Mode", "convert", "is_html", "is_supported_type", "media_type"]
 
 Mode = Literal["readable", "full", "raw"]
+
+MAX_JSON_GROWTH = 8
+"""Pretty-printed JSON is at most this many times as long as the body (plus 4 KiB): each
+level of nesting indents its lines further, so deep nesting would grow it without bound."""
+_JSON_SLACK = 4096
 
 _HTML_TYPES = frozenset(("text/html", "application/xhtml+xml"))
 _PLAIN_TYPES = frozenset(("text/plain", "text/markdown", "text/x-markdown"))
@@ -80,15 +86,23 @@ def is_supported_type(content_type: str, *, mode: Mode = "readable") -> bool:
 
 
 def _pretty_json(text: str) -> Extracted:
+    """*text* indented, or as it is when it is not JSON or would grow too much."""
+    passthrough = Extracted(title=None, text=text, method="passthrough")
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
-        return Extracted(title=None, text=text, method="passthrough")
-    try:
-        pretty = json.dumps(value, indent=2, ensure_ascii=False)
+        return passthrough
+    room = MAX_JSON_GROWTH * len(text) + _JSON_SLACK
+    pieces: list[str] = []
+    try:  # the encoder yields as it goes: stop as soon as the text outgrows its room
+        for piece in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(value):
+            room -= len(piece)
+            if room < 0:
+                return passthrough
+            pieces.append(piece)
     except (ValueError, RecursionError):
-        return Extracted(title=None, text=text, method="passthrough")
-    return Extracted(title=None, text=pretty, method="json")
+        return passthrough
+    return Extracted(title=None, text="".join(pieces), method="json")
 
 
 def convert(

@@ -115,9 +115,20 @@ def _is_ip(text: str) -> bool:
     return True
 
 
+def _exact_key(text: str) -> str:
+    """An exact pattern as the URL policy writes hosts: IDNA, or an address's canonical text
+    (``2606:4700:0:0:0:0:0:1111`` is ``2606:4700::1111``, the host such a URL has)."""
+    name = idna_host(text)
+    try:
+        return str(ipaddress.ip_address(name))
+    except ValueError:
+        return name
+
+
 class HostPatterns:
     """Manifest host patterns: ``"example.com"`` matches that host only, ``"*.example.com"``
-    matches its subdomains (not ``example.com`` itself) and ``"*"`` matches any host."""
+    matches its subdomains (not ``example.com`` itself) and ``"*"`` matches any host; an
+    address matches however it is written."""
 
     def __init__(self, patterns: Iterable[str]) -> None:
         self.exact: set[str] = set()
@@ -130,7 +141,7 @@ class HostPatterns:
             elif text.startswith("*."):
                 self.suffixes.append("." + idna_host(text[2:]))
             elif text:
-                self.exact.add(idna_host(text))
+                self.exact.add(_exact_key(text))
 
     def match(self, host: str) -> str | None:
         """The pattern that matches *host* (normalised), or None."""

@@ -20,7 +20,7 @@ from ..rank.candidates import query_terms
 from ..rank.rerank import Reranker, RerankPassage
 from ..schemas import ExcerptItem, PageStatus, ResultItem
 from .fetch import FetchContext, Gate, PageOutcome, PageRequest, fetch_pages
-from .search_layout import frame_cost
+from .search_layout import escape_marks, frame_cost
 
 __all__ = ["RANK_RESERVE", "PipelineResult", "one_round", "run_excerpts"]
 
@@ -106,9 +106,9 @@ def _doc(result: ResultItem, outcome: PageOutcome | None) -> SourceDoc:
     return SourceDoc(
         url=result.url,
         title=title,
-        text=outcome.text if outcome is not None and outcome.status == "ok" else "",
+        text=escape_marks(outcome.text) if outcome is not None and outcome.status == "ok" else "",
         rank=result.rank,
-        snippet=result.snippet or None,
+        snippet=escape_marks(result.snippet) or None,
         byline=byline(outcome),
     )
 

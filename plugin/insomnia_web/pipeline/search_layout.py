@@ -32,11 +32,14 @@ query, and not again for the next passage under the same heading.
 lowest-scoring passages until the text fits, and lists the unused results, in their
 shortest form (the bare URLs, which is what WebFetch takes), only when the budget still
 has room.
-Findings come last: they are never ranked above fetched sources.
+Findings come last: they are never ranked above fetched sources. A page's line that reads
+like a source's label or a finding is escaped (:func:`escape_marks`) before it is cut into
+passages: the only lines that start so are ours.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Sequence
 
 import msgspec
@@ -57,12 +60,26 @@ from ..schemas import (
 __all__ = [
     "ASK_NOTE",
     "asked_count",
+    "escape_marks",
     "fit_excerpt_search",
     "frame_cost",
     "render_excerpt_search",
     "render_findings",
     "render_unread",
 ]
+
+_MARK_RE = re.compile(
+    r"^([ \t]*)(?=[\[\uff3b]\s*\d+\s*[\]\uff3d]|(?:unverified\s+)?model\s+finding)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def escape_marks(text: str) -> str:
+    """Web *text* with a backslash before each line start that reads like a source's label
+    (``[2] Title - URL``) or a saved finding (``model finding, verified by URL``): the model
+    would take the lines under it for another source's, or a finding a fetch confirmed."""
+    return _MARK_RE.sub(r"\1\\", text)
+
 
 HEADING_MARK = "§"
 GAP_MARK = "…"

@@ -149,7 +149,7 @@ class ProviderHttp:
         body = Redactor(self.headers.values()).data(result.body)
         try:
             return msgspec.json.decode(body, type=type)
-        except msgspec.DecodeError as exc:
+        except (msgspec.DecodeError, RecursionError) as exc:  # nested thousands deep
             raise ToolError(
                 "provider_error",
                 f"{self.provider} answered with malformed JSON or an unexpected shape: "

@@ -3,7 +3,8 @@
 A finding saved with a ``source_url`` becomes verified when a WebFetch of that URL returns
 text containing it. Text is compared as sequences of words (case-folded; punctuation,
 Markdown markers and whitespace ignored), sentence by sentence: every sentence of the
-finding must occur in the page. A finding of fewer than :data:`MIN_WORDS` words is never
+finding must occur in the page, one shorter than :data:`MIN_WORDS` words together with the
+sentence beside it. A finding of fewer than :data:`MIN_WORDS` words is never
 verified this way: too short to be evidence. Only the text WebFetch extracts for a reader
 (``readable`` or ``full`` mode) verifies: a ``raw`` fetch, which returns scripts, comments and
 hidden elements too, never does. Nor does a page whose URL (the one asked for, or where
@@ -53,9 +54,21 @@ def _words(text: str) -> str:
 
 
 def _sentences(content: str) -> list[str]:
-    """The sentences of *content*, each as :func:`_words`."""
-    sentences = [_words(s) for s in _SENTENCE_RE.split(content.strip())]
-    return [s for s in sentences if s.strip()]
+    """The sentences of *content*, each as :func:`_words`; a sentence of fewer than
+    :data:`MIN_WORDS` words is joined to the next (the last to the one before), so that a
+    claim cut into one-word sentences must still occur as a whole."""
+    pieces: list[list[str]] = []
+    short: list[str] = []
+    for sentence in _SENTENCE_RE.split(content.strip()):
+        words = short + _WORD_RE.findall(sentence.casefold())
+        short = words if len(words) < MIN_WORDS else []
+        if not short:
+            pieces.append(words)
+    if short and pieces:
+        pieces[-1] += short
+    elif short:
+        pieces.append(short)
+    return [" " + " ".join(words) + " " for words in pieces]
 
 
 def contains_finding(page_words: str, content: str) -> bool:

@@ -248,7 +248,7 @@ class SearchCache:
             return None
         try:
             stored = _output_decoder.decode(hit.payload)
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             warnings.append("cache_error: a stored answer could not be read; searched again")
             return None
         return stored, hit_info(hit)

@@ -9,6 +9,9 @@ fetch goes through the full policy again. A result is dropped when
 - its host is outside ``allowed_domains`` or inside ``blocked_domains`` (the host equals
   the domain or is a subdomain of it): these are what the caller asked for, not counted.
 
+A kept result whose host is written otherwise than the host it names (Cyrillic letters,
+full-width dots) is shown with the host as the policy parsed it (:func:`shown_url`).
+
 A stored answer goes through :func:`recheck_output` before it is shown, and saved findings
 through :func:`filter_findings`, so rules added since the answer was stored apply to it.
 """
@@ -19,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import msgspec
+from yarl import URL
 
 from ..errors import ToolError
 from ..hosts.names import idna_host
@@ -34,6 +38,7 @@ __all__ = [
     "host_in",
     "normalize_domain",
     "recheck_output",
+    "shown_url",
 ]
 
 PermissionLookup = Callable[[str], str]
@@ -75,12 +80,14 @@ def filter_hits(
     verdicts: dict[str, str] = {}
     kept: list[SearchHit] = []
     refused = outside = 0
+    shown: set[str] = set()
     for hit in hits:
         try:
-            host = policy.check(hit.url).host
+            target = policy.check(hit.url)
         except ToolError:
             refused += 1
             continue
+        host = target.host
         if (allowed and not host_in(host, allowed)) or host_in(host, blocked):
             outside += 1
             continue
@@ -90,8 +97,23 @@ def filter_hits(
             if verdicts[host] == "deny":
                 refused += 1
                 continue
-        kept.append(hit)
+        url = shown_url(hit.url, target.url)
+        if url not in shown:
+            shown.add(url)
+            kept.append(hit if url == hit.url else msgspec.structs.replace(hit, url=url))
     return FilterOutcome(hits=kept, refused=refused, outside_domains=outside)
+
+
+def shown_url(written: str, parsed: URL) -> str:
+    """The URL to show for *written*, which the URL policy parsed as *parsed*: as written,
+    unless its host is written otherwise than the host contacted (look-alike letters or
+    dots, upper case, Unicode), which the model would read as another site: then as parsed,
+    the form WebFetch requests and a permission question shows."""
+    try:
+        same = URL(written, encoded=True).raw_host == parsed.raw_host
+    except (ValueError, TypeError, UnicodeError):
+        same = False
+    return written if same else str(parsed)
 
 
 class _Verdicts:
