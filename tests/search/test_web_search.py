@@ -434,3 +434,32 @@ async def test_provider_on_an_undecodable_host_has_unknown_hosts(
     result = await runtime.call_tool("WebSearch", {"query": "guide"})
     assert result.error is not None
     assert result.error.code == "permission_denied"
+
+
+@pytest.mark.asyncio
+async def test_result_urls_show_invisible_characters_encoded(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """A result URL holding a control, bidi or zero-width character is shown as WebFetch
+    requests it, percent-encoded, so it cannot reorder or hide text around it; a URL with
+    visible non-ASCII letters is shown as written."""
+    urls = [
+        "https://a.test/inv\u202eoice",
+        "https://b.test/q?x=\u200by",
+        "https://c.test/M\u00fcnchen",
+    ]
+    provider = MockProvider.named(
+        "bidi", lambda request: [SearchHit(title="T", url=url) for url in urls]
+    )
+    runtime = make_runtime(
+        manifest_data({"provider": "bidi", "mode": "results"}), plugins=(ProviderPlugin(provider),)
+    )
+    result = await runtime.call_tool("WebSearch", {"query": "q"})
+    assert result.output is not None
+    assert [r["url"] for r in result.output["results"]] == [
+        "https://a.test/inv%E2%80%AEoice",
+        "https://b.test/q?x=%E2%80%8By",
+        "https://c.test/M\u00fcnchen",
+    ]
+    assert "\u202e" not in result.text
+    assert "\u200b" not in result.text

@@ -10,7 +10,8 @@ fetch goes through the full policy again. A result is dropped when
   the domain or is a subdomain of it): these are what the caller asked for, not counted.
 
 A kept result whose host is written otherwise than the host it names (Cyrillic letters,
-full-width dots) is shown with the host as the policy parsed it (:func:`shown_url`).
+full-width dots), or whose URL holds an invisible character (bidi, zero-width, control),
+is shown as the policy parsed it (:func:`shown_url`).
 
 A stored answer goes through :func:`recheck_output` before it is shown, and saved findings
 through :func:`filter_findings`, so rules added since the answer was stored apply to it.
@@ -107,8 +108,12 @@ def filter_hits(
 def shown_url(written: str, parsed: URL) -> str:
     """The URL to show for *written*, which the URL policy parsed as *parsed*: as written,
     unless its host is written otherwise than the host contacted (look-alike letters or
-    dots, upper case, Unicode), which the model would read as another site: then as parsed,
-    the form WebFetch requests and a permission question shows."""
+    dots, upper case, Unicode), which the model would read as another site, or it holds a
+    character that is not printable (a control, bidi or zero-width character, which can
+    reorder or hide the text around it): then as parsed, the form WebFetch requests and a
+    permission question shows, where such characters are percent-encoded."""
+    if not written.isprintable():
+        return str(parsed)
     try:
         same = URL(written, encoded=True).raw_host == parsed.raw_host
     except (ValueError, TypeError, UnicodeError):
