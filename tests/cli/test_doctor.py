@@ -260,3 +260,24 @@ def test_insomnia_plugins_that_loads_every_plugin_says_nothing(tmp_path: Path) -
     checks = [c["check"] for c in json.loads(done.stdout)["checks"]]
     assert "plugins" not in checks
     assert "plugin acme" in checks
+
+
+def test_url_policy_exceptions_that_open_metadata_addresses_are_warnings(tmp_path: Path) -> None:
+    """allow_hosts = ["*"] and an allow_cidrs range holding a cloud metadata address are
+    each a warning with a fix; a loopback range for a test server says nothing."""
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(
+        '[web.url_policy]\nallow_hosts = ["*"]\n'
+        'allow_cidrs = ["127.0.0.1/32", "169.254.0.0/16", "::/0"]\n'
+    )
+    done = run("doctor", "--json", "--manifest", str(manifest), cwd=tmp_path)
+    found = [c for c in json.loads(done.stdout)["checks"] if c["check"] == "url_policy"]
+    assert [c["status"] for c in found] == ["warn", "warn", "warn"]
+    assert '"*"' in found[0]["detail"]
+    assert "'169.254.0.0/16'" in found[1]["detail"]
+    assert "169.254.169.254" in found[1]["detail"]
+    assert "fd00:ec2::254" in found[2]["detail"]
+    assert all(c["fix"] for c in found)
+    manifest.write_text('[web.url_policy]\nallow_cidrs = ["127.0.0.1/32"]\n')
+    done = run("doctor", "--json", "--manifest", str(manifest), cwd=tmp_path)
+    assert not [c for c in json.loads(done.stdout)["checks"] if c["check"] == "url_policy"]

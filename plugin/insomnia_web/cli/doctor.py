@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
+import ipaddress
 import json
 import os
 import re
@@ -25,6 +26,7 @@ import msgspec
 from ..config import CacheConfig, Manifest, load_manifest
 from ..errors import ManifestError, PluginError, ToolError
 from ..history import JsonlHistory
+from ..hosts.addresses import parse_cidrs
 from ..manifest_path import (
     ManifestSource,
     find_manifest,
@@ -294,6 +296,42 @@ def _rule_problem(manifest: Manifest, found: Registry) -> str | None:
     return None
 
 
+METADATA_ADDRESSES = (
+    ipaddress.ip_address("169.254.169.254"),  # AWS, GCP, Azure, OpenStack
+    ipaddress.ip_address("fd00:ec2::254"),  # AWS over IPv6
+    ipaddress.ip_address("100.100.100.200"),  # Alibaba Cloud
+)
+"""Cloud instance-metadata services: whoever reaches one reads the machine's credentials."""
+
+
+def check_url_policy(setup: Setup) -> Iterator[Finding]:
+    """A warning for each URL-policy exception that opens private or metadata addresses to
+    every page and every model: ``allow_hosts = ["*"]``, or an ``allow_cidrs`` range that
+    holds a cloud metadata address."""
+    if setup.manifest is None:
+        return
+    policy = setup.manifest.web.url_policy
+    if "*" in policy.allow_hosts:
+        yield Finding(
+            check="url_policy",
+            status="warn",
+            detail='allow_hosts has "*": every host is exempt from the host and address '
+            "block lists, private and cloud metadata addresses included",
+            fix="name the hosts to exempt in web.url_policy.allow_hosts",
+        )
+    nets = parse_cidrs(policy.allow_cidrs)
+    for net in nets:
+        exposed = [str(a) for a in METADATA_ADDRESSES if a.version == net.version and a in net]
+        if exposed:
+            yield Finding(
+                check="url_policy",
+                status="warn",
+                detail=f"allow_cidrs {str(net)!r} holds the cloud metadata address "
+                f"{exposed[0]}: a page or a model can read this machine's credentials",
+                fix="narrow web.url_policy.allow_cidrs to the addresses you mean",
+            )
+
+
 def _writable_dir(path: Path) -> Path | None:
     """The nearest existing directory of *path* if it is not writable, else ``None``."""
     parent = path.parent
@@ -438,6 +476,7 @@ CHECKS: tuple[Callable[[Setup], Iterator[Finding]], ...] = (
     check_plugins,
     check_provider,
     check_permissions,
+    check_url_policy,
     check_cache,
     check_history,
     check_extras,
