@@ -349,9 +349,9 @@ async def test_other_client_errors_are_provider_errors_without_retry(
         "{not json",
         "[1, 2, 3]",
         '{"web": {"results": "no"}}',
-        '{"junk": ' + "[" * 5000 + "]" * 5000 + "}",
+        '{"junk": ' + "[" * 25_000 + "]" * 25_000 + "}",
     ],
-    ids=["not-json", "list", "wrong-shape", "nested-5000-deep"],
+    ids=["not-json", "list", "wrong-shape", "nested-25000-deep"],
 )
 async def test_malformed_json_is_a_provider_error(
     brave: Callable[..., Runtime], api: aioresponses, body: str
