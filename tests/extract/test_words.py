@@ -46,3 +46,13 @@ def test_more_runs_than_counts_the_runs_word_list_reads() -> None:
     ]
     assert more_runs_than("one two " * 100_000, 10)
     assert not more_runs_than("", 0)
+
+
+def test_ascii_text_has_the_words_it_has_beside_other_scripts() -> None:
+    """ASCII text, read by a narrower pattern, has the words and runs it has in a text that
+    holds other characters too (digits and underscores are word characters in both)."""
+    text = "Don't stop_now: 42x, a-b 7"
+    other = f"{text} — «»"
+    assert word_list(text) == word_list(other) == ["don", "t", "stop_now", "42x", "a", "b", "7"]
+    for limit in range(8):
+        assert more_runs_than(text, limit) == more_runs_than(other, limit) == (limit < 7)
