@@ -397,7 +397,8 @@ def _button_label(el: HtmlElement, language: str | None) -> str:
     """The words of *el* when it looks like a button: a link, or a leaf block or span."""
     if el.tag != "a" and (len(el) or not el.text):
         return ""
-    words = " ".join(el.text_content().split())
+    text = el.text_content() if len(el) else el.text or ""  # a leaf's text is its own
+    words = " ".join(text.split())
     if words.count(" ") < REPEATED_BUTTONS.max_words and matches("card_action", language, words):
         return repeat_key(words)
     return ""
