@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from lxml.html import HtmlElement
 
 from insomnia_web.extract.cards import (
@@ -96,12 +97,13 @@ _GUIDE = (
 )
 
 
-def _grid(cards: int, image: bool = True) -> str:
+def _grid(cards: int, image: bool = True, price: str = "${}.00") -> str:
     picture = "<img src='t.jpg' alt=''>" if image else ""
     return (
         "<ul class=grid>"
         + "".join(
-            f"<li><a href='/p{i}'>{picture}Dome tent {i}</a><span>${100 + i}.00</span></li>"
+            f"<li><a href='/p{i}'>{picture}Dome tent {i}</a>"
+            f"<span>{price.format(100 + i)}</span></li>"
             for i in range(cards)
         )
         + "</ul>"
@@ -114,6 +116,19 @@ def test_a_priced_card_grid_beside_a_guide_goes() -> None:
     drop_priced_grids(body)
     assert "Dome tent 3" not in _text(body)
     assert "Choosing a tent" in _text(body)
+
+
+@pytest.mark.parametrize(
+    "price",
+    ["€{}", "£{}", "¥{}", "₹{}", "{}€", "{}£", "{}zł", "{}kr", "{}Kč", "{}USD", "{}EUR", "{}GBP"],
+)
+def test_a_card_grid_priced_in_any_currency_goes(price: str) -> None:
+    """A grid goes whatever currency its cards name, before or after the amount."""
+    # A space after the price: a currency glued to the next card's name is no price.
+    grid = _grid(8, price=f"{price} ")
+    body = _body(f"<main><h1>Tents</h1>{grid}{_GUIDE}</main>")
+    drop_priced_grids(body)
+    assert "Dome tent 3" not in _text(body)
 
 
 def test_a_priced_card_grid_without_a_guide_stays() -> None:

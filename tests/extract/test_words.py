@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from insomnia_web.extract.words import count_words, sentences, word_list, word_tokens
+from insomnia_web.extract.words import count_words, more_runs_than, sentences, word_list
 
 
 def test_latin_words_are_whitespace_tokens() -> None:
@@ -33,11 +33,26 @@ def test_sentences_end_at_ideographic_punctuation() -> None:
     assert sentences("One. Two! Three?") == ["One.", "Two!", "Three?"]
 
 
-def test_word_tokens_are_the_runs_word_list_reads() -> None:
-    """``word_tokens`` yields word and CJK runs as written (no copy of the text lowercased);
-    ``word_list`` has at least as many words."""
-    text = "Ça va, 日本語です! Ünïcode İstanbul"
-    assert list(word_tokens(text)) == ["Ça", "va", "日本語です", "Ünïcode", "İstanbul"]
-    assert len(word_list(text)) >= len(list(word_tokens(text)))
-    tokens = word_tokens("one two " * 10_000)
-    assert next(tokens) == "one"
+def test_more_runs_than_counts_the_runs_word_list_reads() -> None:
+    """``more_runs_than`` counts word and CJK runs as ``word_list`` reads them (a CJK mark
+    that is no word character, a script change inside a word, included), for any limit."""
+    text = "Ça va, 日本語です! Ünïcode İstanbul ・ iPhone15の発売日 — x"
+    runs = 9  # Ça va 日本語です Ünïcode İstanbul ・ iPhone15 の発売日 x
+    assert len(word_list(text)) >= runs
+    assert [more_runs_than(text, limit) for limit in range(runs - 1, runs + 2)] == [
+        True,
+        False,
+        False,
+    ]
+    assert more_runs_than("one two " * 100_000, 10)
+    assert not more_runs_than("", 0)
+
+
+def test_ascii_text_has_the_words_it_has_beside_other_scripts() -> None:
+    """ASCII text, read by a narrower pattern, has the words and runs it has in a text that
+    holds other characters too (digits and underscores are word characters in both)."""
+    text = "Don't stop_now: 42x, a-b 7"
+    other = f"{text} — «»"
+    assert word_list(text) == word_list(other) == ["don", "t", "stop_now", "42x", "a", "b", "7"]
+    for limit in range(8):
+        assert more_runs_than(text, limit) == more_runs_than(other, limit) == (limit < 7)

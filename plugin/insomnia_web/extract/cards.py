@@ -58,7 +58,9 @@ __all__ = [
 ]
 
 # A price: a currency sign before the amount, or a currency after it.
-_PRICE_RE = re.compile(r"[$€£¥₹]\s?\d|\d\s?(?:€|£|zł|kr|Kč|USD|EUR|GBP)(?!\w)")
+_SIGNS_BEFORE = "$€£¥₹"
+_CURRENCIES_AFTER = ("€", "£", "zł", "kr", "Kč", "USD", "EUR", "GBP")
+_PRICE_RE = re.compile(rf"[{_SIGNS_BEFORE}]\s?\d|\d\s?(?:{'|'.join(_CURRENCIES_AFTER)})(?!\w)")
 _LETTER_RE = re.compile(r"[^\W\d_]")
 
 
@@ -153,6 +155,12 @@ PRICE_VARIANTS = PriceVariants()
 NEARBY_REPEATS = NearbyRepeats()
 
 
+def _may_hold_price(text: str) -> bool:
+    """False when *text* names no currency, so holds no price: a page's whole text is read
+    for its currencies many times faster than :data:`_PRICE_RE` reads it for prices."""
+    return any(currency in text for currency in (*_SIGNS_BEFORE, *_CURRENCIES_AFTER))
+
+
 def _own_prices(el: HtmlElement) -> int:
     """Prices in the text that *el* holds directly (its text and its children's tails)."""
     found = len(_PRICE_RE.findall(el.text)) if el.text else 0
@@ -174,7 +182,8 @@ class CardCounts:
         self.prices: dict[HtmlElement, int] = {}
         self.images: dict[HtmlElement, int] = {}
         self.price_variants: list[HtmlElement] = []
-        if not _PRICE_RE.search(region.text_content()):
+        text = region.text_content()
+        if not (_may_hold_price(text) and _PRICE_RE.search(text)):
             return
         prices = self.prices
         images = self.images
@@ -388,7 +397,8 @@ def _button_label(el: HtmlElement, language: str | None) -> str:
     """The words of *el* when it looks like a button: a link, or a leaf block or span."""
     if el.tag != "a" and (len(el) or not el.text):
         return ""
-    words = " ".join(el.text_content().split())
+    text = el.text_content() if len(el) else el.text or ""  # a leaf's text is its own
+    words = " ".join(text.split())
     if words.count(" ") < REPEATED_BUTTONS.max_words and matches("card_action", language, words):
         return repeat_key(words)
     return ""

@@ -20,12 +20,11 @@ Fenced code and Markdown table rows are never touched: they repeat lines on purp
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .words import sentences, word_list, word_tokens
+from .words import more_runs_than, sentences, word_list
 
 __all__ = [
     "REPEATS",
@@ -95,31 +94,46 @@ def _short_key(line: str, limit: int) -> str | None:
 
     A line is read only as far as its first words: a paragraph is not split whole.
     """
-    if next(itertools.islice(word_tokens(line), limit, None), None) is not None:
+    if more_runs_than(line, limit):
         return None
     key = repeat_key(line)
     return key if not key or key.count(" ") < limit else None
 
 
-def drop_adjacent_repeats(text: str) -> str:
-    """*text* without short lines that repeat the line before them (blank lines between)."""
-    lines = text.split("\n")
+def _without_adjacent_repeats(lines: list[str], prose: list[bool]) -> list[str]:
+    """*lines* without the short prose lines that repeat the line before them (blank lines
+    between)."""
     kept: list[str] = []
     previous: str | None = ""  # None: a line too long to be dropped, equal to no short one
-    for line, prose in zip(lines, _prose_flags(lines), strict=True):
-        key = _short_key(line, REPEATS.max_repeated_line_words) if prose else ""
+    for line, is_prose in zip(lines, prose, strict=True):
+        if not line.strip():  # no words to repeat, and no line to compare the next one with
+            kept.append(line)
+            continue
+        key = _short_key(line, REPEATS.max_repeated_line_words) if is_prose else ""
         if key and key == previous:
             continue
-        if line.strip():
-            previous = key
+        previous = key
         kept.append(line)
+    return kept
+
+
+def _joined(text: str, lines: list[str], kept: list[str]) -> str:
+    """*kept* (*text*'s *lines* less some) as one text, or *text* when none went."""
     if len(kept) == len(lines):
         return text
     return _BLANK_RUN_RE.sub("\n\n", "\n".join(kept))
 
 
+def drop_adjacent_repeats(text: str) -> str:
+    """*text* without short lines that repeat the line before them (blank lines between)."""
+    lines = text.split("\n")
+    return _joined(text, lines, _without_adjacent_repeats(lines, list(_prose_flags(lines))))
+
+
 def _undoubled(line: str) -> str:
     """*line* with its text once when it is that text twice over (glued or space-joined)."""
+    if not line.strip():
+        return line
     body = _LINE_MARKS_RE.sub("", line)
     marks = line[: len(line) - len(body)]
     half, rest = divmod(len(body), 2)
@@ -131,18 +145,28 @@ def _undoubled(line: str) -> str:
     return marks + first
 
 
+def _undoubled_lines(lines: list[str], prose: list[bool]) -> list[str]:
+    return [
+        _undoubled(line) if is_prose else line for line, is_prose in zip(lines, prose, strict=True)
+    ]
+
+
 def drop_doubled_lines(text: str) -> str:
     """*text* with each prose line that says one text twice over cut to one copy."""
     lines = text.split("\n")
-    return "\n".join(
-        _undoubled(line) if prose else line
-        for line, prose in zip(lines, _prose_flags(lines), strict=True)
-    )
+    return "\n".join(_undoubled_lines(lines, list(_prose_flags(lines))))
 
 
 def finish_lines(text: str) -> str:
-    """*text* with doubled lines cut to one copy and short repeated lines dropped."""
-    return drop_adjacent_repeats(drop_doubled_lines(text))
+    """*text* with doubled lines cut to one copy and short repeated lines dropped.
+
+    Lines are split and told prose once: cutting a line to one copy keeps its marks and its
+    first characters, so it stays prose or not as it was.
+    """
+    lines = text.split("\n")
+    prose = list(_prose_flags(lines))
+    undoubled = _undoubled_lines(lines, prose)
+    return _joined("\n".join(undoubled), lines, _without_adjacent_repeats(undoubled, prose))
 
 
 def _repeats(words: list[str], seen: set[tuple[str, ...]]) -> bool:

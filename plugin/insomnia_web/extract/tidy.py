@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
-from .counts import tag_name
+from .counts import tag_name, text_of
 from .dedup import repeat_key
 from .rules import matches
 
@@ -67,8 +67,9 @@ REPEATED_BLOCKS = RepeatedBlocks()
 LEGAL_LINES = LegalLines()
 
 
-def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
-    """Blocks without block children, in document order, with their normalized words."""
+def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str, str]]:
+    """Blocks without block children, in document order, with their text (read once) and
+    its normalized words."""
     # One bottom-up pass marks the elements that hold a block (so deep trees stay linear).
     holds_block: dict[HtmlElement, bool] = {}
     for el in reversed(list(root.iter())):
@@ -78,7 +79,7 @@ def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
                 held = True
                 break
         holds_block[el] = held
-    found: list[tuple[HtmlElement, str]] = []
+    found: list[tuple[HtmlElement, str, str]] = []
     stack = [root]
     while stack:
         el = stack.pop()
@@ -86,17 +87,17 @@ def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
         if tag in _VERBATIM_TAGS:
             continue
         if tag in _BLOCK_TAGS and el is not root and not holds_block[el]:
-            words = repeat_key(el.text_content())
-            found.append((el, words))
+            text = text_of(el)
+            found.append((el, text, repeat_key(text)))
             continue
         stack.extend(reversed([child for child in el if tag_name(child)]))
     return found
 
 
-def _is_legal(el: HtmlElement, words: str, language: str | None) -> bool:
+def _is_legal(text: str, words: str, language: str | None) -> bool:
     if words.count(" ") + 1 > LEGAL_LINES.max_words:
         return False
-    text = " ".join(el.text_content().split())
+    text = " ".join(text.split())
     return LEGAL_LINES.sign.search(text) is not None or matches("legal_line", language, text)
 
 
@@ -115,21 +116,21 @@ def tidy_blocks(root: HtmlElement, language: str | None = "en") -> None:
     *language* selects the phrases of copyright lines (``legal_line``).
     """
     seen: set[str] = set()
-    for el, words in _leaf_blocks(root):
-        if _is_legal(el, words, language) or _is_repeat(words, seen):
+    for el, text, words in _leaf_blocks(root):
+        if _is_legal(text, words, language) or _is_repeat(words, seen):
             el.drop_tree()
 
 
 def drop_repeated_blocks(root: HtmlElement) -> None:
     """Drop each block whose words repeat an earlier block's, keeping the first copy."""
     seen: set[str] = set()
-    for el, words in _leaf_blocks(root):
+    for el, _, words in _leaf_blocks(root):
         if _is_repeat(words, seen):
             el.drop_tree()
 
 
 def drop_legal_lines(root: HtmlElement, language: str | None = "en") -> None:
     """Drop short copyright and "all rights reserved" blocks."""
-    for el, words in _leaf_blocks(root):
-        if _is_legal(el, words, language):
+    for el, text, words in _leaf_blocks(root):
+        if _is_legal(text, words, language):
             el.drop_tree()
