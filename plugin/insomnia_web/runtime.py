@@ -109,28 +109,33 @@ def _cancel_requested() -> bool:
     return task is not None and task.cancelling() > 0
 
 
+_BAD_INPUT: dict[str, tuple[str, str]] = {
+    "nested": (
+        f"nested more than {MAX_DEPTH} lists or objects deep",
+        "as the tool's schema describes it",
+    ),
+    "surrogate": (
+        "contains a lone surrogate code point, which is not valid Unicode text",
+        "as valid UTF-8 text",
+    ),
+    "integer": (
+        "the integer is outside the 64-bit range",
+        f"as an integer between {-MAX_INT - 1} and {MAX_INT}",
+    ),
+}
+"""What is wrong with an input value, and how to send it instead, by
+:func:`~insomnia_web.textcheck.first_bad_input`'s reason."""
+
+
 def _refuse_input(field: str, why: str) -> NoReturn:
     """Raise ``invalid_input`` naming *field*, a string with a lone surrogate (*why*
     ``"surrogate"``), an integer beyond the 64-bit range (``"integer"``) or lists and
     mappings nested too deep (``"nested"``)."""
-    if why == "nested":
-        raise ToolError(
-            "invalid_input",
-            f"{field}: nested more than {MAX_DEPTH} lists or objects deep",
-            hint=f"Send {field} as the tool's schema describes it.",
-            details={"field": field},
-        )
-    if why == "surrogate":
-        raise ToolError(
-            "invalid_input",
-            f"{field}: contains a lone surrogate code point, which is not valid Unicode text",
-            hint=f"Send {field} as valid UTF-8 text.",
-            details={"field": field},
-        )
+    problem, instead = _BAD_INPUT[why]
     raise ToolError(
         "invalid_input",
-        f"{field}: the integer is outside the 64-bit range",
-        hint=f"Send {field} as an integer between {-MAX_INT - 1} and {MAX_INT}.",
+        f"{field}: {problem}",
+        hint=f"Send {field} {instead}.",
         details={"field": field},
     )
 
