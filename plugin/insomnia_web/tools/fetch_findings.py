@@ -25,6 +25,7 @@ from urllib.parse import unquote_plus
 
 from yarl import URL
 
+from ..extract.words import sentences
 from ..net.urlpolicy import clean_url_text
 
 if TYPE_CHECKING:
@@ -34,7 +35,6 @@ __all__ = ["MIN_WORDS", "canonical_source", "contains_finding", "verify_findings
 
 MIN_WORDS = 3
 _WORD_RE = re.compile(r"\w+(?:[.,'\u2019-]\w+)*")  # inner ASCII or typographic apostrophe
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 
 
 def canonical_source(url: str) -> str:
@@ -59,7 +59,7 @@ def _sentences(content: str) -> list[str]:
     claim cut into one-word sentences must still occur as a whole."""
     pieces: list[list[str]] = []
     short: list[str] = []
-    for sentence in _SENTENCE_RE.split(content.strip()):
+    for sentence in sentences(content.strip()):
         words = short + _WORD_RE.findall(sentence.casefold())
         short = words if len(words) < MIN_WORDS else []
         if not short:
