@@ -218,3 +218,12 @@ def test_random_markdown_keeps_every_character_in_order() -> None:
             previous_end = p.end
         covered = "".join(bodies(text, passages))
         assert re.sub(r"\s+", "", covered) == re.sub(r"\s+", "", text)
+
+
+def test_an_overlong_cjk_paragraph_is_split_at_its_full_stops() -> None:
+    """A Japanese paragraph too long for one passage is cut after a 。, though no space
+    follows it, not in the middle of a sentence."""
+    text = "これは長い段落の一文です。" * 60
+    passages = split_passages(text)
+    assert len(passages) > 1
+    assert all(text[p.start : p.end].endswith("。") for p in passages)

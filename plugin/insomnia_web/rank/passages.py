@@ -31,7 +31,14 @@ import msgspec
 
 from .tokens import BYTES_PER_TOKEN, TOKENS_PER_WORD_X10, utf8_size
 
-__all__ = ["MAX_HEADING_CHARS", "MAX_WORDS", "MIN_WORDS", "Passage", "split_passages"]
+__all__ = [
+    "MAX_HEADING_CHARS",
+    "MAX_WORDS",
+    "MIN_WORDS",
+    "SENTENCE_END_RE",
+    "Passage",
+    "split_passages",
+]
 
 MIN_WORDS = 60
 MAX_WORDS = 150
@@ -41,7 +48,11 @@ MAX_HEADING_CHARS = 80
 _HEADING_RE = re.compile(r"#{1,6}\s")
 _ITEM_RE = re.compile(r"(?:[-*+•]|\d{1,3}[.)])\s")
 _FENCE_RE = re.compile(r"(```|~~~)")
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?…。！？])[\"')\]]*\s+")  # noqa: RUF001 - CJK full stops
+SENTENCE_END_RE = re.compile(
+    r"(?<=[.!?…])[\"')\]]*\s+"  # a Latin stop, closing quotes or brackets, then space
+    r"|(?<=[。！？])[」』）]*\s*"  # noqa: RUF001 - a CJK stop: no space follows it
+)
+"""Where a sentence ends (the space after it is matched too); shared by :mod:`.window`."""
 # Bytes per word, x10, as the token estimator counts them (bytes per token x tokens per word).
 _BYTES_PER_WORD_X10 = BYTES_PER_TOKEN * TOKENS_PER_WORD_X10
 _LINE_END_RE = re.compile(r"\n")
@@ -210,7 +221,7 @@ def _is_table_separator(line: str) -> bool:
 
 def _split_long(text: str, unit: _Unit, max_words: int) -> list[_Unit]:
     """Cut an overlong unit at sentence (or line) ends, then every *max_words* words."""
-    boundary = _LINE_END_RE if text.startswith(("```", "~~~"), unit.start) else _SENTENCE_END_RE
+    boundary = _LINE_END_RE if text.startswith(("```", "~~~"), unit.start) else SENTENCE_END_RE
     cuts = [m.end() for m in boundary.finditer(text, unit.start, unit.end)]
     pieces: list[tuple[int, int]] = []
     prev = unit.start

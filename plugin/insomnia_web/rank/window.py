@@ -12,22 +12,20 @@ import re
 from collections.abc import Collection
 
 from .analysis import analyze
+from .passages import SENTENCE_END_RE
 from .tokens import estimate_tokens
 
 __all__ = ["best_window", "sentence_spans"]
 
-_SENTENCE_END_RE = re.compile(
-    r"(?<=[.!?…])[\"')\]]*\s+"  # a Latin stop, closing quotes or brackets, then space
-    r"|(?<=[。！？])[」』）]*\s*"  # noqa: RUF001 - a CJK stop: no space follows it
-    r"|\n+"
-)
+_BREAK_RE = re.compile(f"{SENTENCE_END_RE.pattern}|\\n+")
+"""A sentence end (:data:`.passages.SENTENCE_END_RE`) or a line break."""
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence or line of *text*, surrounding space left out."""
     spans = []
     start = 0
-    for m in _SENTENCE_END_RE.finditer(text):
+    for m in _BREAK_RE.finditer(text):
         end = m.start() + len(m.group().rstrip())
         if text[start:end].strip():
             spans.append((start, end))
