@@ -15,6 +15,7 @@ from insomnia_web import (
     SearchHit,
     SearchRequest,
     SearchResponse,
+    ToolResult,
     parse_manifest,
 )
 from insomnia_web.errors import ManifestError
@@ -307,6 +308,18 @@ async def test_altered_query_is_shown(make_runtime: Callable[..., Runtime]) -> N
     assert "    (1 day ago)" in lines
 
 
+async def _search_returning(make_runtime: Callable[..., Runtime], urls: list[str]) -> ToolResult:
+    """A WebSearch (results mode) whose provider returns a result for each of *urls*."""
+    provider = MockProvider.named(
+        "listed", lambda request: [SearchHit(title="T", url=url) for url in urls]
+    )
+    runtime = make_runtime(
+        manifest_data({"provider": "listed", "mode": "results"}),
+        plugins=(ProviderPlugin(provider),),
+    )
+    return await runtime.call_tool("WebSearch", {"query": "q"})
+
+
 @pytest.mark.asyncio
 async def test_result_hosts_are_shown_as_they_are_fetched(
     make_runtime: Callable[..., Runtime],
@@ -320,14 +333,7 @@ async def test_result_hosts_are_shown_as_they_are_fetched(
         "https://PAYPAL.com.login.test/",
         "https://a.test/?q=%7e#top",
     ]
-    spoofing = MockProvider.named(
-        "spoofing", lambda request: [SearchHit(title="T", url=url) for url in urls]
-    )
-    runtime = make_runtime(
-        manifest_data({"provider": "spoofing", "mode": "results"}),
-        plugins=(ProviderPlugin(spoofing),),
-    )
-    result = await runtime.call_tool("WebSearch", {"query": "q"})
+    result = await _search_returning(make_runtime, urls)
     assert result.output is not None
     assert [r["url"] for r in result.output["results"]] == [
         "https://xn--pple-43d.com/login",
@@ -448,13 +454,7 @@ async def test_result_urls_show_invisible_characters_encoded(
         "https://b.test/q?x=\u200by",
         "https://c.test/M\u00fcnchen",
     ]
-    provider = MockProvider.named(
-        "bidi", lambda request: [SearchHit(title="T", url=url) for url in urls]
-    )
-    runtime = make_runtime(
-        manifest_data({"provider": "bidi", "mode": "results"}), plugins=(ProviderPlugin(provider),)
-    )
-    result = await runtime.call_tool("WebSearch", {"query": "q"})
+    result = await _search_returning(make_runtime, urls)
     assert result.output is not None
     assert [r["url"] for r in result.output["results"]] == [
         "https://a.test/inv%E2%80%AEoice",
