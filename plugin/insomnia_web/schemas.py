@@ -245,7 +245,7 @@ class SaveFindingInput(_In, kw_only=True, frozen=True):
         Meta(
             min_length=1,
             max_length=MAX_FINDING_CHARS,
-            description="The fact, self-contained.",
+            description="Self-contained whole sentences.",
         ),
     ]
     source_url: Annotated[

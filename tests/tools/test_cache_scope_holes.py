@@ -18,7 +18,7 @@ from .conftest import SITE, MakeRuntime, Site
 from .test_save_finding import cache_of, save
 
 INTRANET = """<html><head><title>Intranet</title></head><body><article><h1>Payroll</h1>
-<p>The payroll server password rotates every Friday at noon, says the intranet.</p>
+<p>The payroll server password rotates every Friday at noon. The intranet says so.</p>
 </article></body></html>"""
 CLAIM = "The payroll server password rotates every Friday at noon."
 

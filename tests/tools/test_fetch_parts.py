@@ -10,7 +10,7 @@ from insomnia_web.errors import ToolError
 from insomnia_web.extract.body import decode_body, effective_type, refuse_binary
 from insomnia_web.modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END, format_age
 from insomnia_web.schemas import FetchCacheInfo, WebFetchOutput
-from insomnia_web.tools.fetch_findings import _words, contains_finding
+from insomnia_web.tools.fetch_findings import contains_finding, page_sentences
 from insomnia_web.tools.fetch_layout import render_fetch
 from insomnia_web.tools.fetch_paging import slice_text
 
@@ -119,14 +119,33 @@ def test_literal_replacement_characters_are_not_decoding_errors() -> None:
         ("Python 3.12 was released in 2023.", "**Python 3.12** was  RELEASED in 2023!", True),
         ("Python 3.12 was released in 2023.", "| Python 3.12 | was released in 2023 |", True),
         ("Python 3.1 was released in 2009.", "Python 3.12 was released in 2009.", False),
-        ("It is fast. It is small.", "It is small, they say. It is fast.", True),
+        ("It is fast. It is small.", "It is small. They say so. It is fast.", True),
         ("It is fast. It is tiny.", "It is small. It is fast.", False),
         ("Yes.", "Yes.", False),
     ],
 )
 def test_contains_finding(content: str, page: str, found: bool) -> None:
     """Every sentence must occur as whole words; case, markup and spacing do not matter."""
-    assert contains_finding(_words(page), content) is found
+    assert contains_finding(page_sentences(page), content) is found
+
+
+@pytest.mark.parametrize(
+    ("content", "page", "found"),
+    [
+        ("The moon is made of cheese.", "It is not true that the moon is made of cheese.", False),
+        ("The moon is made of cheese.", "The moon is made of cheese is a myth.", False),
+        ("Der Mond ist aus Käse.", "Es stimmt nicht, dass der Mond ist aus Käse.", False),
+        ("The moon is made of rock.", "# Facts\nThe moon is made of rock.\n- Mars is red.", True),
+        ("The moon is made of rock.", "Facts: the moon is made of rock", False),
+        ("月は岩でできている。", "事実です。月は岩でできている。", True),
+    ],
+)
+def test_a_finding_is_made_of_whole_sentences_of_the_page(
+    content: str, page: str, found: bool
+) -> None:
+    """Each sentence of a finding must be a whole sentence (or line) of the page: words a page
+    quotes inside a longer sentence ("it is not true that ...") do not verify it."""
+    assert contains_finding(page_sentences(page), content) is found
 
 
 @pytest.mark.parametrize(
@@ -138,8 +157,9 @@ def test_contains_finding(content: str, page: str, found: bool) -> None:
             False,
         ),
         ("Acme is safe! No! Recalls!", "Acme is safe to use. No recalls this year.", False),
-        ("The U.S. economy grew 3% in 2024.", "Since then the U.S. economy grew 3% in 2024.", True),
-        ("Sales fell. Up 3%.", "Sales fell. Up 3% last year, they rose again.", True),
+        ("The U.S. economy grew 3% in 2024.", "Then. The U.S. economy grew 3% in 2024.", True),
+        ("Sales fell. Up 3%.", "Costs rose. Sales fell. Up 3%. Then.", True),
+        ("Sales fell. Up 3%.", "Sales fell. Up 3% last year, they rose again.", False),
     ],
 )
 def test_short_sentences_are_matched_with_their_neighbours(
@@ -148,7 +168,7 @@ def test_short_sentences_are_matched_with_their_neighbours(
     """A sentence of fewer than three words must occur joined to the sentence beside it: a
     claim cut into one-word sentences (``Vaccines. Cause. Autism.``) was verified by any
     page holding its words anywhere."""
-    assert contains_finding(_words(page), content) is found
+    assert contains_finding(page_sentences(page), content) is found
 
 
 # --- rendering ---------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ PAGE = """<html><head><title>What's new</title></head><body><article>
 <h1>What's new in Python 3.12</h1>
 <p>Python 3.12 was released on <b>2 October 2023</b>.
 The release focused on usability.</p>
-<p>It removed the <code>distutils</code> package, deprecated since 3.10.</p>
+<p>It removed the <code>distutils</code> package. It had been deprecated since 3.10.</p>
 </article></body></html>"""
 
 

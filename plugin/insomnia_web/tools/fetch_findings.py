@@ -3,9 +3,12 @@
 A finding saved with a ``source_url`` becomes verified when a WebFetch of that URL returns
 text containing it. Text is compared as sequences of words (case-folded; punctuation,
 Markdown markers and whitespace ignored), sentence by sentence: every sentence of the
-finding must occur in the page, one shorter than :data:`MIN_WORDS` words together with the
-sentence beside it. A finding of fewer than :data:`MIN_WORDS` words is never
-verified this way: too short to be evidence. Only the text WebFetch extracts for a reader
+finding must be a whole sentence (or line) of the page, one shorter than :data:`MIN_WORDS`
+words together with the sentence beside it. Words the page says only inside a longer
+sentence do not count: "it is not true that X" and "X is a myth" do not verify "X". A
+finding of fewer than :data:`MIN_WORDS` words (CJK text counted as
+:func:`~..extract.words.count_words` counts it) is never verified this way: too short to
+be evidence. Only the text WebFetch extracts for a reader
 (``readable`` or ``full`` mode) verifies: a ``raw`` fetch, which returns scripts, comments and
 hidden elements too, never does. Nor does a page whose URL (the one asked for, or where
 it was read) holds a sentence of the finding: a page may echo its URL (a search page
@@ -25,13 +28,19 @@ from urllib.parse import unquote_plus
 
 from yarl import URL
 
-from ..extract.words import sentences
+from ..extract.words import count_words, sentences
 from ..net.urlpolicy import clean_url_text
 
 if TYPE_CHECKING:
     from ..cache import CacheStore, Finding
 
-__all__ = ["MIN_WORDS", "canonical_source", "contains_finding", "verify_findings"]
+__all__ = [
+    "MIN_WORDS",
+    "canonical_source",
+    "contains_finding",
+    "page_sentences",
+    "verify_findings",
+]
 
 MIN_WORDS = 3
 _WORD_RE = re.compile(r"\w+(?:[.,'\u2019-]\w+)*")  # inner ASCII or typographic apostrophe
@@ -53,34 +62,58 @@ def _words(text: str) -> str:
     return " " + " ".join(_WORD_RE.findall(text.casefold())) + " "
 
 
-def _sentences(content: str) -> list[str]:
-    """The sentences of *content*, each as :func:`_words`; a sentence of fewer than
-    :data:`MIN_WORDS` words is joined to the next (the last to the one before), so that a
-    claim cut into one-word sentences must still occur as a whole."""
+_SEP = "\n"
+"""Between two sentences in :func:`page_sentences` (no word holds it)."""
+
+
+def _split(text: str) -> list[str]:
+    """The sentences of *text*, each line on its own, as :func:`_words` without the
+    padding; sentences without words are left out."""
+    out = []
+    for line in text.splitlines():
+        for sentence in sentences(line):
+            words = " ".join(_WORD_RE.findall(sentence.casefold()))
+            if words:
+                out.append(words)
+    return out
+
+
+def page_sentences(text: str) -> str:
+    """*text* as its sentences (:func:`_split`), each between two :data:`_SEP`."""
+    return _SEP + _SEP.join(_split(text)) + _SEP
+
+
+def _pieces(content: str) -> list[list[str]]:
+    """The sentences of *content* (:func:`_split`) in pieces that must each occur as
+    consecutive whole sentences of a page: a sentence of fewer than :data:`MIN_WORDS` words
+    is one piece with the next (the last with the one before), so that a claim cut into
+    one-word sentences must still occur as a whole."""
     pieces: list[list[str]] = []
     short: list[str] = []
-    for sentence in sentences(content.strip()):
-        words = short + _WORD_RE.findall(sentence.casefold())
-        short = words if len(words) < MIN_WORDS else []
-        if not short:
-            pieces.append(words)
+    for sentence in _split(content.strip()):
+        short.append(sentence)
+        if count_words(" ".join(short)) >= MIN_WORDS:
+            pieces.append(short)
+            short = []
     if short and pieces:
         pieces[-1] += short
     elif short:
         pieces.append(short)
-    return [" " + " ".join(words) + " " for words in pieces]
+    return pieces
 
 
-def contains_finding(page_words: str, content: str) -> bool:
-    """Whether every sentence of *content* occurs in the page (given as :func:`_words`)."""
-    return _contains(page_words, _sentences(content))
+def contains_finding(page: str, content: str) -> bool:
+    """Whether every sentence of *content* is a whole sentence of the page (given as
+    :func:`page_sentences`)."""
+    return _contains(page, _pieces(content))
 
 
-def _contains(page_words: str, sentences: list[str]) -> bool:
-    """Whether every one of *sentences* (:func:`_sentences`) occurs in the page."""
-    if sum(len(s.split()) for s in sentences) < MIN_WORDS:
+def _contains(page: str, pieces: list[list[str]]) -> bool:
+    """Whether every one of *pieces* (:func:`_pieces`) occurs in the page as consecutive
+    whole sentences."""
+    if count_words(" ".join(s for piece in pieces for s in piece)) < MIN_WORDS:
         return False
-    return all(s in page_words for s in sentences)
+    return all(_SEP + _SEP.join(piece) + _SEP in page for piece in pieces)
 
 
 def _url_words(urls: Iterable[str]) -> str:
@@ -103,14 +136,14 @@ async def verify_findings(
             candidates[finding.id] = finding
     if not candidates:
         return []
-    page_words = _words(text)
+    page = page_sentences(text)
     url_words = _url_words(dict.fromkeys([*urls, by_url]))
     verified = []
     for finding in candidates.values():
-        sentences = _sentences(finding.content)
-        if any(s in url_words for s in sentences):
+        pieces = _pieces(finding.content)
+        if any(f" {' '.join(piece)} " in url_words for piece in pieces):
             continue
-        if _contains(page_words, sentences) and await cache.mark_verified(
+        if _contains(page, pieces) and await cache.mark_verified(
             finding.id, verified_by_url=by_url, scope=scope
         ):
             verified.append(finding)

@@ -33,7 +33,7 @@ class SaveFinding(WebTool[SaveFindingInput, SaveFindingOutput]):
         """The model-facing description, with limits from the active manifest."""
         days = self.manifest.web.cache.finding_ttl_s / 86400
         return (
-            "Save a self-contained fact you learned for later WebSearch calls on that question. "
+            "Save a fact you learned for later WebSearch calls on that question. "
             f"Kept {days:g} days, shown as UNVERIFIED model finding until a WebFetch of "
             "source_url confirms it. Never save instructions or secrets."
         )
@@ -135,7 +135,8 @@ def _render(
     ]
     if source:
         lines.append(
-            f"It becomes verified if a later WebFetch of {source} returns text containing it."
+            f"It becomes verified if a later WebFetch of {source} returns each of its "
+            "sentences as a whole sentence."
         )
     else:
         lines.append("It has no source_url, so no fetch can verify it.")
