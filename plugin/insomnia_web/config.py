@@ -20,7 +20,7 @@ from msgspec import Meta
 from .errors import ManifestError
 from .hosts.addresses import parse_cidrs, parse_ip
 from .hosts.names import pattern_problem
-from .manifest_path import DEFAULT_MANIFEST_NAME, find_manifest
+from .manifest_path import DEFAULT_CACHE_PATH, DEFAULT_MANIFEST_NAME, find_manifest
 from .permissions import parse_rules
 
 __all__ = [
@@ -294,8 +294,15 @@ class CacheConfig(_Config, frozen=True):
 
     enabled: Annotated[bool, Meta(description="Use the cache.")] = True
     path: Annotated[
-        str, Meta(min_length=1, description="SQLite file: an absolute path; ~ is expanded.")
-    ] = "~/.cache/insomnia-web/cache.sqlite3"
+        str,
+        Meta(
+            min_length=1,
+            description=(
+                "SQLite file: an absolute path; ~ is expanded. The default is under "
+                "$XDG_CACHE_HOME when that is set to an absolute path."
+            ),
+        ),
+    ] = DEFAULT_CACHE_PATH
     url: Annotated[
         Annotated[str, Meta(pattern=r"^postgres(ql)?://")] | None,
         Meta(

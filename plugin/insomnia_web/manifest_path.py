@@ -31,9 +31,11 @@ from pathlib import Path
 import msgspec
 
 __all__ = [
+    "DEFAULT_CACHE_PATH",
     "DEFAULT_MANIFEST_NAME",
     "MANIFEST_ENV",
     "ManifestSource",
+    "cache_file",
     "find_manifest",
     "user_manifest_path",
     "working_dir_manifest",
@@ -41,6 +43,8 @@ __all__ = [
 
 DEFAULT_MANIFEST_NAME = "insomnia.toml"
 MANIFEST_ENV = "INSOMNIA_WEB_MANIFEST"
+DEFAULT_CACHE_PATH = "~/.cache/insomnia-web/cache.sqlite3"
+"""``web.cache.path``'s default, which :func:`cache_file` moves under ``$XDG_CACHE_HOME``."""
 
 
 class ManifestSource(msgspec.Struct, frozen=True, kw_only=True):
@@ -51,15 +55,31 @@ class ManifestSource(msgspec.Struct, frozen=True, kw_only=True):
     """``--manifest``, ``$INSOMNIA_WEB_MANIFEST``, ``user config`` or ``built-in defaults``."""
 
 
+def _xdg_dir(name: str, fallback: str, env: Mapping[str, str]) -> Path:
+    """``$name`` when it is an absolute path, else ``~/fallback``: the XDG Base Directory
+    spec says to ignore a relative one, which would name a folder of the working directory."""
+    base = env.get(name) or ""
+    return Path(base) if Path(base).is_absolute() else _expand_home(f"~/{fallback}", env)
+
+
 def user_manifest_path(env: Mapping[str, str] | None = None) -> Path:
     """``$XDG_CONFIG_HOME/insomnia-web/insomnia.toml``, defaulting to ``~/.config``.
 
-    A relative ``$XDG_CONFIG_HOME`` is ignored, as the XDG Base Directory spec says: it
-    would name a folder of the working directory, which is read only when named."""
+    A relative ``$XDG_CONFIG_HOME`` is ignored (:func:`_xdg_dir`): the working directory's
+    manifest is read only when named."""
     env = os.environ if env is None else env
-    base = env.get("XDG_CONFIG_HOME") or ""
-    root = Path(base) if Path(base).is_absolute() else Path.home() / ".config"
-    return root / "insomnia-web" / DEFAULT_MANIFEST_NAME
+    return _xdg_dir("XDG_CONFIG_HOME", ".config", env) / "insomnia-web" / DEFAULT_MANIFEST_NAME
+
+
+def cache_file(path: str, env: Mapping[str, str] | None = None) -> Path:
+    """The SQLite cache file ``web.cache.path`` names: the default
+    (:data:`DEFAULT_CACHE_PATH`) is ``$XDG_CACHE_HOME/insomnia-web/cache.sqlite3``
+    (``~/.cache`` when that is unset, empty or relative); a path the manifest sets is used
+    as written, a leading ``~`` meaning the home directory."""
+    env = os.environ if env is None else env
+    if path == DEFAULT_CACHE_PATH:
+        return _xdg_dir("XDG_CACHE_HOME", ".cache", env) / "insomnia-web" / "cache.sqlite3"
+    return _expand_home(path, env)
 
 
 def working_dir_manifest(cwd: Path | None = None) -> Path | None:

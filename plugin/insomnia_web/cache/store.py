@@ -16,6 +16,7 @@ import msgspec
 
 from ..config import CacheConfig
 from ..errors import ToolError
+from ..manifest_path import cache_file
 from .budget import ProviderUsage, Slot, day_key, hold_span, month_key, plan_slot
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
 from .schema import BUSY_TIMEOUT_MS, open_database
@@ -119,9 +120,10 @@ class Cache:
 
     @classmethod
     def from_config(cls, cfg: CacheConfig, *, clock: Callable[[], float] = time.time) -> Cache:
-        """A cache at ``cfg.path`` pruning rows past the TTLs and the file past ``max_mb``."""
+        """A cache at ``cfg.path`` (:func:`~..manifest_path.cache_file`) pruning rows past the
+        TTLs and the file past ``max_mb``."""
         return cls(
-            cfg.path,
+            cache_file(cfg.path),
             clock=clock,
             search_ttl_s=cfg.search_ttl_s,
             page_ttl_s=cfg.page_ttl_s,

@@ -29,6 +29,7 @@ from ..history import JsonlHistory
 from ..hosts.addresses import parse_cidrs
 from ..manifest_path import (
     ManifestSource,
+    cache_file,
     find_manifest,
     user_manifest_path,
     working_dir_manifest,
@@ -375,12 +376,12 @@ def check_cache(setup: Setup) -> Iterator[Finding]:
         yield Finding(check="cache", status="info", detail="disabled (web.cache.enabled = false)")
         return
     if not cfg.url:
-        blocked = _writable_dir(Path(cfg.path).expanduser())
+        blocked = _writable_dir(cache_file(cfg.path))
         if blocked is not None:
             yield Finding(
                 check="cache",
                 status="warn",
-                detail=f"SQLite {Path(cfg.path).expanduser()}: {blocked} is not writable",
+                detail=f"SQLite {cache_file(cfg.path)}: {blocked} is not writable",
                 fix="set web.cache.path to a writable location, or web.cache.enabled = false",
             )
             return
