@@ -44,6 +44,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import lxml.html
 
@@ -504,6 +505,8 @@ def save_pages(scores: Scores, path: Path) -> None:
         {
             "key": _page_key(r.page.dataset, r.page.page_id),
             "f1": r.f1,
+            "p": r.p,
+            "r": r.r,
             "counts": list(r.counts),
             "digest": r.digest,
         }
@@ -515,6 +518,14 @@ def save_pages(scores: Scores, path: Path) -> None:
 def _part_score(dataset: str, f1s: list[float], counts: list[tuple[int, int, int, int]]) -> float:
     """The part's headline: snippet F1 pooled over pages for trafeval, else mean F1."""
     return pooled_prf(counts)[2] if dataset == "trafeval" else _mean(f1s)
+
+
+def _split_line(saved: list[dict[str, Any]], rows: list[Row]) -> str:
+    """A part's mean precision and recall before (*saved* records) and after (*rows*): a lower
+    precision is words added that the gold lacks, a lower recall gold words missed."""
+    p_old, r_old = _mean([s["p"] for s in saved]), _mean([s["r"] for s in saved])
+    p_new, r_new = _mean([r.p for r in rows]), _mean([r.r for r in rows])
+    return f"P {p_old:.3f} -> {p_new:.3f}, R {r_old:.3f} -> {r_new:.3f}"
 
 
 def compare_pages(scores: Scores, path: Path) -> None:
@@ -545,6 +556,8 @@ def compare_pages(scores: Scores, path: Path) -> None:
         moved = sum(1 for r in group if before[id(r)]["digest"] != r.digest)
         metric = "snippet F1" if dataset == "trafeval" else "F1"
         print(f"{' '.join(label)} {metric} {old:.3f} -> {new:.3f} ({moved} changed)")
+        if dataset != "trafeval" and all("p" in before[id(r)] for r in group):
+            print(f"  {_split_line([before[id(r)] for r in group], group)}")
     if changed:
         print("changed pages (F1 before -> after):")
     for r in sorted(changed, key=lambda r: r.f1 - before[id(r)]["f1"]):

@@ -86,3 +86,25 @@ def test_a_run_against_saved_pages_lists_the_pages_whose_text_changed(
     assert ["wcxb", "check", "F1", "1.000", "->", "1.000", "(0", "changed)"] in lines
     assert ["wcxb", "listing", "tune", "F1", "1.000", "->", "0.800", "(1", "changed)"] in lines
     assert ["wcxb/1", "listing", "tune", "F1", "1.000", "->", "0.800"] in lines
+
+
+def test_a_run_against_saved_pages_splits_each_part_into_precision_and_recall(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bag-of-words part compared with a saved run also prints its mean precision and
+    recall before and after, so a change's loss reads as words added or words missed."""
+    bench = _bench(monkeypatch)
+
+    def scores(p: float, r: float) -> Any:
+        page = bench.Page("aeb", "1", "", "", part="tune")
+        f1 = 2 * p * r / (p + r)
+        found = bench.Scores()
+        found.rows.append(bench.Row(page, p, r, f1, None, None, (0, 0, 0, 0), 0.0, digest=str(p)))
+        return found
+
+    saved = tmp_path / "before.json"
+    bench.save_pages(scores(0.5, 1.0), saved)
+    bench.compare_pages(scores(1.0, 0.75), saved)
+    lines = [line.split() for line in capsys.readouterr().out.splitlines()]
+    at = lines.index(["aeb", "tune", "F1", "0.667", "->", "0.857", "(1", "changed)"])
+    assert lines[at + 1] == ["P", "0.500", "->", "1.000,", "R", "1.000", "->", "0.750"]
