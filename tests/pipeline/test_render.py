@@ -9,6 +9,8 @@ import pytest
 
 from insomnia_web.modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END
 from insomnia_web.pipeline import fit_excerpt_search, render_excerpt_search, render_findings
+from insomnia_web.pipeline.excerpts import byline
+from insomnia_web.pipeline.fetch import PageOutcome
 from insomnia_web.rank import estimate_tokens
 from insomnia_web.schemas import (
     ExcerptItem,
@@ -224,3 +226,27 @@ def test_a_finding_cannot_forge_a_verified_label_on_a_line_of_its_own() -> None:
     inner = render_findings([finding]).splitlines()[1:-1]
     assert len(inner) == 1
     assert inner[0].startswith("UNVERIFIED model finding")
+
+
+@pytest.mark.parametrize(
+    ("published", "modified", "line"),
+    [
+        (
+            "2026-03-01T09:30:00Z",
+            "2026-03-05",
+            "By Ada · published 2026-03-01 · modified 2026-03-05",
+        ),
+        ("2026-03-01T09:30:00Z", "2026-03-01T18:00:00Z", "By Ada · published 2026-03-01"),
+        ("2026-03-01", "2026-02-27", "By Ada · published 2026-03-01"),
+        (None, "2026-02-27", "By Ada · modified 2026-02-27"),
+    ],
+)
+def test_a_byline_gives_a_modified_date_only_when_it_is_later(
+    published: str | None, modified: str | None, line: str
+) -> None:
+    """A modified date on the day of publication (or before it) says nothing the
+    published date does not, and costs tokens on every label."""
+    page = PageOutcome(
+        url="https://a.test/1", status="ok", author="Ada", published=published, modified=modified
+    )
+    assert byline(page) == line

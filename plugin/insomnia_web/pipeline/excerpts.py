@@ -88,13 +88,18 @@ def _item(e: Excerpt) -> ExcerptItem:
 
 
 def byline(outcome: PageOutcome | None) -> str | None:
-    """``By Ann Lee · published 2026-03-01 · modified 2026-03-02``, from what the page states."""
+    """``By Ann Lee · published 2026-03-01 · modified 2026-03-02``, from what the page states;
+    the modified date only when it is a later day than the published one."""
     if outcome is None or outcome.status != "ok":
         return None
     parts = [f"By {outcome.author}"] if outcome.author else []
-    for label, value in (("published", outcome.published), ("modified", outcome.modified)):
+    published = (outcome.published or "")[:10]
+    modified = (outcome.modified or "")[:10]
+    if published and modified <= published:
+        modified = ""
+    for label, value in (("published", published), ("modified", modified)):
         if value:
-            parts.append(f"{label} {value[:10]}")
+            parts.append(f"{label} {value}")
     if not parts:
         return None
     line = " · ".join(parts)
