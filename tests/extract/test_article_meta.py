@@ -57,6 +57,33 @@ def test_time_element_and_rel_author_are_the_last_resort() -> None:
     assert out.modified is None
 
 
+def test_a_marked_author_block_gives_its_name_not_its_whole_text() -> None:
+    """An ``itemprop="author"`` block (a forum post's member card) names its author by a
+    nested ``itemprop="name"``; its other text (rank, join date, post count) is not a name."""
+    card = (
+        '<div itemprop="author" itemscope itemtype="https://schema.org/Person">'
+        '<meta itemprop="name" content="SmellSharpe"><a href="/m/1">SmellSharpe</a>'
+        "<span>Well-known member</span><dl><dt>Joined</dt><dd>Dec 29, 2021</dd>"
+        "<dt>Messages</dt><dd>2,093</dd></dl></div>"
+    )
+    assert extract_html(page(body=card)).author == "SmellSharpe"
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        '<div itemprop="author">Jossi Loibl (born 1962) has written about wine and food for '
+        "more than 25 years, as a freelance author for magazines and papers.</div>",
+        '<p><a rel="author" href="/u/rg">Roger Gonzalez @rgonzalezcbs Nov 19, 2019 at 6:46 pm '
+        "ET • 2 min read</a></p>",
+    ],
+)
+def test_marked_text_longer_than_a_name_is_no_author(block: str) -> None:
+    """Marked text of more words than a few names (an author's biography, a name run into
+    a date line) is not taken for the author: no author beats a paragraph on every label."""
+    assert extract_html(page(body=block)).author is None
+
+
 def test_a_page_that_states_nothing_has_no_metadata() -> None:
     """No declarations and no <time>: author and dates stay None (nothing is guessed)."""
     out = extract_html(page(body="<p>Published March 1, 2026 by Ann.</p>"))

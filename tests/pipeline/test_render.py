@@ -250,3 +250,9 @@ def test_a_byline_gives_a_modified_date_only_when_it_is_later(
         url="https://a.test/1", status="ok", author="Ada", published=published, modified=modified
     )
     assert byline(page) == line
+
+
+def test_a_byline_does_not_say_by_twice() -> None:
+    """An author the page itself writes as "By Glen Owen" is not shown as "By By Glen Owen"."""
+    page = PageOutcome(url="https://a.test/1", status="ok", author="by Glen Owen")
+    assert byline(page) == "By Glen Owen"

@@ -8,8 +8,11 @@ wins, value by value):
 2. meta tags: ``article:published_time`` / ``article:modified_time`` (Open Graph),
    ``og:updated_time``, ``citation_publication_date``, ``DC.date``, ``date``, ``pubdate``,
    ``author``, ``article:author`` and ``citation_author`` (a URL is not an author);
-3. markup: ``itemprop`` ``datePublished`` / ``dateModified`` / ``author``, the first
-   ``<time datetime>`` (the published date), ``rel="author"`` links.
+3. markup: ``itemprop`` ``datePublished`` / ``dateModified`` / ``author`` (an author
+   block's nested ``itemprop="name"`` when it has one), the first ``<time datetime>`` (the
+   published date), ``rel="author"`` links. Text read from markup names an author only
+   when it is as short as a few names (:data:`MAX_MARKED_AUTHOR_WORDS`): a member card, a
+   biography or a name run into its date line is not a name.
 
 Dates are kept only when they are ISO 8601 (a date, or a date and time); they come back
 normalised (``2026-03-01`` or ``2026-03-01T09:30:00+00:00``). Nothing is guessed from the
@@ -28,10 +31,13 @@ from lxml.html import HtmlElement
 
 from .declared import parse_ld
 from .signals import ld_json_texts
+from .words import count_words
 
 __all__ = ["ArticleMeta", "article_meta", "iso_date"]
 
 MAX_AUTHOR_CHARS = 200
+MAX_MARKED_AUTHOR_WORDS = 8
+"""Most words of an author read from an element's text (not a declared value)."""
 _ISO_RE = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$")
 _PUBLISHED_META = (
     "article:published_time",
@@ -145,11 +151,34 @@ def _from_markup(root: HtmlElement) -> ArticleMeta:
     if published is None:
         first_time = next(iter(root.iterfind(".//time[@datetime]")), None)
         published = iso_date(first_time.get("datetime")) if first_time is not None else None
-    author = _clean_author(prop("author"))
+    author = _clean_author(_marked_author(marked))
     if author is None:
         link = next(iter(root.iterfind('.//a[@rel="author"]')), None)
-        author = _clean_author(link.text_content()) if link is not None else None
+        author = _clean_author(_name_like(link.text_content())) if link is not None else None
     return ArticleMeta(author, published, iso_date(prop("dateModified")))
+
+
+def _marked_author(marked: Sequence[HtmlElement]) -> str | None:
+    """The first ``itemprop="author"`` value: its ``content``, else the ``content`` or text
+    of the ``itemprop="name"`` inside it, else its own text when :func:`_name_like`."""
+    for el in marked:
+        if el.get("itemprop") != "author":
+            continue
+        value: str | None = el.get("content")
+        if value is None:
+            name = next((n for n in el.iterdescendants() if n.get("itemprop") == "name"), None)
+            if name is not None:
+                value = str(name.get("content") or name.text_content())
+            else:
+                value = _name_like(str(el.text_content()))
+        if value and value.strip():
+            return value
+    return None
+
+
+def _name_like(text: str) -> str | None:
+    """*text* when it is no longer than :data:`MAX_MARKED_AUTHOR_WORDS` words, else None."""
+    return text if count_words(text) <= MAX_MARKED_AUTHOR_WORDS else None
 
 
 def article_meta(root: HtmlElement, ld_data: Sequence[Any] | None = None) -> ArticleMeta:

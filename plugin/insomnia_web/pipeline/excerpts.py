@@ -92,7 +92,10 @@ def byline(outcome: PageOutcome | None) -> str | None:
     the modified date only when it is a later day than the published one."""
     if outcome is None or outcome.status != "ok":
         return None
-    parts = [f"By {outcome.author}"] if outcome.author else []
+    author = outcome.author or ""
+    if author[:3].lower() == "by ":  # the page's own "By ...": not "By By ..."
+        author = author[3:].lstrip()
+    parts = [f"By {author}"] if author else []
     published = (outcome.published or "")[:10]
     modified = (outcome.modified or "")[:10]
     if published and modified <= published:
