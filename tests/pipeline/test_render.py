@@ -200,7 +200,7 @@ def test_no_results_says_so() -> None:
 def test_a_byline_comes_once_under_its_source_label() -> None:
     """The page's author and dates follow the label once, not once per passage."""
     first, second = sample().excerpts
-    line = "By Ada · published 2026-03-01"
+    line = "By Ada · 2026-03-01"
     both = [msgspec.structs.replace(e, byline=line) for e in (first, second)]
     lines = render_excerpt_search(sample(excerpts=both), HEADER).splitlines()
     assert lines[2:4] == ["[1] First - https://a.test/1", line]
@@ -234,10 +234,10 @@ def test_a_finding_cannot_forge_a_verified_label_on_a_line_of_its_own() -> None:
         (
             "2026-03-01T09:30:00Z",
             "2026-03-05",
-            "By Ada · published 2026-03-01 · modified 2026-03-05",
+            "By Ada · 2026-03-01 · modified 2026-03-05",
         ),
-        ("2026-03-01T09:30:00Z", "2026-03-01T18:00:00Z", "By Ada · published 2026-03-01"),
-        ("2026-03-01", "2026-02-27", "By Ada · published 2026-03-01"),
+        ("2026-03-01T09:30:00Z", "2026-03-01T18:00:00Z", "By Ada · 2026-03-01"),
+        ("2026-03-01", "2026-02-27", "By Ada · 2026-03-01"),
         (None, "2026-02-27", "By Ada · modified 2026-02-27"),
     ],
 )
@@ -256,3 +256,10 @@ def test_a_byline_does_not_say_by_twice() -> None:
     """An author the page itself writes as "By Glen Owen" is not shown as "By By Glen Owen"."""
     page = PageOutcome(url="https://a.test/1", status="ok", author="by Glen Owen")
     assert byline(page) == "By Glen Owen"
+
+
+def test_a_byline_without_an_author_is_the_date() -> None:
+    """A page that states only dates has them as its byline; one stating nothing has none."""
+    dated = PageOutcome(url="https://a.test/1", status="ok", published="2026-03-01T09:30:00Z")
+    assert byline(dated) == "2026-03-01"
+    assert byline(PageOutcome(url="https://a.test/1", status="ok")) is None

@@ -64,7 +64,7 @@ async def test_excerpt_labels_carry_the_byline(site: Site, tmp_path: Path) -> No
     async with Runtime(manifest, plugins=[plugin], load_entrypoints=False) as runtime:
         found = await runtime.call_tool("WebSearch", {"query": "green tea brewing minutes"})
     assert found.output is not None, found.text
-    line = "By Ann Lee · published 2026-03-01 · modified 2026-03-05"
+    line = "By Ann Lee · 2026-03-01 · modified 2026-03-05"
     assert f"[1] Brewing tea - {site.url('/tea')}\n{line}\n" in found.text
     assert found.output["excerpts"][0]["byline"] == line
 

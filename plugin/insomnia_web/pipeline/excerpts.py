@@ -88,8 +88,9 @@ def _item(e: Excerpt) -> ExcerptItem:
 
 
 def byline(outcome: PageOutcome | None) -> str | None:
-    """``By Ann Lee · published 2026-03-01 · modified 2026-03-02``, from what the page states;
-    the modified date only when it is a later day than the published one."""
+    """``By Ann Lee · 2026-03-01 · modified 2026-03-02``, from what the page states: the
+    author, the day of publication (a date after a byline needs no word to say what it is),
+    and the modified day only when it is later than that."""
     if outcome is None or outcome.status != "ok":
         return None
     author = outcome.author or ""
@@ -98,11 +99,10 @@ def byline(outcome: PageOutcome | None) -> str | None:
     parts = [f"By {author}"] if author else []
     published = (outcome.published or "")[:10]
     modified = (outcome.modified or "")[:10]
-    if published and modified <= published:
-        modified = ""
-    for label, value in (("published", published), ("modified", modified)):
-        if value:
-            parts.append(f"{label} {value}")
+    if published:
+        parts.append(published)
+    if modified > published:
+        parts.append(f"modified {modified}")
     if not parts:
         return None
     line = " · ".join(parts)

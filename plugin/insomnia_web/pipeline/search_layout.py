@@ -5,7 +5,7 @@ Layout (the provenance line comes first; :mod:`insomnia_web.tools.search_cache` 
     [cache: miss · brave]
     <<<UNTRUSTED WEB CONTENT>>>
     [1] URL
-    By Author · published 2026-03-01
+    By Author · 2026-03-01
     § Heading
     passage
     …

@@ -3,7 +3,7 @@
 The model reads excerpts grouped by source (:mod:`insomnia_web.pipeline.search_layout`)::
 
     [1] Title - URL            (or "[1] URL" when the URL already says what the page is)
-    By Author · published 2026-03-01
+    By Author · 2026-03-01
     § Heading the title does not already say, on what the query asks
     passage
     …
@@ -11,7 +11,7 @@ The model reads excerpts grouped by source (:mod:`insomnia_web.pipeline.search_l
 
 A source pays for its label line once (:func:`source_label`: the title as
 :func:`shown_title` shows it, and the whole URL), its byline when the page states its
-author or dates (``By Author · published 2026-03-01``), and the blank line before it. Every
+author or dates (``By Author · 2026-03-01``), and the blank line before it. Every
 passage pays for its text, its heading line when :func:`shown_heading` shows one, and one
 separator line (a line break, or ``…`` between passages that are not adjacent on the page).
 The label is priced with a three-digit ``[nnn]`` because ids are assigned only after
