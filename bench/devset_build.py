@@ -167,6 +167,22 @@ def extract(dataset: str, name: str, url: str) -> tuple[str, str]:
 
 
 @cache
+def byline_of(dataset: str, name: str, url: str) -> str | None:
+    """The line WebSearch shows under the page's label: the author and dates the page
+    states (``insomnia_web.extract.article_meta``), or None when it states none."""
+    from insomnia_web.extract.article_meta import article_meta
+    from insomnia_web.extract.parse import parse_html
+    from insomnia_web.pipeline.excerpts import byline
+    from insomnia_web.pipeline.fetch import PageOutcome
+
+    root = parse_html(html_of(dataset, name))
+    if root is None:
+        return None
+    meta = article_meta(root)
+    return byline(PageOutcome(url=url, status="ok", **meta._asdict()))
+
+
+@cache
 def load_pages(text: str = "truth", only: frozenset[str] | None = None) -> dict[str, Page]:
     """Read every page of the three datasets (or the pages keyed in *only*).
 

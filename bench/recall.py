@@ -37,10 +37,13 @@ The measurement
 ---------------
 For each question, its ten pages are handed to each method as search results, with provider
 ranks shuffled deterministically per question (document BM25 on the question itself would make
-the source page rank 1 far more often than a real engine does). The page text is the one the
-set was built and validated on (``--text truth``, the default) or ``insomnia_web.extract`` on
-every page (``--text extract``; questions whose answer the extractor lost are left out and
-listed). A question counts as answered at a budget when an answer string occurs in the
+the source page rank 1 far more often than a real engine does), each as WebSearch would read
+it: its URL without tracking parameters, the byline of the author and dates the page states
+(which the model reads under the source's label, so it counts against the budget), and its
+text with Markdown links written as their words (WCXB's gold text keeps link targets; the
+extractor does not). The page text is the one the set was built and validated on
+(``--text truth``, the default) or ``insomnia_web.extract`` on every page (``--text
+extract``; questions whose answer the extractor lost are left out and listed). A question counts as answered at a budget when an answer string occurs in the
 passage text the method returns.
 
 Each table cell is recall with its 95% Wilson interval. ``labels`` is the label share at 1000
@@ -102,6 +105,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import re
 import statistics
 import sys
 import time
@@ -118,6 +122,7 @@ from devset_build import (
     DATA_DIR,
     Page,
     Question,
+    byline_of,
     holds_answer,
     load_devset,
     load_pages,
@@ -166,20 +171,29 @@ class Run(NamedTuple):
 
 Runner = Callable[[str, list[SourceDoc], int], Run]
 
+MARKDOWN_LINK_RE = re.compile(
+    r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?\)"
+)
+"""A Markdown link ``[words](target "title")`` (words with one level of brackets, as in
+``[[1]](...)``); its words are group 1."""
+
 
 def build_cases(questions: Sequence[Question], pages: dict[str, Page]) -> list[Case]:
-    """Turn every question's returned pages into SourceDocs with shuffled provider ranks
-    (and their URLs without tracking parameters, as WebSearch shows them)."""
+    """Turn every question's returned pages into SourceDocs with shuffled provider ranks, as
+    WebSearch reads them: their URLs without tracking parameters, the byline of the author
+    and dates the page states, and the text without Markdown link targets (WCXB's gold
+    text has them; the extractor writes a link as its words only)."""
     cases = []
     for q in questions:
         ranks = list(range(1, len(q.returned) + 1))
         random.Random(q.id).shuffle(ranks)
-        docs = [
-            SourceDoc(
-                url=strip_tracking(pages[k].url), title=pages[k].title, text=pages[k].text, rank=r
-            )
-            for k, r in zip(q.returned, ranks, strict=True)
-        ]
+        docs = []
+        for k, r in zip(q.returned, ranks, strict=True):
+            p = pages[k]
+            url = strip_tracking(p.url)
+            byline = byline_of(p.dataset, p.page, url)
+            text = MARKDOWN_LINK_RE.sub(r"\1", p.text)
+            docs.append(SourceDoc(url=url, title=p.title, text=text, rank=r, byline=byline))
         docs.sort(key=lambda d: d.rank)
         cases.append((q, docs))
     return cases
@@ -197,7 +211,9 @@ def excerpts_run(found: Sequence[Excerpt], query: str) -> Run:
     """Price what select_excerpts returned as it prices it (``selection_cost``: one label per
     source, heading lines for *query*, separators); labels are what is not passage text."""
     total = selection_cost(
-        ((e.title, e.url, e.heading, e.text) for e in found), frozenset(query_terms(query))
+        ((e.title, e.url, e.heading, e.text) for e in found),
+        frozenset(query_terms(query)),
+        {e.url: e.byline for e in found if e.byline},
     )
     text = sum(estimate_tokens(e.text) for e in found)
     return Run([e.text for e in found], total, total - text)

@@ -115,7 +115,7 @@ def current(
         items = [
             ExcerptItem(
                 id=e.id, url=e.url, title=e.title, text=e.text, score=e.score, start=e.start,
-                end=e.end, heading=e.heading,
+                end=e.end, heading=e.heading, byline=e.byline,
             )
             for e in found
         ]  # fmt: skip
@@ -258,15 +258,17 @@ def report(cases: Sequence[tuple[Any, list[SourceDoc]]], title: str = "") -> Non
         print(f"| {name} | {' | '.join(cells)} | {m.tokens[at]:.0f} | {labels} | {versus} |")
 
 
-def line_kind(index: int, line: str) -> str:
-    """What one line of the rendered text is: header, delimiter, label, heading, gap,
-    other results, blank or passage."""
+def line_kind(index: int, line: str, previous: str = "") -> str:
+    """What one line of the rendered text is, after a line of the kind *previous*: header,
+    delimiter, label, byline, heading, gap, other results, blank or passage."""
     if index == 0:
         return "provenance line"
     if line in (UNTRUSTED_BEGIN, UNTRUSTED_END):
         return "delimiters"
     if re.match(r"\[\d+\] ", line):
         return "labels"
+    if previous == "labels" and re.match(r"(By .+|Published|Modified) ", line):
+        return "bylines"
     if line.startswith("§ "):
         return "heading lines"
     if line == "…":
@@ -299,10 +301,12 @@ def print_breakdown(cases: Sequence[tuple[Any, list[SourceDoc]]], budget: int = 
         text, tokens, _, _ = render(case.question, docs, budget)
         total += tokens
         bpe_total += count(text) if count else 0
+        kind = ""
         for i, line in enumerate(text.split("\n")):
-            for kind, part in line_parts(line_kind(i, line), line):
-                spent[kind] = spent.get(kind, 0) + estimate_tokens(part)
-                bpe[kind] = bpe.get(kind, 0) + (count(part) if count and part else 0)
+            kind = line_kind(i, line, kind)
+            for part_kind, part in line_parts(kind, line):
+                spent[part_kind] = spent.get(part_kind, 0) + estimate_tokens(part)
+                bpe[part_kind] = bpe.get(part_kind, 0) + (count(part) if count and part else 0)
     n_cases = len(cases)
     print(f"\nwhere the default's tokens go at {budget} ({n_cases} questions)\n")
     print("| lines | tokens per question | share | BPE tokens | BPE share |\n|---|---|---|---|---|")
