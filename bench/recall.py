@@ -43,15 +43,16 @@ it: its URL without tracking parameters, the byline of the author and dates the 
 text with Markdown links written as their words (WCXB's gold text keeps link targets; the
 extractor does not). The page text is the one the set was built and validated on
 (``--text truth``, the default) or ``insomnia_web.extract`` on every page (``--text
-extract``; questions whose answer the extractor lost are left out and listed). A question counts as answered at a budget when an answer string occurs in the
-passage text the method returns.
+extract``; questions whose answer the extractor lost are left out and listed). A question
+counts as answered at a budget when an answer string occurs in the passage text the method
+returns.
 
 Each table cell is recall with its 95% Wilson interval. ``labels`` is the label share at 1000
 tokens: of the model-facing tokens a method spends, the share that are labels and structure
 rather than passage text (for the in-process rows by
 ``insomnia_web.rank.budget.selection_cost``, what ``select_excerpts`` pays; for the ``text:``
-rows in the whole rendered text: header, delimiters, labels, heading lines, notes, other
-results). The tables are printed for the ``tune`` part, the ``check`` part, each wording
+rows in the whole rendered text: header, delimiters, labels, bylines, heading lines, notes,
+other results). The tables are printed for the ``tune`` part, the ``check`` part, each wording
 style (``keywords``, ``question``) and the whole set.
 ``--compare A B`` prints the paired difference A - B with a paired-bootstrap 95% interval
 (fixed seed); a change is kept only when the interval excludes 0. The line "room to lose"

@@ -20,8 +20,8 @@ ablation rows.
 
 A question is answered at a budget when an answer string occurs anywhere in the text the
 model reads. Cells: recall with its 95% Wilson interval. ``tokens`` is the mean estimate
-of the whole text; ``labels`` the share of it that is not passage text (labels, headings,
-delimiters, header, notes, other results), by the token estimator and, in parentheses, by
+of the whole text; ``labels`` the share of it that is not passage text (labels, bylines,
+headings, delimiters, header, notes, other results), by the token estimator and, in parentheses, by
 words x 1.3 for both the whole text and the passages (which counts a URL as one word).
 The paired column is the difference to ``bm25`` at 1000 tokens with its 95% interval
 (normal approximation of the paired differences).
