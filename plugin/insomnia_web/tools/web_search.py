@@ -25,6 +25,7 @@ from ..schemas import (
     WebSearchOutput,
 )
 from ..search.base import SearchProvider, SearchRequest, SearchResponse
+from ..search.bounds import bounded
 from ..search.redact import Redactor
 from ..search.tracking import clean_hits
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
@@ -396,7 +397,8 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         """Ask *provider*; a plugin's unexpected exception becomes ``provider_error``.
 
         The provider's secrets (its API key) are redacted from its answer and its errors
-        before anything else sees them: the model, the history and the cache.
+        before anything else sees them: the model, the history and the cache; the answer is
+        cut to :mod:`~insomnia_web.search.bounds` first.
         """
         ctx.progress(f"searching {provider.name}", None, None)
         redactor = Redactor(provider.secrets())
@@ -422,6 +424,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                 retryable=False,
                 details={"provider": provider.name},
             )
+        response = bounded(response)
         return redactor.value(response) if redactor else response
 
     def _filter(
