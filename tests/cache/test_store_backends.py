@@ -146,6 +146,20 @@ async def test_findings_found_and_verified(store: CacheStore) -> None:
 
 
 @pytest.mark.asyncio
+async def test_findings_of_a_source_are_listed_newest_first_up_to_a_limit(
+    store: CacheStore,
+) -> None:
+    """A source's unverified findings come newest first, at most *limit* of them."""
+    ids = [
+        (await store.add_finding("q", f"Fact number {n} here.", "https://x.test/", ttl_s=60)).id
+        for n in range(3)
+    ]
+    listed = await store.findings_for_source("https://x.test/", limit=2)
+    assert [f.id for f in listed] == [ids[2], ids[1]]
+    assert len(await store.findings_for_source("https://x.test/")) == 3
+
+
+@pytest.mark.asyncio
 async def test_findings_expire(store: CacheStore, clock: FakeClock) -> None:
     """A finding past its lifetime is no longer found."""
     await store.add_finding("tortoise lifespan", "About 150 years.", None, ttl_s=60)

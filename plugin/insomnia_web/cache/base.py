@@ -69,9 +69,11 @@ class CacheStore(Protocol):
         verifications under other views stay); False if there is no such finding."""
         ...
 
-    async def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:
+    async def findings_for_source(
+        self, url: str, *, scope: str = "", limit: int | None = None
+    ) -> list[Finding]:
         """Unexpired findings whose source URL is exactly *url*, not yet verified under the
-        network view *scope*."""
+        network view *scope*: the newest *limit* of them (all when ``None``), newest first."""
         ...
 
     async def take_slot(

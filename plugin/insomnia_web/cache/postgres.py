@@ -454,7 +454,9 @@ class PostgresStore:
 
         return await self._run("verify finding", step)
 
-    async def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:
+    async def findings_for_source(
+        self, url: str, *, scope: str = "", limit: int | None = None
+    ) -> list[Finding]:
         """See :meth:`.store.Cache.findings_for_source`."""
         now = self._clock()
 
@@ -462,8 +464,8 @@ class PostgresStore:
             cur = await conn.execute(
                 f"SELECT {_FINDING_COLUMNS} FROM findings d {_VERIFIED} "
                 "WHERE d.source_url = %s AND v.finding_id IS NULL AND d.expires_at > %s "
-                "ORDER BY d.id",
-                (scope, url, now),
+                "ORDER BY d.id DESC LIMIT %s",
+                (scope, url, now, limit),
             )
             return [_finding(r) for r in await cur.fetchall()]
 

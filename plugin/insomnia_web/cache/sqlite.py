@@ -72,9 +72,13 @@ class SqliteStore:
             self.cache.mark_verified, finding_id, verified_by_url=verified_by_url, scope=scope
         )
 
-    async def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:
+    async def findings_for_source(
+        self, url: str, *, scope: str = "", limit: int | None = None
+    ) -> list[Finding]:
         """See :meth:`.store.Cache.findings_for_source`."""
-        return await asyncio.to_thread(self.cache.findings_for_source, url, scope=scope)
+        return await asyncio.to_thread(
+            self.cache.findings_for_source, url, scope=scope, limit=limit
+        )
 
     async def take_slot(
         self,

@@ -483,15 +483,18 @@ class Cache:
             )
             return cur.rowcount > 0
 
-    def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:
+    def findings_for_source(
+        self, url: str, *, scope: str = "", limit: int | None = None
+    ) -> list[Finding]:
         """Unexpired findings whose ``source_url`` is exactly *url*, not yet verified under
-        the network view *scope*."""
+        the network view *scope*: the newest *limit* of them (all when ``None``), newest
+        first."""
         with self._use("finding lookup") as conn:
             rows = conn.execute(
                 f"SELECT {_FINDING_COLUMNS} FROM findings d {_VERIFIED} "
                 "WHERE d.source_url = ? AND v.finding_id IS NULL AND d.expires_at > ? "
-                "ORDER BY d.id",
-                (scope, url, self._clock()),
+                "ORDER BY d.id DESC LIMIT ?",
+                (scope, url, self._clock(), -1 if limit is None else limit),
             ).fetchall()
             return [_finding(r) for r in rows]
 
