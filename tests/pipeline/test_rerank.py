@@ -185,6 +185,7 @@ class Broken(Reranker):
     name: ClassVar[str] = "broken"
     mode: ClassVar[str] = "raise"
     release: ClassVar[threading.Event] = threading.Event()
+    hung: ClassVar[int] = 0
 
     def score(self, query: str, passages: Sequence[RerankPassage]) -> list[float]:
         """Fail the way :attr:`mode` names."""
@@ -199,6 +200,7 @@ class Broken(Reranker):
             passages.clear()
             return []
         if self.mode == "hang":
+            type(self).hung += 1
             self.release.wait(10)
             return [0.0] * len(passages)
         return [float("nan")] * len(passages)
@@ -248,15 +250,20 @@ async def test_a_hanging_reranker_is_given_up_at_the_deadline(
     env: Web, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A reranker that does not answer costs the rerank once the pipeline's deadline has
-    passed: the search answers in about ``deadline_s``, its passages in first-stage order."""
+    passed: the search answers in about ``deadline_s``, its passages in first-stage order;
+    while that call has not returned, later searches do not call it (one stuck thread)."""
     monkeypatch.setattr(Broken, "mode", "hang")
+    monkeypatch.setattr(Broken, "hung", 0)
     rt = env.runtime(pipeline={"rerank": "broken", "deadline_s": 1}, plugins=(BrokenPlugin(),))
     started = time.monotonic()
     try:
         text, out = await search(rt, "tortoise lifespan")
         elapsed = time.monotonic() - started
+        again, _ = await search(rt, "giant tortoise")
     finally:
         Broken.release.set()
     assert elapsed < 3
     assert out["excerpts"]
     assert "reranker 'broken' failed (no answer within" in text
+    assert "reranker 'broken' failed (its call of an earlier search has not returned" in again
+    assert Broken.hung == 1

@@ -45,6 +45,15 @@ class PipelineResult(msgspec.Struct, frozen=True, kw_only=True):
     warnings: list[str] = msgspec.field(default_factory=list)
 
 
+_late_calls: dict[int, threading.Thread] = {}
+"""The call of each reranker (by ``id``) that outlived its search's deadline."""
+
+
+def _first_stage(n: int) -> list[float]:
+    """Scores that keep the first-stage order of *n* candidates."""
+    return [float(-i) for i in range(n)]
+
+
 class GuardedReranker(Reranker):
     """A reranker whose failure costs the second opinion, not the search: when it raises
     (anything, ``BaseException`` included), answers after *timeout_s*, or returns a score
@@ -52,9 +61,11 @@ class GuardedReranker(Reranker):
     first-stage order and :attr:`failure` says why (a warning for the model; the traceback
     goes to the log, for the plugin's author).
 
-    The inner ``score`` runs in a daemon thread of its own, waited for at most *timeout_s*
-    (a thread cannot be stopped: one that never returns is left behind), over a tuple of the
-    passages, so that emptying or reordering what it was given changes nothing here.
+    The inner ``score`` runs in a daemon thread of its own, waited for at most *timeout_s*,
+    over a tuple of the passages, so that emptying or reordering what it was given changes
+    nothing here. A thread cannot be stopped: one that never returns is left behind, and
+    while it runs the reranker is not called again (a failure), so that a reranker that
+    hangs holds one thread, not one per search.
     """
 
     name = "guarded"
@@ -68,6 +79,10 @@ class GuardedReranker(Reranker):
         """The inner reranker's scores, or scores that keep the first-stage order."""
         given = tuple(passages)
         answer: list[list[float] | BaseException] = []
+        late = _late_calls.get(id(self.inner))
+        if late is not None and late.is_alive():
+            self._fail("its call of an earlier search has not returned")
+            return _first_stage(len(given))
 
         def call() -> None:
             try:
@@ -79,6 +94,7 @@ class GuardedReranker(Reranker):
         worker.start()
         worker.join(self.timeout_s)
         if not answer:
+            _late_calls[id(self.inner)] = worker
             self._fail(f"no answer within {self.timeout_s:.2f} s")
         elif isinstance(scores := answer[0], BaseException):
             _log.warning("reranker %r failed", self.inner.name, exc_info=scores)
@@ -87,7 +103,7 @@ class GuardedReranker(Reranker):
             return scores
         else:
             self._fail(f"{len(scores)} scores for {len(given)} passages, or not all finite")
-        return [float(-i) for i in range(len(given))]
+        return _first_stage(len(given))
 
     def _fail(self, why: str) -> None:
         self.failure = (
