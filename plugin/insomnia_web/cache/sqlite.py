@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import Mapping
 from typing import Literal
 
-from .base import StoreName
+from .base import MAX_FINDINGS, StoreName
 from .budget import ProviderUsage, Slot
 from .models import CacheStats, Finding, SearchHit, Snapshot
 from .store import Cache
@@ -53,11 +53,17 @@ class SqliteStore:
         )
 
     async def add_finding(
-        self, query: str, content: str, source_url: str | None = None, *, ttl_s: float
+        self,
+        query: str,
+        content: str,
+        source_url: str | None = None,
+        *,
+        ttl_s: float,
+        keep: int = MAX_FINDINGS,
     ) -> Finding:
         """See :meth:`.store.Cache.add_finding`."""
         return await asyncio.to_thread(
-            self.cache.add_finding, query, content, source_url, ttl_s=ttl_s
+            self.cache.add_finding, query, content, source_url, ttl_s=ttl_s, keep=keep
         )
 
     async def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:
