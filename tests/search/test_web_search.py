@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -497,3 +499,26 @@ async def test_a_provider_answer_of_any_size_gives_a_bounded_text(
     assert len(result.output["results"]) == 20
     assert len(result.text) < 40_000
     assert len(msgspec.json.encode(result.output)) < 80_000
+
+
+@pytest.mark.asyncio
+async def test_a_provider_that_never_answers_is_a_timeout_at_its_deadline(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """A provider plugin that does not answer within web.search.timeout_s fails the search
+    with a retryable timeout naming it, at that deadline, instead of holding the call."""
+
+    async def never(request: SearchRequest) -> list[SearchHit]:
+        await asyncio.sleep(3600)
+        return []
+
+    runtime = make_runtime(
+        manifest_data({"provider": "stuck", "mode": "results", "timeout_s": 0.5}),
+        plugins=(ProviderPlugin(MockProvider.named("stuck", never)),),
+    )
+    started = time.monotonic()
+    result = await asyncio.wait_for(runtime.call_tool("WebSearch", {"query": "q"}), 10)
+    assert time.monotonic() - started < 3
+    assert result.error is not None
+    assert result.error.code == "timeout"
+    assert "'stuck'" in result.error.message
