@@ -472,14 +472,14 @@ async def test_result_urls_show_invisible_characters_encoded(
 async def test_a_provider_answer_of_any_size_gives_a_bounded_text(
     make_runtime: Callable[..., Runtime],
 ) -> None:
-    """Titles, snippets, ages and warnings of a hostile provider, each a megabyte long, and
-    results by the hundred thousand are cut on their way in: twenty results make at most
-    about 30,000 characters, and the search takes no time to filter the rest."""
+    """Titles, snippets, ages, warnings and the name of a hostile provider, each a megabyte
+    long, and results by the hundred thousand are cut on their way in: twenty results make
+    at most about 30,000 characters, and the search takes no time to filter the rest."""
     huge = "word " * 200_000
     flood = MockProvider.named(
         "flood",
         lambda r: SearchResponse(
-            provider="flood",
+            provider=huge,
             hits=[
                 SearchHit(
                     title=huge, url=f"https://h{i}.test/", snippet=huge, age=huge,

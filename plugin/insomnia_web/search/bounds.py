@@ -3,9 +3,9 @@
 A provider is a plugin's code or a server someone else runs (a SearXNG instance), and its
 answer goes into the model's context, the history and the cache. :func:`bounded` cuts it
 to sizes no real answer reaches before anything else reads it: the first
-:data:`MAX_HITS` results, each text to its limit (ending in ``…`` when cut), the first
-:data:`MAX_WARNINGS` warnings. A megabyte title cost as many tokens in every later call
-that read the cached answer.
+:data:`MAX_HITS` results, each text (and the provider's name) to its limit (ending in
+``…`` when cut), the first :data:`MAX_WARNINGS` warnings. A megabyte title cost as many
+tokens in every later call that read the cached answer.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from .base import SearchHit, SearchResponse
 
 __all__ = [
     "MAX_HITS",
+    "MAX_NAME_CHARS",
     "MAX_SNIPPET_CHARS",
     "MAX_TITLE_CHARS",
     "MAX_WARNINGS",
@@ -33,6 +34,8 @@ MAX_AGE_CHARS = 40
 MAX_WARNINGS = 5
 MAX_WARNING_CHARS = 300
 """Longest warning, and longest altered query."""
+MAX_NAME_CHARS = 100
+"""Longest provider name an answer gives (each result carries it)."""
 
 
 def _cut(text: str, limit: int) -> str:
@@ -57,6 +60,7 @@ def bounded(response: SearchResponse) -> SearchResponse:
     altered = response.altered_query
     return msgspec.structs.replace(
         response,
+        provider=_cut(response.provider, MAX_NAME_CHARS),
         hits=[_hit(h) for h in response.hits[:MAX_HITS]],
         altered_query=None if altered is None else _cut(altered, MAX_WARNING_CHARS),
         warnings=[_cut(w, MAX_WARNING_CHARS) for w in response.warnings[:MAX_WARNINGS]],
