@@ -227,6 +227,28 @@ def test_a_plain_http_brave_origin_is_refused(url: str) -> None:
     assert "https" in info.value.message
 
 
+@pytest.mark.parametrize("provider", ["brave", "searxng"])
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "https://ann:s3cret@search.example",
+        "https://ann@search.example/",
+        "https://:s3cret@search.example",
+    ],
+)
+def test_a_provider_origin_holding_a_user_or_password_is_refused(
+    provider: str, origin: str
+) -> None:
+    """A provider base_url with a user:password@ part is refused at load, naming the key and
+    not the password: every search failed with credentials_in_url, and the origin (password
+    and all) named the provider's request budget in the cache, which `cache stats` shows."""
+    with pytest.raises(ManifestError) as info:
+        parse_manifest({"web": {"search": {provider: {"base_url": origin}}}})
+    assert info.value.key == f"web.search.{provider}.base_url"
+    assert "s3cret" not in str(info.value)
+    assert "user:password@" in info.value.message
+
+
 @pytest.mark.parametrize("url", ["http://127.0.0.1:8888", "http://[::1]:9", "http://localhost:9"])
 def test_a_plain_http_brave_origin_on_this_machine_loads(url: str) -> None:
     """A Brave base_url over plain http to this machine (a test server) is accepted."""

@@ -514,9 +514,20 @@ def _check_semantics(manifest: Manifest, source: str) -> None:
 
 
 def _check_key_origin(manifest: Manifest, source: str) -> None:
-    """Refuse a Brave origin over plain http to another machine: the API key would cross
-    the network unencrypted in every request (a test server on this machine may use it)."""
-    parts = urlsplit(manifest.web.search.brave.base_url)
+    """Refuse a provider origin with a ``user:password@`` part (every request would be
+    refused for it, and the origin names the provider's request budget in the cache), and
+    a Brave origin over plain http to another machine: the API key would cross the network
+    unencrypted in every request (a test server on this machine may use it)."""
+    search = manifest.web.search
+    for name, origin in (("brave", search.brave.base_url), ("searxng", search.searxng.base_url)):
+        if origin and "@" in urlsplit(origin).netloc:
+            raise ManifestError(
+                f"{source}: web.search.{name}.base_url: the origin holds a user:password@ "
+                "part, which requests never send; remove it (an instance behind a password "
+                "needs a provider plugin that sends it in a header)",
+                key=f"web.search.{name}.base_url",
+            )
+    parts = urlsplit(search.brave.base_url)
     if parts.scheme.lower() == "http" and not _loopback(parts.hostname or ""):
         raise ManifestError(
             f"{source}: web.search.brave.base_url: {parts.hostname!r} over plain http would "

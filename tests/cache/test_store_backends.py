@@ -146,6 +146,35 @@ async def test_findings_found_and_verified(store: CacheStore) -> None:
 
 
 @pytest.mark.asyncio
+async def test_findings_of_a_source_are_listed_newest_first_up_to_a_limit(
+    store: CacheStore,
+) -> None:
+    """A source's unverified findings come newest first, at most *limit* of them."""
+    ids = [
+        (await store.add_finding("q", f"Fact number {n} here.", "https://x.test/", ttl_s=60)).id
+        for n in range(3)
+    ]
+    listed = await store.findings_for_source("https://x.test/", limit=2)
+    assert [f.id for f in listed] == [ids[2], ids[1]]
+    assert len(await store.findings_for_source("https://x.test/")) == 3
+
+
+@pytest.mark.asyncio
+async def test_past_its_cap_a_new_finding_deletes_the_oldest(store: CacheStore) -> None:
+    """A store keeps at most *keep* findings: one more deletes the oldest (with its
+    verifications), so a model saving findings by the thousand cannot grow it for ever."""
+    ids = []
+    for n in range(5):
+        fact = f"Fact number {n} is here."
+        ids.append((await store.add_finding("q", fact, "https://x.test/", ttl_s=60, keep=3)).id)
+        if n == 0:
+            assert await store.mark_verified(ids[0], verified_by_url="https://x.test/")
+    left = await store.findings_for_source("https://x.test/")
+    assert sorted(f.id for f in left) == ids[2:]
+    assert (await store.stats()).findings == 3
+
+
+@pytest.mark.asyncio
 async def test_findings_expire(store: CacheStore, clock: FakeClock) -> None:
     """A finding past its lifetime is no longer found."""
     await store.add_finding("tortoise lifespan", "About 150 years.", None, ttl_s=60)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -172,18 +174,35 @@ def test_static_reranker_prefers_the_passage_on_the_question() -> None:
     assert reranker.score("anything", []) == []
 
 
+class Abort(BaseException):
+    """What a plugin may raise that is not an ``Exception``."""
+
+
 class Broken(Reranker):
-    """A reranker that raises, or returns too few scores, or a NaN, as its ``mode`` says."""
+    """A reranker that raises (an ``Exception`` or not), returns too few scores or a NaN,
+    empties the list it was given, or hangs until :attr:`release` is set, as ``mode`` says."""
 
     name: ClassVar[str] = "broken"
     mode: ClassVar[str] = "raise"
+    release: ClassVar[threading.Event] = threading.Event()
+    hung: ClassVar[int] = 0
 
     def score(self, query: str, passages: Sequence[RerankPassage]) -> list[float]:
         """Fail the way :attr:`mode` names."""
         if self.mode == "raise":
             raise RuntimeError("model file is corrupt")
+        if self.mode == "abort":
+            raise Abort("not an Exception")
         if self.mode == "short":
             return [1.0]
+        if self.mode == "mutate":
+            assert isinstance(passages, list)
+            passages.clear()
+            return []
+        if self.mode == "hang":
+            type(self).hung += 1
+            self.release.wait(10)
+            return [0.0] * len(passages)
         return [float("nan")] * len(passages)
 
 
@@ -199,13 +218,13 @@ class BrokenPlugin:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("mode", ["raise", "short", "nan"])
+@pytest.mark.parametrize("mode", ["raise", "abort", "short", "nan", "mutate"])
 async def test_a_failing_reranker_costs_the_rerank_not_the_search(
     env: Web, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A plugin reranker that raises, or returns the wrong number of scores or a NaN, leaves
-    the first-stage order; the search answers with its passages and says the reranker
-    failed."""
+    """A plugin reranker that raises (even a ``BaseException``), returns the wrong number of
+    scores or a NaN, or empties the list of passages it was given, leaves the first-stage
+    order; the search answers with its passages and says the reranker failed."""
     monkeypatch.setattr(Broken, "mode", mode)
     rt = env.runtime(pipeline={"rerank": "broken"}, plugins=(BrokenPlugin(),))
     text, out = await search(rt, "tortoise lifespan")
@@ -224,3 +243,27 @@ async def test_an_excerpt_answer_is_not_reused_under_another_reranker(env: Web) 
     text, _ = await search(rt, "tortoise lifespan")
     assert text.startswith("[cache: miss")
     assert LavaFirst.calls
+
+
+@pytest.mark.asyncio
+async def test_a_hanging_reranker_is_given_up_at_the_deadline(
+    env: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reranker that does not answer costs the rerank once the pipeline's deadline has
+    passed: the search answers in about ``deadline_s``, its passages in first-stage order;
+    while that call has not returned, later searches do not call it (one stuck thread)."""
+    monkeypatch.setattr(Broken, "mode", "hang")
+    monkeypatch.setattr(Broken, "hung", 0)
+    rt = env.runtime(pipeline={"rerank": "broken", "deadline_s": 1}, plugins=(BrokenPlugin(),))
+    started = time.monotonic()
+    try:
+        text, out = await search(rt, "tortoise lifespan")
+        elapsed = time.monotonic() - started
+        again, _ = await search(rt, "giant tortoise")
+    finally:
+        Broken.release.set()
+    assert elapsed < 3
+    assert out["excerpts"]
+    assert "reranker 'broken' failed (no answer within" in text
+    assert "reranker 'broken' failed (its call of an earlier search has not returned" in again
+    assert Broken.hung == 1

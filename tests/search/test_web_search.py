@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import pytest
 
 from insomnia_web import (
@@ -463,3 +466,59 @@ async def test_result_urls_show_invisible_characters_encoded(
     ]
     assert "\u202e" not in result.text
     assert "\u200b" not in result.text
+
+
+@pytest.mark.asyncio
+async def test_a_provider_answer_of_any_size_gives_a_bounded_text(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """Titles, snippets, ages, warnings and the name of a hostile provider, each a megabyte
+    long, and results by the hundred thousand are cut on their way in: twenty results make
+    at most about 30,000 characters, and the search takes no time to filter the rest."""
+    huge = "word " * 200_000
+    flood = MockProvider.named(
+        "flood",
+        lambda r: SearchResponse(
+            provider=huge,
+            hits=[
+                SearchHit(
+                    title=huge, url=f"https://h{i}.test/", snippet=huge, age=huge,
+                    extra_snippets=(huge,) * 50,
+                )
+                for i in range(100_000)
+            ],
+            warnings=[huge] * 50,
+        ),
+    )  # fmt: skip
+    runtime = make_runtime(
+        manifest_data({"provider": "flood", "mode": "results", "count": 20}),
+        plugins=(ProviderPlugin(flood),),
+    )
+    result = await runtime.call_tool("WebSearch", {"query": "q", "count": 20})
+    assert result.output is not None
+    assert len(result.output["results"]) == 20
+    assert len(result.text) < 40_000
+    assert len(msgspec.json.encode(result.output)) < 80_000
+
+
+@pytest.mark.asyncio
+async def test_a_provider_that_never_answers_is_a_timeout_at_its_deadline(
+    make_runtime: Callable[..., Runtime],
+) -> None:
+    """A provider plugin that does not answer within web.search.timeout_s fails the search
+    with a retryable timeout naming it, at that deadline, instead of holding the call."""
+
+    async def never(request: SearchRequest) -> list[SearchHit]:
+        await asyncio.sleep(3600)
+        return []
+
+    runtime = make_runtime(
+        manifest_data({"provider": "stuck", "mode": "results", "timeout_s": 0.5}),
+        plugins=(ProviderPlugin(MockProvider.named("stuck", never)),),
+    )
+    started = time.monotonic()
+    result = await asyncio.wait_for(runtime.call_tool("WebSearch", {"query": "q"}), 10)
+    assert time.monotonic() - started < 3
+    assert result.error is not None
+    assert result.error.code == "timeout"
+    assert "'stuck'" in result.error.message

@@ -41,6 +41,7 @@ class Site:
         self.pages: dict[str, Page] = {}
         self.port = 0
         self.hits: dict[str, int] = {}
+        self.host_headers: list[str] = []
 
     def set(
         self,
@@ -60,6 +61,7 @@ class Site:
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """Answer from :attr:`pages`; 404 for an unknown path."""
         self.hits[request.path] = self.hits.get(request.path, 0) + 1
+        self.host_headers.append(request.headers.get("Host", ""))
         page = self.pages.get(request.path)
         if page is None:
             return web.Response(status=404, text="not found")

@@ -31,6 +31,7 @@ class LookupInput(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
     url: str
     named_host: str
+    headers: dict[str, str] = {}
 
 
 class LookupOutput(msgspec.Struct, kw_only=True):
@@ -57,7 +58,7 @@ class Lookup(Tool[LookupInput, LookupOutput]):
         return CallSubject(domains=(args.named_host,), summary=f"read {args.url}")
 
     async def run(self, args: LookupInput, ctx: ToolContext) -> ToolOutput[LookupOutput]:
-        got = await ctx.client.fetch(args.url)
+        got = await ctx.client.fetch(args.url, headers=args.headers or None)
         out = LookupOutput(status=got.status, body=got.decode()[0])
         return ToolOutput(output=out, text=out.body)
 
@@ -74,11 +75,13 @@ class LookupPlugin:
         register(Lookup(manifest))
 
 
-async def _lookup(site: Site, tmp_path: Path, allow: list[str], url: str, host: str) -> ToolResult:
+async def _lookup(
+    site: Site, tmp_path: Path, allow: list[str], url: str, host: str, **extra: Any
+) -> ToolResult:
     """One Lookup call of *url*, naming *host*, under *allow* rules (anything else asks)."""
     manifest = manifest_for(site.port, tmp_path / "c.sqlite3", permissions={"allow": allow})
     async with Runtime(manifest, plugins=[LookupPlugin()], load_entrypoints=False) as runtime:
-        return await runtime.call_tool("Lookup", {"url": url, "named_host": host})
+        return await runtime.call_tool("Lookup", {"url": url, "named_host": host, **extra})
 
 
 @pytest.mark.asyncio
@@ -110,6 +113,29 @@ async def test_ctx_client_refuses_a_host_the_call_did_not_name(site: Site, tmp_p
     assert result.error.code == "permission_denied"
     assert OTHER in result.error.message
     assert "/secret" not in site.hits
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    "header", ["Host", "host", "Proxy-Authorization", "Connection", "Transfer-Encoding"]
+)
+async def test_ctx_client_refuses_headers_that_route_or_frame_the_request(
+    site: Site, tmp_path: Path, header: str
+) -> None:
+    """A request header that names another host (``Host``: another site on the same
+    server or CDN) or speaks to the proxy or the connection is refused as invalid_input
+    naming it, and nothing is sent; other headers pass."""
+    site.set("/page", "approved host only")
+    allow = [f"Lookup(domain:{SITE})"]
+    url = site.url("/page")
+    result = await _lookup(site, tmp_path, allow, url, SITE, headers={header: OTHER})
+    assert result.error is not None
+    assert result.error.code == "invalid_input"
+    assert header in result.error.message
+    assert site.host_headers == []
+    result = await _lookup(site, tmp_path, allow, url, SITE, headers={"X-Api": OTHER})
+    assert result.ok, result.text
+    assert site.host_headers == [f"{SITE}:{site.port}"]
 
 
 @pytest.mark.asyncio

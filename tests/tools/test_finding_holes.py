@@ -7,7 +7,7 @@ import pytest
 from insomnia_web.prompts import format_request
 
 from .conftest import MakeRuntime, Site
-from .test_save_finding import cache_of, save
+from .test_save_finding import FACT, PAGE, cache_of, save
 
 
 @pytest.mark.asyncio
@@ -76,3 +76,24 @@ async def test_a_nul_character_in_a_finding_is_invalid_input(
     assert result.error is not None
     assert result.error.code == "invalid_input"
     assert f"$.{field}" in result.error.message
+
+
+@pytest.mark.asyncio
+async def test_a_fetch_checks_a_bounded_number_of_findings_newest_first(
+    make_runtime: MakeRuntime, site: Site
+) -> None:
+    """A model that saved findings by the hundred for one URL does not make each fetch of
+    it compare them all with the page (on the event loop) and list them all: a fetch
+    checks the newest 20 not yet verified; the next fetch the older ones."""
+    runtime = make_runtime()
+    site.set("/new", PAGE)
+    ids = [
+        (await save(runtime, content=FACT, source_url=site.url("/new")))["id"] for _ in range(25)
+    ]
+    first = await runtime.call_tool("WebFetch", {"url": site.url("/new")})
+    assert first.ok, first.text
+    assert first.text.count("verified finding #") == 20
+    assert f"verified finding #{ids[-1]} (" in first.text
+    assert f"verified finding #{ids[4]} (" not in first.text
+    second = await runtime.call_tool("WebFetch", {"url": site.url("/new")})
+    assert second.text.count("verified finding #") == 5

@@ -15,7 +15,12 @@ from typing import Literal, Protocol, runtime_checkable
 from .budget import ProviderUsage, Slot
 from .models import CacheStats, Finding, SearchHit, Snapshot
 
-__all__ = ["CacheStore", "StoreName"]
+__all__ = ["MAX_FINDINGS", "CacheStore", "StoreName"]
+
+MAX_FINDINGS = 10_000
+"""Most findings a store keeps: saving one more deletes the oldest. A model saving findings
+by the thousand grew the store for ever (findings are never evicted for ``max_mb``, so past
+it every write evicted every search and page instead)."""
 
 StoreName = Literal["all", "searches", "pages", "findings"]
 
@@ -52,9 +57,16 @@ class CacheStore(Protocol):
         ...
 
     async def add_finding(
-        self, query: str, content: str, source_url: str | None = None, *, ttl_s: float
+        self,
+        query: str,
+        content: str,
+        source_url: str | None = None,
+        *,
+        ttl_s: float,
+        keep: int = MAX_FINDINGS,
     ) -> Finding:
-        """Store a model-contributed fact (unverified) for *ttl_s* seconds."""
+        """Store a model-contributed fact (unverified) for *ttl_s* seconds; of all findings,
+        the newest *keep* are kept (the oldest beyond them are deleted)."""
         ...
 
     async def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:
@@ -69,9 +81,11 @@ class CacheStore(Protocol):
         verifications under other views stay); False if there is no such finding."""
         ...
 
-    async def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:
+    async def findings_for_source(
+        self, url: str, *, scope: str = "", limit: int | None = None
+    ) -> list[Finding]:
         """Unexpired findings whose source URL is exactly *url*, not yet verified under the
-        network view *scope*."""
+        network view *scope*: the newest *limit* of them (all when ``None``), newest first."""
         ...
 
     async def take_slot(

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import msgspec
 
 from ..errors import ToolError
-from .base import StoreName
+from .base import MAX_FINDINGS, StoreName
 from .budget import ProviderUsage, Slot, day_key, hold_span, month_key, plan_slot
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
 from .similarity import (
@@ -44,6 +44,7 @@ from .similarity import (
     search_matches,
 )
 from .store import (
+    _BEYOND_KEPT_SQL,
     _FINDING_COLUMNS,
     _N_FINDING,
     _VERIFIED_JOIN,
@@ -77,6 +78,7 @@ _SNAPSHOT_COLUMNS = (
 )
 _N_SNAPSHOT = len(_SNAPSHOT_COLUMNS.split(", "))
 _VERIFIED = _VERIFIED_JOIN.format(mark="%s")
+_BEYOND_KEPT = _BEYOND_KEPT_SQL.format(mark="%s")
 _SERVER_NOW = "extract(epoch FROM clock_timestamp())::double precision"
 
 T = TypeVar("T")
@@ -383,7 +385,13 @@ class PostgresStore:
     # -- findings ---------------------------------------------------------------------
 
     async def add_finding(
-        self, query: str, content: str, source_url: str | None = None, *, ttl_s: float
+        self,
+        query: str,
+        content: str,
+        source_url: str | None = None,
+        *,
+        ttl_s: float,
+        keep: int = MAX_FINDINGS,
     ) -> Finding:
         """See :meth:`.store.Cache.add_finding`."""
         query_words = content_words(query)
@@ -402,6 +410,9 @@ class PostgresStore:
                     values,
                 )
                 row = await cur.fetchone()
+                await conn.execute(
+                    f"DELETE FROM findings WHERE id {_BEYOND_KEPT}", (keep,)
+                )  # cascades
                 await self._maybe_prune(conn)
             if row is None:  # pragma: no cover - INSERT ... RETURNING returns the row
                 raise RuntimeError("the finding was not stored")
@@ -454,7 +465,9 @@ class PostgresStore:
 
         return await self._run("verify finding", step)
 
-    async def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:
+    async def findings_for_source(
+        self, url: str, *, scope: str = "", limit: int | None = None
+    ) -> list[Finding]:
         """See :meth:`.store.Cache.findings_for_source`."""
         now = self._clock()
 
@@ -462,8 +475,8 @@ class PostgresStore:
             cur = await conn.execute(
                 f"SELECT {_FINDING_COLUMNS} FROM findings d {_VERIFIED} "
                 "WHERE d.source_url = %s AND v.finding_id IS NULL AND d.expires_at > %s "
-                "ORDER BY d.id",
-                (scope, url, now),
+                "ORDER BY d.id DESC LIMIT %s",
+                (scope, url, now, limit),
             )
             return [_finding(r) for r in await cur.fetchall()]
 

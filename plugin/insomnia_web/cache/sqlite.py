@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import Mapping
 from typing import Literal
 
-from .base import StoreName
+from .base import MAX_FINDINGS, StoreName
 from .budget import ProviderUsage, Slot
 from .models import CacheStats, Finding, SearchHit, Snapshot
 from .store import Cache
@@ -53,11 +53,17 @@ class SqliteStore:
         )
 
     async def add_finding(
-        self, query: str, content: str, source_url: str | None = None, *, ttl_s: float
+        self,
+        query: str,
+        content: str,
+        source_url: str | None = None,
+        *,
+        ttl_s: float,
+        keep: int = MAX_FINDINGS,
     ) -> Finding:
         """See :meth:`.store.Cache.add_finding`."""
         return await asyncio.to_thread(
-            self.cache.add_finding, query, content, source_url, ttl_s=ttl_s
+            self.cache.add_finding, query, content, source_url, ttl_s=ttl_s, keep=keep
         )
 
     async def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:
@@ -72,9 +78,13 @@ class SqliteStore:
             self.cache.mark_verified, finding_id, verified_by_url=verified_by_url, scope=scope
         )
 
-    async def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:
+    async def findings_for_source(
+        self, url: str, *, scope: str = "", limit: int | None = None
+    ) -> list[Finding]:
         """See :meth:`.store.Cache.findings_for_source`."""
-        return await asyncio.to_thread(self.cache.findings_for_source, url, scope=scope)
+        return await asyncio.to_thread(
+            self.cache.findings_for_source, url, scope=scope, limit=limit
+        )
 
     async def take_slot(
         self,

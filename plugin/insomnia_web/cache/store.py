@@ -17,6 +17,7 @@ import msgspec
 from ..config import CacheConfig
 from ..errors import ToolError
 from ..manifest_path import cache_file
+from .base import MAX_FINDINGS
 from .budget import ProviderUsage, Slot, day_key, hold_span, month_key, plan_slot
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
 from .schema import BUSY_TIMEOUT_MS, open_database
@@ -68,6 +69,9 @@ _N_FINDING = len(_FINDING_COLUMNS.split(", "))
 _VERIFIED_JOIN = "LEFT JOIN finding_verifications v ON v.finding_id = d.id AND v.scope = {mark}"
 """Joins a finding ``d`` to its verification under the network view bound at *mark*."""
 _VERIFIED = _VERIFIED_JOIN.format(mark="?")
+_BEYOND_KEPT_SQL = "<= (SELECT id FROM findings ORDER BY id DESC LIMIT 1 OFFSET {mark})"
+"""The findings older than the newest N (N bound to the mark): deleted past the cap."""
+_BEYOND_KEPT = _BEYOND_KEPT_SQL.format(mark="?")
 _redirects_decoder = msgspec.json.Decoder(list[str])
 _META_FIELDS = ("pages", "author", "published", "modified")
 _meta_decoder = msgspec.json.Decoder(dict[str, Any])
@@ -405,9 +409,16 @@ class Cache:
     # -- findings ---------------------------------------------------------------------
 
     def add_finding(
-        self, query: str, content: str, source_url: str | None = None, *, ttl_s: float
+        self,
+        query: str,
+        content: str,
+        source_url: str | None = None,
+        *,
+        ttl_s: float,
+        keep: int = MAX_FINDINGS,
     ) -> Finding:
-        """Store a model-contributed fact (unverified) that expires after *ttl_s* seconds."""
+        """Store a model-contributed fact (unverified) that expires after *ttl_s* seconds;
+        the oldest findings beyond the newest *keep* are deleted (:data:`.base.MAX_FINDINGS`)."""
         query_words = content_words(query)
         now = self._clock()
         with self._write("store finding") as conn:
@@ -428,6 +439,8 @@ class Cache:
                     "SELECT id, terms FROM findings WHERE id = ?",
                     (finding_id,),
                 )
+                conn.execute(f"DELETE FROM findings_fts WHERE rowid {_BEYOND_KEPT}", (keep,))
+            conn.execute(f"DELETE FROM findings WHERE id {_BEYOND_KEPT}", (keep,))
         return Finding(
             id=finding_id,
             query=query,
@@ -483,15 +496,18 @@ class Cache:
             )
             return cur.rowcount > 0
 
-    def findings_for_source(self, url: str, *, scope: str = "") -> list[Finding]:
+    def findings_for_source(
+        self, url: str, *, scope: str = "", limit: int | None = None
+    ) -> list[Finding]:
         """Unexpired findings whose ``source_url`` is exactly *url*, not yet verified under
-        the network view *scope*."""
+        the network view *scope*: the newest *limit* of them (all when ``None``), newest
+        first."""
         with self._use("finding lookup") as conn:
             rows = conn.execute(
                 f"SELECT {_FINDING_COLUMNS} FROM findings d {_VERIFIED} "
                 "WHERE d.source_url = ? AND v.finding_id IS NULL AND d.expires_at > ? "
-                "ORDER BY d.id",
-                (scope, url, self._clock()),
+                "ORDER BY d.id DESC LIMIT ?",
+                (scope, url, self._clock(), -1 if limit is None else limit),
             ).fetchall()
             return [_finding(r) for r in rows]
 

@@ -36,6 +36,7 @@ from ..config import FetchConfig, UrlPolicyConfig
 from ..errors import ToolError, ToolTimeout
 from ..textcheck import replace_surrogates
 from .decompress import ACCEPT_ENCODING, PIECE, make_decoder, raw_limit
+from .headers import check_request_headers
 from .pinning import ConnectPermit, PinnedResolver, guarded_socket, permit
 from .proxy import Proxy
 from .resolver import Resolver, policy_resolver
@@ -202,7 +203,9 @@ class SafeClient(AsyncClosing):
           a longer body is cut (``truncated=True``). A ``Content-Length`` above the cap is
           refused with ``response_too_large`` unless ``allow_truncate`` is True.
         - ``headers``: extra request headers for provider API calls (never model input);
-          sent only to the origin of *url*, never to a redirect target elsewhere.
+          sent only to the origin of *url*, never to a redirect target elsewhere. One that
+          routes or frames the request (``Host``, ``Proxy-*``, hop-by-hop) is refused:
+          :mod:`.headers`.
         - ``redirect_check``: awaited with the checked :class:`~.urlpolicy.Target` of each
           cross-host hop (its ``host`` is the policy's normalised host); it may raise
           ``ToolError("redirect_not_followed", ...)``.
@@ -224,6 +227,7 @@ class SafeClient(AsyncClosing):
         if limit < 0:
             raise ValueError("max_bytes must not be negative")
         target = self.policy.check(url, trusted=trusted_origin)
+        check_request_headers(headers or {})
         fetch = _Fetch(
             client=self,
             limit=limit,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -29,6 +30,8 @@ _log = logging.getLogger(__name__)
 RANK_RESERVE = 0.05
 """Share of the deadline kept for ranking and rendering: fetching stops this much earlier."""
 MAX_RANK_RESERVE_S = 0.5
+MIN_RERANK_S = 0.25
+"""Least time a reranker is given when fetching used all of the deadline."""
 
 
 class PipelineResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -42,30 +45,65 @@ class PipelineResult(msgspec.Struct, frozen=True, kw_only=True):
     warnings: list[str] = msgspec.field(default_factory=list)
 
 
+_late_calls: dict[int, threading.Thread] = {}
+"""The call of each reranker (by ``id``) that outlived its search's deadline."""
+
+
+def _first_stage(n: int) -> list[float]:
+    """Scores that keep the first-stage order of *n* candidates."""
+    return [float(-i) for i in range(n)]
+
+
 class GuardedReranker(Reranker):
-    """A reranker whose failure costs the second opinion, not the search: when it raises, or
-    returns a score that is not a finite number or the wrong number of scores, the
-    candidates keep their first-stage order and :attr:`failure` says why (a warning for the
-    model; the traceback goes to the log, for the plugin's author)."""
+    """A reranker whose failure costs the second opinion, not the search: when it raises
+    (anything, ``BaseException`` included), answers after *timeout_s*, or returns a score
+    that is not a finite number or the wrong number of scores, the candidates keep their
+    first-stage order and :attr:`failure` says why (a warning for the model; the traceback
+    goes to the log, for the plugin's author).
+
+    The inner ``score`` runs in a daemon thread of its own, waited for at most *timeout_s*,
+    over a tuple of the passages, so that emptying or reordering what it was given changes
+    nothing here. A thread cannot be stopped: one that never returns is left behind, and
+    while it runs the reranker is not called again (a failure), so that a reranker that
+    hangs holds one thread, not one per search.
+    """
 
     name = "guarded"
 
-    def __init__(self, inner: Reranker) -> None:
+    def __init__(self, inner: Reranker, *, timeout_s: float) -> None:
         self.inner = inner
+        self.timeout_s = timeout_s
         self.failure: str | None = None
 
     def score(self, query: str, passages: Sequence[RerankPassage]) -> Sequence[float]:
         """The inner reranker's scores, or scores that keep the first-stage order."""
-        try:
-            scores = [float(s) for s in self.inner.score(query, passages)]
-        except Exception as exc:  # a plugin's code: whatever it raises
-            _log.warning("reranker %r failed", self.inner.name, exc_info=True)
-            self._fail(f"{type(exc).__name__}: {exc}")
+        given = tuple(passages)
+        answer: list[list[float] | BaseException] = []
+        late = _late_calls.get(id(self.inner))
+        if late is not None and late.is_alive():
+            self._fail("its call of an earlier search has not returned")
+            return _first_stage(len(given))
+
+        def call() -> None:
+            try:
+                answer.append([float(s) for s in self.inner.score(query, given)])
+            except BaseException as exc:  # a plugin's code: whatever it raises
+                answer.append(exc)
+
+        worker = threading.Thread(target=call, name=f"rerank {self.inner.name}", daemon=True)
+        worker.start()
+        worker.join(self.timeout_s)
+        if not answer:
+            _late_calls[id(self.inner)] = worker
+            self._fail(f"no answer within {self.timeout_s:.2f} s")
+        elif isinstance(scores := answer[0], BaseException):
+            _log.warning("reranker %r failed", self.inner.name, exc_info=scores)
+            self._fail(f"{type(scores).__name__}: {scores}")
+        elif len(scores) == len(given) and all(math.isfinite(s) for s in scores):
+            return scores
         else:
-            if len(scores) == len(passages) and all(math.isfinite(s) for s in scores):
-                return scores
-            self._fail(f"{len(scores)} scores for {len(passages)} passages, or not all finite")
-        return [float(-i) for i in range(len(passages))]
+            self._fail(f"{len(scores)} scores for {len(given)} passages, or not all finite")
+        return _first_stage(len(given))
 
     def _fail(self, why: str) -> None:
         self.failure = (
@@ -184,12 +222,15 @@ async def run_excerpts(
     :data:`RANK_RESERVE` of *deadline_s* early (at most half a second), so that ranking
     still finishes within *deadline_s*. The provider's snippets are ranked along with the
     page passages, so a page that failed still contributes its snippet. Ranking runs in a
-    worker thread, with the optional *reranker*. The excerpts come back grouped by source in
+    worker thread, with the optional *reranker*, which is given up (the passages keep their
+    first-stage order, a warning says so) when it has not answered by *deadline_s* (or
+    :data:`MIN_RERANK_S`, if fetching used all of it). The excerpts come back grouped by source in
     provider rank order; they and the text around them (provenance line, delimiters, the
     notes on unread pages, *filtered* results and warnings: :func:`.search_layout.frame_cost`)
     fit *max_tokens*. *header* is the provenance line the text will start with (``""``: a
     reserve is kept for it).
     """
+    started = clock()
     top = list(results[:pages])
     read = one_round(top, max_pages_per_host)
     requests = [PageRequest(url=r.url) for r in read]
@@ -210,7 +251,10 @@ async def run_excerpts(
     ]
     warnings = _warnings(outcomes, deadline_s)
     budget = max_tokens - frame_cost(pages_status, warnings, filtered=filtered, header=header)
-    guarded = GuardedReranker(reranker) if reranker is not None else None
+    guarded = None
+    if reranker is not None:
+        left = deadline_s - (clock() - started)
+        guarded = GuardedReranker(reranker, timeout_s=max(left, MIN_RERANK_S))
     chosen = await asyncio.to_thread(
         select_excerpts, query, docs, max_tokens=budget, method=method, reranker=guarded
     )

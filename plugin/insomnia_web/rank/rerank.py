@@ -56,10 +56,11 @@ class RerankPassage(msgspec.Struct, frozen=True, kw_only=True):
 class Reranker(ABC):
     """Scores candidate passages for a query; registered by class, built once per process.
 
-    ``score`` is synchronous and runs in the ranking worker thread, never on the event loop;
-    it must not touch the network (load models in ``__init__`` or lazily, from local files).
-    A reranker that cannot work (a missing package or model) raises
-    ``ToolError("not_configured", ...)`` from ``__init__``, naming what to install.
+    ``score`` is synchronous and runs in a thread, never on the event loop; WebSearch gives
+    it up when the pipeline's deadline is over. It must not touch the network (load models
+    in ``__init__`` or lazily, from local files). A reranker that cannot work (a missing
+    package or model) raises ``ToolError("not_configured", ...)`` from ``__init__``, naming
+    what to install.
     """
 
     name: ClassVar[str]

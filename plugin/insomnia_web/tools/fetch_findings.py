@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ..cache import CacheStore, Finding
 
 __all__ = [
+    "MAX_CHECKED",
     "MIN_WORDS",
     "canonical_source",
     "contains_finding",
@@ -43,6 +44,10 @@ __all__ = [
 ]
 
 MIN_WORDS = 3
+MAX_CHECKED = 20
+"""Most findings of one source URL a fetch compares with its page (the newest not yet
+verified): a model that saved hundreds for one URL made every fetch of it compare them all
+on the event loop, and list every one it verified."""
 _WORD_RE = re.compile(r"\w+(?:[.,'\u2019-]\w+)*")  # inner ASCII or typographic apostrophe
 
 
@@ -125,14 +130,16 @@ async def verify_findings(
     cache: CacheStore, urls: Sequence[str], text: str, *, by_url: str, scope: str = ""
 ) -> list[Finding]:
     """Mark verified (under the network view *scope*) the findings from *urls* not yet
-    verified under it that *text* contains; return them.
+    verified under it that *text* contains; return them. Of each URL's findings, the
+    newest :data:`MAX_CHECKED` are compared with *text*; a later fetch takes the next.
 
     A finding a sentence of which is written in *urls* or *by_url* is left unverified (the
     page may echo its URL: a search page its query).
     """
     candidates: dict[int, Finding] = {}
     for url in dict.fromkeys(canonical_source(u) for u in urls):
-        for finding in await cache.findings_for_source(url, scope=scope):
+        found = await cache.findings_for_source(url, scope=scope, limit=MAX_CHECKED)
+        for finding in found:
             candidates[finding.id] = finding
     if not candidates:
         return []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Mapping
@@ -10,7 +11,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from ..errors import ToolError
+from ..errors import ToolError, ToolTimeout
 from ..extract import warm_workers
 from ..hosts.names import idna_host, syntax_problem
 from ..modeltext import one_line
@@ -25,6 +26,7 @@ from ..schemas import (
     WebSearchOutput,
 )
 from ..search.base import SearchProvider, SearchRequest, SearchResponse
+from ..search.bounds import bounded
 from ..search.redact import Redactor
 from ..search.tracking import clean_hits
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
@@ -42,6 +44,10 @@ from .web_base import WebTool, fetch_allowed, fetch_verdict
 __all__ = ["WebSearch", "shorten_query"]
 
 log = logging.getLogger(__name__)
+
+PROVIDER_GRACE_S = 1.0
+"""How long past ``web.search.timeout_s`` a provider may take before the search gives it
+up: a plugin's provider that never answered held the call for ever."""
 
 
 def shorten_query(query: str) -> str:
@@ -393,20 +399,29 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
     async def _search(
         self, provider: SearchProvider, request: SearchRequest, ctx: ToolContext
     ) -> SearchResponse:
-        """Ask *provider*; a plugin's unexpected exception becomes ``provider_error``.
+        """Ask *provider*; a plugin's unexpected exception becomes ``provider_error``, and
+        one that has not answered :data:`PROVIDER_GRACE_S` after ``request.timeout_s``
+        (built-in providers keep to it) a ``timeout``.
 
         The provider's secrets (its API key) are redacted from its answer and its errors
-        before anything else sees them: the model, the history and the cache.
+        before anything else sees them: the model, the history and the cache; the answer is
+        cut to :mod:`~insomnia_web.search.bounds` first.
         """
         ctx.progress(f"searching {provider.name}", None, None)
         redactor = Redactor(provider.secrets())
         try:
-            response = await provider.search(request, self.services.client)
+            async with asyncio.timeout(request.timeout_s + PROVIDER_GRACE_S):
+                response = await provider.search(request, self.services.client)
         except ToolError as exc:
             clean = redactor.error(exc)
             if clean is exc:
                 raise
             raise clean from None
+        except TimeoutError as exc:
+            raise ToolTimeout(
+                f"search provider {provider.name!r} did not answer within {request.timeout_s:g} s",
+                phase="total",
+            ) from exc
         except Exception as exc:
             log.exception("search provider %s failed", provider.name)
             raise ToolError(
@@ -422,6 +437,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                 retryable=False,
                 details={"provider": provider.name},
             )
+        response = bounded(response)
         return redactor.value(response) if redactor else response
 
     def _filter(
