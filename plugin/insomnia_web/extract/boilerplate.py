@@ -100,7 +100,8 @@ def prune_boilerplate(
     cards = CardCounts(top)  # counted once: the cards that later steps leave whole stay right
     drop_hidden_price_variants(top, cards)
     drop_priced_grids(top, cards)
-    counts = BlockCounts(root)
+    if counts is None or not counts.still_hold():
+        counts = BlockCounts(root)
     region = _main_region(root, counts.words)
     drop_link_lists(region, counts)
     drop_card_labels(region, counts, language)
@@ -109,7 +110,7 @@ def prune_boilerplate(
     drop_listing_status(region, language)
     drop_nearby_repeats(region, cards)
     drop_card_badges(region, cards, language)
-    return _narrow(region, BlockCounts(region))
+    return _narrow(region, counts if counts.still_hold() else BlockCounts(region))
 
 
 def _own_words(el: HtmlElement, counts: BlockCounts) -> float:

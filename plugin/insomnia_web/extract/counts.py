@@ -173,6 +173,11 @@ class BlockCounts:
         else:
             self.words = _words_under(root)
 
+    def still_hold(self) -> bool:
+        """True when the counted tree still has every element it had. Pruning only removes
+        elements (their text with them), so the counts then hold for the tree as it is."""
+        return sum(1 for _ in self._root.iter(_ELEMENTS)) == len(self.words)
+
     @property
     def link_words(self) -> dict[HtmlElement, int]:
         """Words inside links under each element that holds a link."""
