@@ -124,14 +124,24 @@ def _narrow(region: HtmlElement, counts: BlockCounts) -> HtmlElement:
         own = _own_words(region, counts)
         if own <= 0:
             return region
-        best = None
-        for child in region:
-            if _own_words(child, counts) >= MAIN_REGION.narrow_share * own:
-                best = child
-                break
+        best = _main_child(region, counts, MAIN_REGION.narrow_share * own)
         if best is None:
             return region
         region = best
+
+
+def _main_child(region: HtmlElement, counts: BlockCounts, needed: float) -> HtmlElement | None:
+    """The first child of *region* with at least *needed* (weighted) words, or None. A child
+    holds no more than the words its earlier siblings leave of the region's: the children
+    are read only while those suffice."""
+    left = counts.words.get(region, 0)
+    for child in region:
+        if left < needed:
+            return None
+        if _own_words(child, counts) >= needed:
+            return child
+        left -= counts.words.get(child, 0)
+    return None
 
 
 def prune_article(article: HtmlElement, language: str | None = None) -> None:
