@@ -100,7 +100,8 @@ def prune_boilerplate(
     cards = CardCounts(top)  # counted once: the cards that later steps leave whole stay right
     drop_hidden_price_variants(top, cards)
     drop_priced_grids(top, cards)
-    counts = BlockCounts(root)
+    if counts is None or not counts.still_hold():
+        counts = BlockCounts(root)
     region = _main_region(root, counts.words)
     drop_link_lists(region, counts)
     drop_card_labels(region, counts, language)
@@ -109,7 +110,7 @@ def prune_boilerplate(
     drop_listing_status(region, language)
     drop_nearby_repeats(region, cards)
     drop_card_badges(region, cards, language)
-    return _narrow(region, BlockCounts(region))
+    return _narrow(region, counts if counts.still_hold() else BlockCounts(region))
 
 
 def _own_words(el: HtmlElement, counts: BlockCounts) -> float:
@@ -123,14 +124,24 @@ def _narrow(region: HtmlElement, counts: BlockCounts) -> HtmlElement:
         own = _own_words(region, counts)
         if own <= 0:
             return region
-        best = None
-        for child in region:
-            if _own_words(child, counts) >= MAIN_REGION.narrow_share * own:
-                best = child
-                break
+        best = _main_child(region, counts, MAIN_REGION.narrow_share * own)
         if best is None:
             return region
         region = best
+
+
+def _main_child(region: HtmlElement, counts: BlockCounts, needed: float) -> HtmlElement | None:
+    """The first child of *region* with at least *needed* (weighted) words, or None. A child
+    holds no more than the words its earlier siblings leave of the region's: the children
+    are read only while those suffice."""
+    left = counts.words.get(region, 0)
+    for child in region:
+        if left < needed:
+            return None
+        if _own_words(child, counts) >= needed:
+            return child
+        left -= counts.words.get(child, 0)
+    return None
 
 
 def prune_article(article: HtmlElement, language: str | None = None) -> None:

@@ -43,7 +43,7 @@ from lxml.html import HtmlElement
 from .counts import BlockCounts, tag_name
 from .dedup import repeat_key
 from .patterns import HEADING_TAGS
-from .rules import matches
+from .rules import any_pattern, matches
 from .serialize import INLINE_TAGS
 
 __all__ = [
@@ -393,13 +393,14 @@ def drop_card_badges(
         el.drop_tree()
 
 
-def _button_label(el: HtmlElement, language: str | None) -> str:
-    """The words of *el* when it looks like a button: a link, or a leaf block or span."""
+def _button_label(el: HtmlElement, actions: re.Pattern[str]) -> str:
+    """The words of *el* when it looks like a button (a link, or a leaf block or span) and
+    they are a call to action (a ``card_action`` phrase, *actions*)."""
     if el.tag != "a" and (len(el) or not el.text):
         return ""
     text = el.text_content() if len(el) else el.text or ""  # a leaf's text is its own
     words = " ".join(text.split())
-    if words.count(" ") < REPEATED_BUTTONS.max_words and matches("card_action", language, words):
+    if words.count(" ") < REPEATED_BUTTONS.max_words and actions.fullmatch(words):
         return repeat_key(words)
     return ""
 
@@ -410,11 +411,12 @@ def drop_listing_status(region: HtmlElement, language: str | None = "en") -> Non
 
     *language* selects the phrases (``listing_status`` and ``skip_link``).
     """
-    doomed = [
-        el
-        for el in region.iter(*LISTING_STATUS.tags)
-        if matches("listing_status", language, _status_text(el))
-    ]
+    status = any_pattern(("listing_status",), language)  # looked up once for every element
+    doomed = (
+        [el for el in region.iter(*LISTING_STATUS.tags) if status.fullmatch(_status_text(el))]
+        if status is not None
+        else []
+    )
     doomed.extend(el for el in region.iter("a") if _is_skip_link(el, language))
     for el in doomed:
         if el.getparent() is not None:
@@ -471,9 +473,12 @@ def drop_repeated_buttons(region: HtmlElement, language: str | None = "en") -> N
 
     *language* selects the phrases (``card_action``).
     """
+    actions = any_pattern(("card_action",), language)  # looked up once for every element
+    if actions is None:
+        return
     by_label: dict[str, list[HtmlElement]] = {}
     for el in region.iter(*REPEATED_BUTTONS.tags):
-        label = _button_label(el, language)
+        label = _button_label(el, actions)
         if label:
             by_label.setdefault(label, []).append(el)
     for buttons in by_label.values():

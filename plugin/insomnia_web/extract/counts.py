@@ -158,76 +158,46 @@ class BlockCounts:
     only elements with a link inside, so read them with ``.get(el, 0)``. Comments and
     processing instructions are not counted (the parser and the cleaner remove them).
 
-    With ``links=False`` the pass counts words only, and the link counts are made on first
-    use, by a second pass over the tree (which must not have changed meanwhile): a caller
-    that seldom needs them (the forum cleanup, which hands its counts on to a page
-    extraction that runs on few pages) saves a quarter of the pass.
+    Words are counted in one pass and links in a second, from the words: with
+    ``links=False`` the second pass runs on first use of the link counts (the tree must not
+    have changed meanwhile), so a caller that seldom needs them (the forum cleanup, which
+    hands its counts on to a page extraction that runs on few pages) skips it.
     """
 
     def __init__(self, root: HtmlElement, *, links: bool = True) -> None:
         self._root = root
-        self._link_words: dict[HtmlElement, int] | None = None
-        self._links: dict[HtmlElement, int] | None = None
+        self.words = _words_under(root)
+        self._links: tuple[dict[HtmlElement, int], dict[HtmlElement, int]] | None = None
         if links:
-            self.words, self._link_words, self._links = _count(root)
-        else:
-            self.words = _words_under(root)
+            self._links = _links_under(root, self.words)
+
+    def still_hold(self) -> bool:
+        """True when the counted tree still has every element it had. Pruning only removes
+        elements (their text with them), so the counts then hold for the tree as it is."""
+        return sum(1 for _ in self._root.iter(_ELEMENTS)) == len(self.words)
 
     @property
     def link_words(self) -> dict[HtmlElement, int]:
         """Words inside links under each element that holds a link."""
-        found = self._link_words
-        if found is None:
-            _, found, self._links = _count(self._root)
-            self._link_words = found
-        return found
+        return self._link_counts()[0]
 
     @property
     def links(self) -> dict[HtmlElement, int]:
         """Links under each element that holds one (the element itself included)."""
-        found = self._links
-        if found is None:
-            _, self._link_words, found = _count(self._root)
-            self._links = found
-        return found
+        return self._link_counts()[1]
 
-
-def _count(
-    root: HtmlElement,
-) -> tuple[dict[HtmlElement, int], dict[HtmlElement, int], dict[HtmlElement, int]]:
-    """Words, link words and links under each element of *root* (:class:`BlockCounts`)."""
-    words: dict[HtmlElement, int] = {}
-    link_words: dict[HtmlElement, int] = {}
-    links: dict[HtmlElement, int] = {}
-    # Children come before parents: each element's counts are final when it is reached,
-    # and are added to its parent's running totals (its tail's words belong to the parent).
-    # (ASCII text is counted inline: the call costs more than the split on most nodes.)
-    for el in reversed(list(root.iter(_ELEMENTS))):
-        text = el.text
-        total = words.get(el, 0)
-        if text:
-            total += len(text.split()) if text.isascii() else count_words(text)
-        words[el] = total
-        if el.tag == "a":
-            link_words[el] = total
-            links[el] = links.get(el, 0) + 1
-        if el is root:
-            break
-        parent = el.getparent()
-        tail = el.tail
-        if tail:
-            total += len(tail.split()) if tail.isascii() else count_words(tail)
-        words[parent] = words.get(parent, 0) + total
-        found = links.get(el)
-        if found:
-            links[parent] = links.get(parent, 0) + found
-            link_words[parent] = link_words.get(parent, 0) + link_words[el]
-    return words, link_words, links
+    def _link_counts(self) -> tuple[dict[HtmlElement, int], dict[HtmlElement, int]]:
+        if self._links is None:
+            self._links = _links_under(self._root, self.words)
+        return self._links
 
 
 def _words_under(root: HtmlElement) -> dict[HtmlElement, int]:
     """The words under each element of *root*, as :class:`BlockCounts` counts them."""
     words: dict[HtmlElement, int] = {}
+    # Children come before parents: each element's count is final when it is reached, and
+    # is added to its parent's running total (its tail's words belong to the parent).
+    # (ASCII text is counted inline: the call costs more than the split on most nodes.)
     for el in reversed(list(root.iter(_ELEMENTS))):
         text = el.text
         total = words.get(el, 0)
@@ -242,3 +212,22 @@ def _words_under(root: HtmlElement) -> dict[HtmlElement, int]:
         parent = el.getparent()
         words[parent] = words.get(parent, 0) + total
     return words
+
+
+def _links_under(
+    root: HtmlElement, words: dict[HtmlElement, int]
+) -> tuple[dict[HtmlElement, int], dict[HtmlElement, int]]:
+    """Words inside links and links under each element of *root* that holds a link, given
+    the *words* under each element (a link inside a link counts its words once)."""
+    link_words: dict[HtmlElement, int] = {}
+    links: dict[HtmlElement, int] = {}
+    for el in reversed(list(root.iter(_ELEMENTS))):  # children before parents, as above
+        if el.tag == "a":
+            link_words[el] = words[el]
+            links[el] = links.get(el, 0) + 1
+        found = links.get(el)
+        if found and el is not root:
+            parent = el.getparent()
+            links[parent] = links.get(parent, 0) + found
+            link_words[parent] = link_words.get(parent, 0) + link_words[el]
+    return link_words, links

@@ -146,8 +146,9 @@ def _undoubled(line: str) -> str:
 
 
 def _undoubled_lines(lines: list[str], prose: list[bool]) -> list[str]:
-    return [
-        _undoubled(line) if is_prose else line for line, is_prose in zip(lines, prose, strict=True)
+    return [  # an empty line (every other line of a text) is left as it is
+        _undoubled(line) if is_prose and line else line
+        for line, is_prose in zip(lines, prose, strict=True)
     ]
 
 

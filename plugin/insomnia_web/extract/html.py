@@ -160,9 +160,8 @@ def _choose(article_text: str, page_text: str, claim: ArticleClaim) -> tuple[str
 
     An article that the page text lost almost entirely is kept whatever its share.
     """
-    article_words = count_words(article_text)
-    page_words = count_words(page_text)
-    if article_words and article_words >= _ARTICLE_SHARE[claim] * page_words:
+    article_words = count_words(article_text)  # the page text is counted only beside an article
+    if article_words and article_words >= _ARTICLE_SHARE[claim] * count_words(page_text):
         if _below_the_story(article_text, page_text, article_words):
             return page_text, "page"
         return article_text, "readability"

@@ -153,7 +153,8 @@ def _is_caption(el: HtmlElement, tag: str, words: int) -> bool:
     """A photo's caption or credit: classed so, or a figure of a few words ("Getty Images")."""
     if tag == "figure" and words <= CARD_LABELS.max_credit_words:
         return True
-    return CARD_LABELS.caption_class.search(el.get("class", "")) is not None
+    classes = el.get("class")  # most elements have none, and so name no caption
+    return classes is not None and CARD_LABELS.caption_class.search(classes) is not None
 
 
 def _is_label(text: str, language: str | None) -> bool:

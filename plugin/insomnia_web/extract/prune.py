@@ -259,12 +259,14 @@ def drop_link_lists(region: HtmlElement, counts: BlockCounts) -> None:
         el = stack.pop()
         lists: list[HtmlElement] = []
         for child in el:
+            links = counts.links.get(child, 0)
+            if not links:  # no link below: no link list either
+                continue
             tag = tag_name(child)
-            if not tag or tag == "a":
+            if tag == "a":
                 continue
             total = counts.words.get(child, 0)
-            links = counts.links.get(child, 0)
-            if total and links and tag in LINK_BLOCK_TAGS:
+            if total and tag in LINK_BLOCK_TAGS:
                 density = counts.link_words.get(child, 0) / total
                 small = total <= LINK_LISTS.max_block_share * region_words
                 short_links = total / links <= LINK_LISTS.max_words_per_link

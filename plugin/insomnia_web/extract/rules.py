@@ -277,14 +277,20 @@ def _compiled(rule: str, language: str) -> re.Pattern[str] | None:
     phrases = PHRASES[rule].get(language)
     if not phrases:
         return None
-    if rule in SEARCHED:
-        return re.compile("|".join(phrases), re.I)
     return re.compile(f"{_EDGE}(?:{'|'.join(phrases)}){_EDGE}", re.I)
+
+
+@functools.cache
+def _searched(rule: str, language: str) -> tuple[re.Pattern[str], ...]:
+    """One pattern per phrase of a :data:`SEARCHED` rule: Python's matcher searches a text
+    for one phrase at a time several times faster than for their alternation, whose every
+    branch it tries at every position."""
+    return tuple(re.compile(phrase, re.I) for phrase in PHRASES[rule].get(language, ()))
 
 
 def has_phrases(rule: str, language: str | None) -> bool:
     """True when *rule* has phrases in *language*: else :func:`matches` is always false."""
-    return language is not None and _compiled(rule, language) is not None
+    return language is not None and bool(PHRASES[rule].get(language))
 
 
 @functools.cache
@@ -327,9 +333,10 @@ def matches(rule: str, language: str | None, text: str) -> bool:
     """
     if language is None:
         return False
-    pattern = _compiled(rule, language)
-    if pattern is None:
+    if rule in SEARCHED:  # a loop: a generator costs more than a short text's searches
+        for phrase in _searched(rule, language):  # noqa: SIM110
+            if phrase.search(text) is not None:
+                return True
         return False
-    if rule in SEARCHED:
-        return pattern.search(text) is not None
-    return pattern.fullmatch(text) is not None
+    pattern = _compiled(rule, language)
+    return pattern is not None and pattern.fullmatch(text) is not None

@@ -70,28 +70,41 @@ LEGAL_LINES = LegalLines()
 def _leaf_blocks(root: HtmlElement) -> list[tuple[HtmlElement, str, str]]:
     """Blocks without block children, in document order, with their text (read once) and
     its normalized words."""
-    # One bottom-up pass marks the elements that hold a block (so deep trees stay linear).
-    holds_block: dict[HtmlElement, bool] = {}
-    for el in reversed(list(root.iter())):
-        held = False
-        for child in el:
-            if tag_name(child) in _HOLDING_TAGS or holds_block.get(child, False):
-                held = True
-                break
-        holds_block[el] = held
+    if tag_name(root) in _VERBATIM_TAGS:
+        return []
+    holding = _holding_blocks(root)
+    verbatim = _inside_verbatim(root)
     found: list[tuple[HtmlElement, str, str]] = []
-    stack = [root]
-    while stack:
-        el = stack.pop()
-        tag = tag_name(el)
-        if tag in _VERBATIM_TAGS:
-            continue
-        if tag in _BLOCK_TAGS and el is not root and not holds_block[el]:
+    for el in root.iterdescendants(*_BLOCK_TAGS):
+        if el not in holding and el not in verbatim:
             text = text_of(el)
             found.append((el, text, repeat_key(text)))
-            continue
-        stack.extend(reversed([child for child in el if tag_name(child)]))
     return found
+
+
+def _holding_blocks(root: HtmlElement) -> set[HtmlElement]:
+    """The elements of *root* (itself included) that hold a block or verbatim element.
+
+    Each element is marked once, from the first such element below it, so deep trees stay
+    linear."""
+    holding: set[HtmlElement] = set()
+    for el in root.iterdescendants(*_HOLDING_TAGS):
+        parent = el.getparent()
+        while parent not in holding:
+            holding.add(parent)
+            if parent is root:
+                break
+            parent = parent.getparent()
+    return holding
+
+
+def _inside_verbatim(root: HtmlElement) -> set[HtmlElement]:
+    """The elements below *root*'s code, preformatted text, tables and text areas."""
+    inside: set[HtmlElement] = set()
+    for el in root.iterdescendants(*_VERBATIM_TAGS):
+        if el not in inside:
+            inside.update(el.iterdescendants())
+    return inside
 
 
 def _is_legal(text: str, words: str, language: str | None) -> bool:
