@@ -45,6 +45,7 @@ HOSTS = (
     "modern.test",
     "forged.test",
     "swapped.test",
+    "replay.test",
 )
 
 

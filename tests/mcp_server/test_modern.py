@@ -167,3 +167,27 @@ def test_an_answer_holds_only_for_the_call_it_was_asked_about(
     assert error_of(result)["code"] == "permission_denied"
     (asked,) = elicitor.asked
     assert "swapped.test" in asked.message
+
+
+def test_an_allow_once_answer_is_taken_once(
+    conn: Connection, elicitor: Elicitor, site_port: int
+) -> None:
+    """The retry carrying "allow once" runs the call; the same answer sent again (a client
+    replaying its retry) is not taken for the next identical call, which is asked again."""
+    client = conn.client
+    assert isinstance(client, Client)
+    url = f"http://replay.test:{site_port}/page"
+
+    async def ask_only() -> object:
+        return await client.session.call_tool("web_fetch", {"url": url}, allow_input_required=True)
+
+    first = conn.portal.call(ask_only)
+    assert isinstance(first, types.InputRequiredResult)
+    allowed = call_with_answer(conn, "web_fetch", {"url": url}, "once", first.request_state)
+    assert allowed.is_error is False, text_of(allowed)
+    assert elicitor.asked == []
+    elicitor.answers.append(types.ElicitResult(action="decline"))
+    replayed = call_with_answer(conn, "web_fetch", {"url": url}, "once", first.request_state)
+    assert error_of(replayed)["code"] == "permission_denied"
+    (asked,) = elicitor.asked
+    assert url in asked.message

@@ -10,8 +10,9 @@ domains, for the rest of the session), or deny.
 - 2026-07-28 clients cannot receive server requests: the call first answers with an
   ``InputRequiredResult`` carrying the same form, and the client's retry brings the answer.
   The result's ``request_state`` seals the question to the call (tool, arguments, question
-  text): an answer is taken only from a retry that echoes the seal of that same call, so an
-  answer nobody asked for, or one sent back with other arguments, is asked again.
+  text) and to this one asking: an answer is taken only from a retry that echoes the seal of
+  that same call, once, so an answer nobody asked for, one sent back with other arguments,
+  or one sent again, is asked again.
 - A client that declared no elicitation capability cannot be asked: the call is refused with
   ``permission_denied``, whose hint names the rule to add to ``[permissions] allow``.
 """
@@ -147,23 +148,44 @@ class ElicitationPrompter:
 
 
 class QuestionSeal:
-    """Seals a question sent in an ``InputRequiredResult`` to the call it asks about.
+    """Seals a question sent in an ``InputRequiredResult`` to the call it asks about, once.
 
-    The seal is an HMAC, under a key of this server process, of the tool, its arguments and
-    the question's text; the client echoes it in ``request_state`` and cannot make one for
-    another call.
+    The seal is a fresh random nonce and an HMAC, under a key of this server process, of the
+    nonce, the tool, its arguments and the question's text; the client echoes it in
+    ``request_state`` and cannot make one for another call. The nonce is spent by the retry
+    that brings the answer: an "allow once" sent again with the same seal (a client that
+    replays its retry) is not an answer, and the call is asked again. At most
+    :data:`MAX_OPEN` questions wait for their answer; past that the oldest is forgotten (its
+    answer, if it ever comes, is asked again).
     """
+
+    MAX_OPEN = 256
 
     def __init__(self) -> None:
         self._key = secrets.token_bytes(32)
+        self._open: dict[str, None] = {}
 
     def seal(self, tool: str, args: Mapping[str, Any], message: str) -> str:
-        """The ``request_state`` of the question *message* about *tool* with *args*."""
-        body = msgspec.json.encode([tool, args, message], order="sorted")
-        return hmac.new(self._key, body, hashlib.sha256).hexdigest()
+        """A new ``request_state`` for the question *message* about *tool* with *args*."""
+        nonce = secrets.token_hex(16)
+        self._open[nonce] = None
+        while len(self._open) > self.MAX_OPEN:
+            del self._open[next(iter(self._open))]
+        return f"{nonce}.{self._mac(nonce, tool, args, message)}"
 
-    @staticmethod
-    def matches(state: str | None, expected: str) -> bool:
-        """Whether a retry's ``request_state`` is the seal *expected* (compared in constant
-        time)."""
-        return isinstance(state, str) and hmac.compare_digest(state, expected)
+    def take(self, state: object, tool: str, args: Mapping[str, Any], message: str) -> bool:
+        """Whether a retry's ``request_state`` is an unspent seal of this very question
+        (compared in constant time); a matching seal is spent."""
+        if not isinstance(state, str):
+            return False
+        nonce, _, mac = state.partition(".")
+        if nonce not in self._open:
+            return False
+        if not hmac.compare_digest(mac, self._mac(nonce, tool, args, message)):
+            return False
+        del self._open[nonce]
+        return True
+
+    def _mac(self, nonce: str, tool: str, args: Mapping[str, Any], message: str) -> str:
+        body = msgspec.json.encode([nonce, tool, args, message], order="sorted")
+        return hmac.new(self._key, body, hashlib.sha256).hexdigest()

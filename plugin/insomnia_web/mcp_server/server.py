@@ -134,11 +134,12 @@ def _retry_answer(
     if pending is None:
         return None
     message, schema = elicitation_form(pending)
-    state = seal.seal(name, args, message)
     reply = (params.input_responses or {}).get(PERMISSION_INPUT_KEY)
-    if isinstance(reply, types.ElicitResult) and seal.matches(params.request_state, state):
+    if isinstance(reply, types.ElicitResult) and seal.take(
+        params.request_state, name, args, message
+    ):
         return answer_from(reply)
-    return _input_required(message, schema, state)
+    return _input_required(message, schema, seal.seal(name, args, message))
 
 
 def build_server(runtime: Runtime) -> Server[Any]:
