@@ -45,6 +45,10 @@ class WaitOut(msgspec.Struct, kw_only=True):
     text: str
 
 
+class Halt(BaseException):
+    """A plugin's exception that is not an ``Exception`` (a bug, not a stop request)."""
+
+
 class WaitTool(Tool[WaitIn, WaitOut]):
     """A tool that hangs, raises ``KeyboardInterrupt`` or awaits a cancelled future."""
 
@@ -67,6 +71,8 @@ class WaitTool(Tool[WaitIn, WaitOut]):
             WaitTool.started.set()
         if args.how == "interrupt":
             raise KeyboardInterrupt
+        if args.how == "halt":  # a plugin's own BaseException subclass
+            raise Halt("stop everything")
         if args.how == "broken":  # a future cancelled by someone else, e.g. a pool shut down
             future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             future.cancel()
@@ -178,6 +184,18 @@ async def test_a_cancellation_nobody_asked_for_does_not_escape() -> None:
     ends = terminal_events(runtime, "c5")
     assert len(ends) == 1
     assert ends[0].error == result.error
+
+
+@pytest.mark.asyncio
+async def test_a_plugins_own_base_exception_is_a_failed_call() -> None:
+    """A ``BaseException`` subclass that is not Ctrl-C, ``SystemExit`` or a cancellation is
+    a tool bug: the call fails with internal_error and the agent loop goes on."""
+    runtime = make_runtime({"allow": ["Wait"]})
+    result = await runtime.call_tool("Wait", {"how": "halt"}, call_id="c6")
+    assert not result.ok
+    assert result.error is not None
+    assert result.error.code == "internal_error"
+    assert len(terminal_events(runtime, "c6")) == 1
 
 
 _CTRL_C = """

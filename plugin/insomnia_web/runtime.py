@@ -145,6 +145,14 @@ def _failed(call_id: str, name: str, exc: ToolError) -> ToolResult:
     return ToolResult(call_id=call_id, tool=name, ok=False, text=render_error(info), error=info)
 
 
+def _stops_the_host(exc: BaseException) -> bool:
+    """True for what asks the whole program to stop (Ctrl-C, ``SystemExit``), alone or in a
+    group; any other ``BaseException`` a tool raises is a failure of that call."""
+    if isinstance(exc, BaseExceptionGroup):
+        return exc.subgroup((KeyboardInterrupt, SystemExit)) is not None
+    return isinstance(exc, KeyboardInterrupt | SystemExit)
+
+
 def _unexpected(name: str, what: str) -> ToolError:
     return ToolError("internal_error", f"{name} failed unexpectedly: {what}")
 
@@ -464,9 +472,10 @@ class Runtime(AsyncClosing):
     ) -> ToolResult:
         """Validate, authorize and run one tool call; always returns a :class:`ToolResult`.
 
-        A call stopped from outside (its task cancelled, Ctrl-C) records a ``cancelled``
-        result, then lets the cancellation go on to the caller; that is the only exception
-        that leaves this method.
+        A call stopped from outside (its task cancelled, Ctrl-C, ``SystemExit``) records a
+        ``cancelled`` result, then lets the cancellation go on to the caller; that is the only
+        exception that leaves this method (any other ``BaseException`` a tool raises fails
+        the call with ``internal_error``).
         """
         call_id = call_id or f"call_{secrets.token_hex(6)}"
         raw = dict(args or {})
@@ -490,10 +499,14 @@ class Runtime(AsyncClosing):
         except Exception as exc:  # the agent loop must survive any tool bug
             log.exception("tool %s failed", name)
             result = _failed(call_id, name, _unexpected(name, type(exc).__name__))
-        except BaseException as exc:  # Ctrl-C, SystemExit: record the end, then stop
-            reason = f"the call was interrupted ({type(exc).__name__})"
-            self._finish(_cancelled(call_id, name, reason), started)
-            raise
+        except BaseException as exc:
+            if _stops_the_host(exc):  # Ctrl-C, SystemExit: record the end, then stop
+                reason = f"the call was interrupted ({type(exc).__name__})"
+                self._finish(_cancelled(call_id, name, reason), started)
+                raise
+            # a plugin's own BaseException subclass: a bug of the tool, not a stop request
+            log.exception("tool %s failed", name)
+            result = _failed(call_id, name, _unexpected(name, type(exc).__name__))
         return self._finish(result, started)
 
     def _finish(self, result: ToolResult, started: float) -> ToolResult:
