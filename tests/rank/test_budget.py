@@ -109,8 +109,9 @@ def test_a_title_the_url_does_not_say_is_kept_and_the_url_stays_whole() -> None:
 
 
 def test_a_url_whose_path_names_the_page_is_label_enough() -> None:
-    """A URL whose path says in words what the page is (two words or more; numbers, file
-    endings and index pages aside) is the whole label: the title is not shown too."""
+    """A URL whose path says in words what the page is (three words or more; numbers, file
+    endings and index pages aside) is the whole label: the title is not shown too. Two
+    names (a repository's owner and name, a section and a topic) do not say it."""
     assert (
         shown_title("Xfinity TV and Streaming", "https://www.xfinity.example/learn/cable-tv") == ""
     )
@@ -125,6 +126,8 @@ def test_a_url_whose_path_names_the_page_is_label_enough() -> None:
         "https://www.example.org/index.html",
         "https://shop.example/p?travel=hacks&hotel=stay",
         "https://bulova.example/global/",
+        "https://code.example/psf/requests",
+        "https://docs.example/3/library/asyncio.html",
     ):
         assert shown_title("Official watch site", opaque) == "Official watch site", opaque
 

@@ -57,7 +57,7 @@ MAX_LINE_CHARS = 80
 """Longest title or heading shown, in characters."""
 TITLE_IN_URL = 0.75
 """Share of a title's index terms the URL must contain for the label to show the URL only."""
-PATH_WORDS = 2
+PATH_WORDS = 3
 """Distinct words (numbers and :data:`URL_WORDS` aside) a URL's path must name for the URL
 to say what the page is: its label then shows no title. On the dev set (``bench/recall.py``)
 the title words this leaves out go to evidence: 0.7 points fewer label tokens at 1000,
@@ -80,8 +80,8 @@ def _site_part(part: str, host: str) -> bool:
 def shown_title(title: str, url: str) -> str:
     """The title as a source's label shows it: ``""`` when the URL already says it.
 
-    A URL whose path names :data:`PATH_WORDS` words or more (a slug, a section and a topic)
-    says what the page is, and is the whole label. Otherwise, a first or last part that
+    A URL whose path names :data:`PATH_WORDS` words or more (a slug, usually) says what
+    the page is, and is the whole label. Otherwise, a first or last part that
     only names the site (``... | DW`` on ``dw.com``) is left out; what remains is not shown
     when the URL holds at least :data:`TITLE_IN_URL` of its index terms, and is cut to
     :data:`MAX_TITLE_WORDS` words otherwise. A title without index terms ("About us") is
