@@ -290,3 +290,34 @@ async def test_a_robots_redirect_to_the_www_variant_of_an_idn_host_is_followed(
         assert result.error.code == "robots_disallowed"
     finally:
         await runtime.aclose()
+
+
+@pytest.mark.asyncio
+async def test_a_site_of_many_robots_rules_is_read_off_the_event_loop(
+    site: Site, runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A robots.txt of thousands of wildcard rules (a hostile one took 0.2 s per URL) is
+    parsed and matched in a worker thread, so other calls go on meanwhile."""
+    import threading
+
+    from insomnia_web.net import robots
+
+    seen: dict[str, set[int]] = {"parse": set(), "allows": set()}
+    parse, allows = robots.parse_robots, robots.RobotsRules.allows
+
+    def spy_parse(text: str, token: str) -> robots.RobotsRules:
+        seen["parse"].add(threading.get_ident())
+        return parse(text, token)
+
+    def spy_allows(self: robots.RobotsRules, path: str) -> bool:
+        seen["allows"].add(threading.get_ident())
+        return allows(self, path)
+
+    monkeypatch.setattr(robots, "parse_robots", spy_parse)
+    monkeypatch.setattr(robots.RobotsRules, "allows", spy_allows)
+    loop_thread = threading.get_ident()
+    many = "".join(f"Disallow: /*x{i}*y$\n" for i in range(3000))
+    site.set("/robots.txt", "User-agent: *\n" + many, content_type="text/plain")
+    site.set("/page", "<p>Allowed.</p>")
+    assert (await fetch(runtime, site, "/page")).ok
+    assert loop_thread not in seen["parse"] | seen["allows"]
