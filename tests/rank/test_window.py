@@ -15,8 +15,26 @@ TEXT = (
 
 def test_sentences_are_split_at_stops_and_line_ends() -> None:
     """Sentence ends (Latin and CJK stops) and line breaks bound the spans, spaces left out."""
-    text = "One. Two!\nThree 三。四"
-    assert [text[s:e] for s, e in sentence_spans(text)] == ["One.", "Two!", "Three 三。", "四"]
+    text = "The first. Two!\nThree 三。四"
+    assert [text[s:e] for s, e in sentence_spans(text)] == [
+        "The first.",
+        "Two!",
+        "Three 三。",
+        "四",
+    ]
+
+
+def test_a_stop_after_a_short_capitalised_word_ends_no_sentence() -> None:
+    """``Mr.``, ``Dr.``, ``St.``, ``U.S.``, ``Inc.`` are abbreviations, not sentence ends;
+    a stop after a lower-case or longer word (``it.``, ``Rome.``) or capitals (``CEO.``)
+    still is."""
+    text = "Mr. Lee met Dr. Ann Roe of the U.S. Navy. They left Rome. It was the CEO. Then it."
+    assert [text[s:e] for s, e in sentence_spans(text)] == [
+        "Mr. Lee met Dr. Ann Roe of the U.S. Navy.",
+        "They left Rome.",
+        "It was the CEO.",
+        "Then it.",
+    ]
 
 
 def test_the_window_holds_the_most_query_terms_that_fit() -> None:
