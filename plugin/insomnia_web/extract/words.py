@@ -18,6 +18,7 @@ import re
 
 __all__ = [
     "CJK_CHARS_PER_WORD",
+    "collapsed_at_most",
     "count_words",
     "has_cjk",
     "more_runs_than",
@@ -54,6 +55,14 @@ def count_words(text: str) -> int:
     runs = _CJK_RUN_RE.findall(text)
     rest = _CJK_RUN_RE.sub(" ", text)
     return len(rest.split()) + sum(-(-len(run) // CJK_CHARS_PER_WORD) for run in runs)
+
+
+def collapsed_at_most(text: str, limit: int) -> str | None:
+    """*text* whitespace-collapsed when it holds at most *limit* whitespace tokens, else
+    ``None``: the text is split only as far as the token past the limit, so a paragraph
+    tested for a short label is not split whole."""
+    tokens = text.split(None, limit)
+    return " ".join(tokens) if len(tokens) <= limit else None
 
 
 def word_list(text: str) -> list[str]:
