@@ -72,3 +72,10 @@ def test_a_text_is_collapsed_only_when_it_is_short() -> None:
     assert collapsed_at_most("one two three four ", 4) == "one two three four"
     assert collapsed_at_most("one two three four five", 4) is None
     assert collapsed_at_most(" \t", 4) == ""
+
+
+def test_ascii_words_are_word_character_runs() -> None:
+    """Words of ASCII text are its lowercased runs of letters, digits and underscores; every
+    other character, control characters included, separates them."""
+    assert word_list("Snake_case\x1cNEXT-word\t42 (c)") == ["snake_case", "next", "word", "42", "c"]
+    assert word_list("\u212aelvin") == ["kelvin"]  # lowercases to ASCII
