@@ -343,16 +343,17 @@ def test_the_unlikely_pass_drops_named_blocks_whole_and_judges_every_sibling_aft
 
 
 def test_text_of_reads_what_text_content_reads() -> None:
-    """``text_of`` gives an element's ``text_content()``: nested text, inner tails, no own tail."""
+    """``text_of`` gives an element's ``text_content()``: nested text, inner tails, no own tail,
+    an empty leaf's empty text."""
     root = parse_html(
         "<div id=a> One,<b>two <i>deep</i></b> tail &amp; more\n\t"
-        "<p>Caf\u00e9 \u4e2d</p></div>after"
+        "<p>Caf\u00e9 \u4e2d</p><em></em><s>x<!-- note --></s></div>after"
     )
     assert root is not None
     for el in root.iter():
         assert text_of(el) == el.text_content()
     div = root.get_element_by_id("a")
-    assert text_of(div) == " One,two deep tail & more\n\tCaf\u00e9 \u4e2d"
+    assert text_of(div) == " One,two deep tail & more\n\tCaf\u00e9 \u4e2dx"
 
 
 def test_link_density_is_the_linked_share_of_the_text() -> None:

@@ -14,6 +14,7 @@ from insomnia_web.extract.rules import (
     has_phrases,
     matches,
     matches_any,
+    searched_phrases,
 )
 from tests.extract.support import body_of, words_of
 
@@ -70,6 +71,17 @@ def test_searched_rules_find_their_phrase_inside_the_text() -> None:
     assert matches("quote_attribution", "en", "On 8/26/2024 at 5:29 PM, Sam said:")
     assert not matches("quote_attribution", "en", "Sam said it twice, then left")
     assert matches("legal_line", "de", "2024 Stadtwerke, alle Rechte vorbehalten.")
+
+
+def test_searched_phrases_find_what_matches_finds() -> None:
+    """A searched rule's patterns, looked up once, find a phrase where :func:`matches` does."""
+    for text in ("Copyright 2024 Acme", "2024 Acme. All rights reserved.", "Acme makes desks"):
+        found = any(p.search(text) for p in searched_phrases("legal_line", "en"))
+        assert found is matches("legal_line", "en", text), text
+    assert searched_phrases("legal_line", None) == ()
+    assert searched_phrases("legal_line", "fi") == ()
+    with pytest.raises(ValueError, match="searched"):
+        searched_phrases("closing_heading", "en")
 
 
 def test_card_labels_follow_the_page_language() -> None:

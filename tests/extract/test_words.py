@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from insomnia_web.extract.words import count_words, more_runs_than, sentences, word_list
+from insomnia_web.extract.words import (
+    collapsed_at_most,
+    count_words,
+    more_runs_than,
+    sentences,
+    word_list,
+)
 
 
 def test_latin_words_are_whitespace_tokens() -> None:
@@ -56,3 +62,20 @@ def test_ascii_text_has_the_words_it_has_beside_other_scripts() -> None:
     assert word_list(text) == word_list(other) == ["don", "t", "stop_now", "42x", "a", "b", "7"]
     for limit in range(8):
         assert more_runs_than(text, limit) == more_runs_than(other, limit) == (limit < 7)
+
+
+def test_a_text_is_collapsed_only_when_it_is_short() -> None:
+    """A text of at most the limit of whitespace tokens comes back collapsed; a longer one,
+    trailing spaces or not, does not."""
+    assert collapsed_at_most("  Quick \n view ", 4) == "Quick view"
+    assert collapsed_at_most("one two three four", 4) == "one two three four"
+    assert collapsed_at_most("one two three four ", 4) == "one two three four"
+    assert collapsed_at_most("one two three four five", 4) is None
+    assert collapsed_at_most(" \t", 4) == ""
+
+
+def test_ascii_words_are_word_character_runs() -> None:
+    """Words of ASCII text are its lowercased runs of letters, digits and underscores; every
+    other character, control characters included, separates them."""
+    assert word_list("Snake_case\x1cNEXT-word\t42 (c)") == ["snake_case", "next", "word", "42", "c"]
+    assert word_list("\u212aelvin") == ["kelvin"]  # lowercases to ASCII

@@ -45,6 +45,7 @@ from .dedup import repeat_key
 from .patterns import HEADING_TAGS
 from .rules import any_pattern, matches
 from .serialize import INLINE_TAGS
+from .words import collapsed_at_most
 
 __all__ = [
     "CardCounts",
@@ -399,8 +400,8 @@ def _button_label(el: HtmlElement, actions: re.Pattern[str]) -> str:
     if el.tag != "a" and (len(el) or not el.text):
         return ""
     text = el.text_content() if len(el) else el.text or ""  # a leaf's text is its own
-    words = " ".join(text.split())
-    if words.count(" ") < REPEATED_BUTTONS.max_words and actions.fullmatch(words):
+    words = collapsed_at_most(text, REPEATED_BUTTONS.max_words)
+    if words is not None and actions.fullmatch(words):
         return repeat_key(words)
     return ""
 

@@ -55,7 +55,10 @@ def tag_name(el: HtmlElement) -> str:
 
 def text_of(el: HtmlElement) -> str:
     """The text under *el*, its nodes joined as they stand: ``el.text_content()``, read by
-    libxml2 in one call instead of through an XPath expression set up for each element."""
+    libxml2 in one call instead of through an XPath expression set up for each element (a
+    leaf's text is its own: read without setting up the serializer)."""
+    if not len(el):
+        return el.text or ""
     return str(etree.tostring(el, method="text", encoding=str, with_tail=False))
 
 

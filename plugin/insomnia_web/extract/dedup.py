@@ -89,6 +89,14 @@ def _prose_flags(lines: list[str]) -> Iterator[bool]:
             yield not stripped.startswith("|")
 
 
+def _prose(text: str, lines: list[str]) -> list[bool]:
+    """:func:`_prose_flags` of *text*'s *lines*: a text without a fence or a pipe has neither
+    code nor table rows, and every line of it is prose."""
+    if "```" not in text and "|" not in text:
+        return [True] * len(lines)
+    return list(_prose_flags(lines))
+
+
 def _short_key(line: str, limit: int) -> str | None:
     """:func:`repeat_key` of *line* when it has at most *limit* words, else ``None``.
 
@@ -127,7 +135,7 @@ def _joined(text: str, lines: list[str], kept: list[str]) -> str:
 def drop_adjacent_repeats(text: str) -> str:
     """*text* without short lines that repeat the line before them (blank lines between)."""
     lines = text.split("\n")
-    return _joined(text, lines, _without_adjacent_repeats(lines, list(_prose_flags(lines))))
+    return _joined(text, lines, _without_adjacent_repeats(lines, _prose(text, lines)))
 
 
 def _undoubled(line: str) -> str:
@@ -155,7 +163,7 @@ def _undoubled_lines(lines: list[str], prose: list[bool]) -> list[str]:
 def drop_doubled_lines(text: str) -> str:
     """*text* with each prose line that says one text twice over cut to one copy."""
     lines = text.split("\n")
-    return "\n".join(_undoubled_lines(lines, list(_prose_flags(lines))))
+    return "\n".join(_undoubled_lines(lines, _prose(text, lines)))
 
 
 def finish_lines(text: str) -> str:
@@ -165,7 +173,7 @@ def finish_lines(text: str) -> str:
     first characters, so it stays prose or not as it was.
     """
     lines = text.split("\n")
-    prose = list(_prose_flags(lines))
+    prose = _prose(text, lines)
     undoubled = _undoubled_lines(lines, prose)
     return _joined("\n".join(undoubled), lines, _without_adjacent_repeats(undoubled, prose))
 

@@ -374,6 +374,8 @@ POST_CHROME = PostChrome()
 def _is_chrome(el: HtmlElement) -> bool:
     """True when *el* is a placeholder or its class or id names post chrome, or it is the
     short form of a date (:func:`_is_short_variant`)."""
+    if not el.attrib:
+        return False  # most elements: nothing to read
     if el.get("aria-busy") == "true":
         return True  # a placeholder that scripts fill later (related threads): not yet content
     classes = el.get("class")

@@ -65,6 +65,8 @@ def _boilerplate_kind(el: HtmlElement, tag: str, inside_main: bool) -> int:
         return 1
     if tag in ("header", "footer") and not inside_main:
         return 1
+    if not el.attrib:
+        return 0  # no role, class or id to name it boilerplate (most paragraphs)
     role = (el.get("role") or "").strip().lower()
     if role in DROP_ROLES:
         return 1

@@ -17,7 +17,15 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["PHRASES", "SEARCHED", "any_pattern", "has_phrases", "matches", "matches_any"]
+__all__ = [
+    "PHRASES",
+    "SEARCHED",
+    "any_pattern",
+    "has_phrases",
+    "matches",
+    "matches_any",
+    "searched_phrases",
+]
 
 PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
     # Headings that open a section after, or beside, the content: related stories, sharing,
@@ -286,6 +294,18 @@ def _searched(rule: str, language: str) -> tuple[re.Pattern[str], ...]:
     for one phrase at a time several times faster than for their alternation, whose every
     branch it tries at every position."""
     return tuple(re.compile(phrase, re.I) for phrase in PHRASES[rule].get(language, ()))
+
+
+def searched_phrases(rule: str, language: str | None) -> tuple[re.Pattern[str], ...]:
+    """The patterns of a :data:`SEARCHED` *rule*'s phrases in *language* (none for an unknown
+    language): :func:`matches` is true when one of them is found in the text.
+
+    For a caller testing many texts: the patterns are looked up once.
+    Raises ``ValueError`` for a rule that is not searched (or not a rule).
+    """
+    if rule not in SEARCHED:
+        raise ValueError(f"only a searched rule's phrases are searched one by one: {rule}")
+    return () if language is None else _searched(rule, language)
 
 
 def has_phrases(rule: str, language: str | None) -> bool:

@@ -16,7 +16,7 @@ from lxml.html import HtmlElement
 
 from .counts import tag_name, text_of
 from .dedup import repeat_key
-from .rules import matches
+from .rules import searched_phrases
 
 __all__ = ["drop_legal_lines", "drop_repeated_blocks", "tidy_blocks"]
 
@@ -107,15 +107,22 @@ def _inside_verbatim(root: HtmlElement) -> set[HtmlElement]:
     return inside
 
 
-def _is_legal(text: str, words: str, language: str | None) -> bool:
-    if words.count(" ") + 1 > LEGAL_LINES.max_words:
+def _is_legal(text: str, count: int, phrases: tuple[re.Pattern[str], ...]) -> bool:
+    """True for a copyright line: *count* words at most the limit, and the sign or one of
+    the ``legal_line`` *phrases* in its whitespace-collapsed *text*."""
+    if count > LEGAL_LINES.max_words:
         return False
     text = " ".join(text.split())
-    return LEGAL_LINES.sign.search(text) is not None or matches("legal_line", language, text)
+    if LEGAL_LINES.sign.search(text) is not None:
+        return True
+    for phrase in phrases:  # noqa: SIM110 (a loop: a generator costs more per short text)
+        if phrase.search(text) is not None:
+            return True
+    return False
 
 
-def _is_repeat(words: str, seen: set[str]) -> bool:
-    if words.count(" ") + 1 < REPEATED_BLOCKS.min_words:
+def _is_repeat(words: str, count: int, seen: set[str]) -> bool:
+    if count < REPEATED_BLOCKS.min_words:
         return False
     if words in seen:
         return True
@@ -129,8 +136,10 @@ def tidy_blocks(root: HtmlElement, language: str | None = "en") -> None:
     *language* selects the phrases of copyright lines (``legal_line``).
     """
     seen: set[str] = set()
+    phrases = searched_phrases("legal_line", language)  # looked up once for every block
     for el, text, words in _leaf_blocks(root):
-        if _is_legal(text, words, language) or _is_repeat(words, seen):
+        count = words.count(" ") + 1  # the words of the key, counted once for both rules
+        if _is_legal(text, count, phrases) or _is_repeat(words, count, seen):
             el.drop_tree()
 
 
@@ -138,12 +147,13 @@ def drop_repeated_blocks(root: HtmlElement) -> None:
     """Drop each block whose words repeat an earlier block's, keeping the first copy."""
     seen: set[str] = set()
     for el, _, words in _leaf_blocks(root):
-        if _is_repeat(words, seen):
+        if _is_repeat(words, words.count(" ") + 1, seen):
             el.drop_tree()
 
 
 def drop_legal_lines(root: HtmlElement, language: str | None = "en") -> None:
     """Drop short copyright and "all rights reserved" blocks."""
+    phrases = searched_phrases("legal_line", language)
     for el, text, words in _leaf_blocks(root):
-        if _is_legal(text, words, language):
+        if _is_legal(text, words.count(" ") + 1, phrases):
             el.drop_tree()

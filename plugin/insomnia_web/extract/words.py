@@ -18,6 +18,7 @@ import re
 
 __all__ = [
     "CJK_CHARS_PER_WORD",
+    "collapsed_at_most",
     "count_words",
     "has_cjk",
     "more_runs_than",
@@ -32,9 +33,12 @@ _CJK_RUN_RE = re.compile(f"[{_CJK}]+")
 # Lower-cased word list: \w runs outside CJK, and CJK runs as overlapping character bigrams
 # (as the ranker indexes them), so repeats and overlaps compare in every script.
 _WORD_RE = re.compile(f"[^\\W{_CJK}]+|[{_CJK}]+")
-# ASCII text holds no CJK, and Unicode \w is ASCII \w there: its words are found by the
-# narrower class, which the matcher tests about twice as fast.
-_ASCII_WORD_RE = re.compile(r"\w+", re.ASCII)
+# ASCII text holds no CJK, and Unicode \w is ASCII \w there: its words are found without
+# the matcher, each character that is not a word character becoming a space and each
+# capital its small letter, as what whitespace separates.
+_ASCII_WORDS = str.maketrans(
+    {c: chr(c).lower() if chr(c).isalnum() or chr(c) == "_" else " " for c in range(128)}
+)
 # One word run, as _WORD_RE finds them, after the characters before it (neither word nor
 # CJK): possessive, so a run is never cut in two to make up a count.
 _RUN = f"[^\\w{_CJK}]*+(?:[^\\W{_CJK}]++|[{_CJK}]++)"
@@ -56,11 +60,19 @@ def count_words(text: str) -> int:
     return len(rest.split()) + sum(-(-len(run) // CJK_CHARS_PER_WORD) for run in runs)
 
 
+def collapsed_at_most(text: str, limit: int) -> str | None:
+    """*text* whitespace-collapsed when it holds at most *limit* whitespace tokens, else
+    ``None``: the text is split only as far as the token past the limit, so a paragraph
+    tested for a short label is not split whole."""
+    tokens = text.split(None, limit)
+    return " ".join(tokens) if len(tokens) <= limit else None
+
+
 def word_list(text: str) -> list[str]:
     """Lower-cased words of *text* (``\\w`` runs; CJK runs as character bigrams)."""
+    if text.isascii():
+        return text.translate(_ASCII_WORDS).split()
     lowered = text.lower()
-    if lowered.isascii():
-        return _ASCII_WORD_RE.findall(lowered)
     if _CJK_RE.search(lowered) is None:
         return _WORD_RE.findall(lowered)
     out: list[str] = []
