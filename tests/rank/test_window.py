@@ -13,15 +13,14 @@ TEXT = (
 )
 
 
+def sentences(text: str) -> list[str]:
+    """The sentences :func:`sentence_spans` finds in *text*."""
+    return [text[s:e] for s, e in sentence_spans(text)]
+
+
 def test_sentences_are_split_at_stops_and_line_ends() -> None:
     """Sentence ends (Latin and CJK stops) and line breaks bound the spans, spaces left out."""
-    text = "The first. Two!\nThree 三。四"
-    assert [text[s:e] for s, e in sentence_spans(text)] == [
-        "The first.",
-        "Two!",
-        "Three 三。",
-        "四",
-    ]
+    assert sentences("The first. Two!\nThree 三。四") == ["The first.", "Two!", "Three 三。", "四"]
 
 
 def test_a_stop_after_a_short_capitalised_word_ends_no_sentence() -> None:
@@ -29,7 +28,7 @@ def test_a_stop_after_a_short_capitalised_word_ends_no_sentence() -> None:
     a stop after a lower-case or longer word (``it.``, ``Rome.``) or capitals (``CEO.``)
     still is."""
     text = "Mr. Lee met Dr. Ann Roe of the U.S. Navy. They left Rome. It was the CEO. Then it."
-    assert [text[s:e] for s, e in sentence_spans(text)] == [
+    assert sentences(text) == [
         "Mr. Lee met Dr. Ann Roe of the U.S. Navy.",
         "They left Rome.",
         "It was the CEO.",
