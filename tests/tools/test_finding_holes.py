@@ -97,3 +97,30 @@ async def test_a_fetch_checks_a_bounded_number_of_findings_newest_first(
     assert f"verified finding #{ids[4]} (" not in first.text
     second = await runtime.call_tool("WebFetch", {"url": site.url("/new")})
     assert second.text.count("verified finding #") == 5
+
+
+@pytest.mark.asyncio
+async def test_a_page_is_compared_with_findings_off_the_event_loop(
+    make_runtime: MakeRuntime, site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cutting a fetched page into sentences for the findings of its URL (half a second for
+    a 5 MB page) runs in a worker thread, so other calls go on meanwhile."""
+    import threading
+
+    from insomnia_web.tools import fetch_findings
+
+    threads: set[int] = set()
+    cut = fetch_findings.page_sentences
+
+    def spy(text: str) -> str:
+        threads.add(threading.get_ident())
+        return cut(text)
+
+    monkeypatch.setattr(fetch_findings, "page_sentences", spy)
+    runtime = make_runtime()
+    site.set("/new", PAGE)
+    await save(runtime, content=FACT, source_url=site.url("/new"))
+    result = await runtime.call_tool("WebFetch", {"url": site.url("/new")})
+    assert "verified finding #" in result.text
+    assert threads
+    assert threading.get_ident() not in threads
