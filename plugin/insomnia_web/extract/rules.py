@@ -22,6 +22,7 @@ __all__ = [
     "SEARCHED",
     "any_pattern",
     "has_phrases",
+    "holds_any",
     "matches",
     "matches_any",
     "searched_phrases",
@@ -308,6 +309,14 @@ def searched_phrases(rule: str, language: str | None) -> tuple[re.Pattern[str], 
     return () if language is None else _searched(rule, language)
 
 
+def holds_any(phrases: tuple[re.Pattern[str], ...], text: str) -> bool:
+    """True when one of *phrases* (:func:`searched_phrases`) is found in *text*."""
+    for phrase in phrases:  # noqa: SIM110 - a loop: a generator costs more per short text
+        if phrase.search(text) is not None:
+            return True
+    return False
+
+
 def has_phrases(rule: str, language: str | None) -> bool:
     """True when *rule* has phrases in *language*: else :func:`matches` is always false."""
     return language is not None and bool(PHRASES[rule].get(language))
@@ -353,10 +362,7 @@ def matches(rule: str, language: str | None, text: str) -> bool:
     """
     if language is None:
         return False
-    if rule in SEARCHED:  # a loop: a generator costs more than a short text's searches
-        for phrase in _searched(rule, language):  # noqa: SIM110
-            if phrase.search(text) is not None:
-                return True
-        return False
+    if rule in SEARCHED:
+        return holds_any(_searched(rule, language), text)
     pattern = _compiled(rule, language)
     return pattern is not None and pattern.fullmatch(text) is not None

@@ -16,7 +16,7 @@ from lxml.html import HtmlElement
 
 from .counts import tag_name, text_of
 from .dedup import repeat_key
-from .rules import searched_phrases
+from .rules import holds_any, searched_phrases
 
 __all__ = ["drop_legal_lines", "drop_repeated_blocks", "tidy_blocks"]
 
@@ -113,12 +113,7 @@ def _is_legal(text: str, count: int, phrases: tuple[re.Pattern[str], ...]) -> bo
     if count > LEGAL_LINES.max_words:
         return False
     text = " ".join(text.split())
-    if LEGAL_LINES.sign.search(text) is not None:
-        return True
-    for phrase in phrases:  # noqa: SIM110 (a loop: a generator costs more per short text)
-        if phrase.search(text) is not None:
-            return True
-    return False
+    return LEGAL_LINES.sign.search(text) is not None or holds_any(phrases, text)
 
 
 def _is_repeat(words: str, count: int, seen: set[str]) -> bool:
