@@ -496,15 +496,11 @@ class Runtime(AsyncClosing):
             else:
                 self._finish(_cancelled(call_id, name, "the call was cancelled"), started)
                 raise
-        except Exception as exc:  # the agent loop must survive any tool bug
-            log.exception("tool %s failed", name)
-            result = _failed(call_id, name, _unexpected(name, type(exc).__name__))
-        except BaseException as exc:
+        except BaseException as exc:  # the agent loop must survive any tool bug
             if _stops_the_host(exc):  # Ctrl-C, SystemExit: record the end, then stop
                 reason = f"the call was interrupted ({type(exc).__name__})"
                 self._finish(_cancelled(call_id, name, reason), started)
                 raise
-            # a plugin's own BaseException subclass: a bug of the tool, not a stop request
             log.exception("tool %s failed", name)
             result = _failed(call_id, name, _unexpected(name, type(exc).__name__))
         return self._finish(result, started)
