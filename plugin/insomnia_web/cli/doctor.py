@@ -376,12 +376,13 @@ def check_cache(setup: Setup) -> Iterator[Finding]:
         yield Finding(check="cache", status="info", detail="disabled (web.cache.enabled = false)")
         return
     if not cfg.url:
-        blocked = _writable_dir(cache_file(cfg.path))
+        path = cache_file(cfg.path)
+        blocked = _writable_dir(path)
         if blocked is not None:
             yield Finding(
                 check="cache",
                 status="warn",
-                detail=f"SQLite {cache_file(cfg.path)}: {blocked} is not writable",
+                detail=f"SQLite {path}: {blocked} is not writable",
                 fix="set web.cache.path to a writable location, or web.cache.enabled = false",
             )
             return

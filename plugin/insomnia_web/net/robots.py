@@ -70,9 +70,9 @@ MAX_INLINE_BYTES = 16 * 1024
 """A robots.txt longer than this is parsed in a worker thread, and its rules are matched
 there: a 512 KB file of wildcard rules took 0.2 s per URL, which on the event loop held up
 every other call."""
-MAX_SITES = 1024
 MAX_INLINE_RULES = 200
 """Most rules matched on the event loop (a few hundred microseconds at most)."""
+MAX_SITES = 1024
 """Sites whose rules are kept; the oldest entry goes first beyond it."""
 
 _UNREACHABLE = frozenset({"timeout", "connection_error", "tls_error", "protocol_error"})

@@ -139,8 +139,7 @@ async def verify_findings(
     """
     candidates: dict[int, Finding] = {}
     for url in dict.fromkeys(canonical_source(u) for u in urls):
-        found = await cache.findings_for_source(url, scope=scope, limit=MAX_CHECKED)
-        for finding in found:
+        for finding in await cache.findings_for_source(url, scope=scope, limit=MAX_CHECKED):
             candidates[finding.id] = finding
     if not candidates:
         return []
