@@ -323,28 +323,55 @@ async def _search_returning(make_runtime: Callable[..., Runtime], urls: list[str
     return await runtime.call_tool("WebSearch", {"query": "q"})
 
 
+@pytest.mark.parametrize(
+    ("urls", "shown", "hidden"),
+    [
+        pytest.param(
+            [
+                "https://\u0430pple.com/login",
+                "https://paypal.com\uff0elogin.test/",
+                "https://PAYPAL.com.login.test/",
+                "https://a.test/?q=%7e#top",
+            ],
+            [
+                "https://xn--pple-43d.com/login",
+                "https://paypal.com.login.test/",
+                "https://a.test/?q=%7e#top",
+            ],
+            ["\u0430", "\uff0e"],
+            id="look-alike hosts",
+        ),
+        pytest.param(
+            [
+                "https://a.test/inv\u202eoice",
+                "https://b.test/q?x=\u200by",
+                "https://c.test/M\u00fcnchen",
+            ],
+            [
+                "https://a.test/inv%E2%80%AEoice",
+                "https://b.test/q?x=%E2%80%8By",
+                "https://c.test/M\u00fcnchen",
+            ],
+            ["\u202e", "\u200b"],
+            id="invisible characters",
+        ),
+    ],
+)
 @pytest.mark.asyncio
-async def test_result_hosts_are_shown_as_they_are_fetched(
-    make_runtime: Callable[..., Runtime],
+async def test_result_urls_are_shown_as_they_are_fetched(
+    make_runtime: Callable[..., Runtime], urls: list[str], shown: list[str], hidden: list[str]
 ) -> None:
     """A result whose host is written in look-alike letters or dots is shown with the host
     WebFetch would contact and a permission question names (``xn--pple-43d.com``, not
-    ``apple.com`` with a Cyrillic a), once; other URLs are shown as the provider wrote them."""
-    urls = [
-        "https://\u0430pple.com/login",
-        "https://paypal.com\uff0elogin.test/",
-        "https://PAYPAL.com.login.test/",
-        "https://a.test/?q=%7e#top",
-    ]
+    ``apple.com`` with a Cyrillic a), once; a URL holding a control, bidi or zero-width
+    character is shown as WebFetch requests it, percent-encoded, so it cannot reorder or hide
+    text around it; other URLs (visible non-ASCII letters included) are shown as the
+    provider wrote them."""
     result = await _search_returning(make_runtime, urls)
     assert result.output is not None
-    assert [r["url"] for r in result.output["results"]] == [
-        "https://xn--pple-43d.com/login",
-        "https://paypal.com.login.test/",
-        "https://a.test/?q=%7e#top",
-    ]
-    assert "\u0430" not in result.text
-    assert "\uff0e" not in result.text
+    assert [r["url"] for r in result.output["results"]] == shown
+    for char in hidden:
+        assert char not in result.text
 
 
 @pytest.mark.asyncio
@@ -443,29 +470,6 @@ async def test_provider_on_an_undecodable_host_has_unknown_hosts(
     result = await runtime.call_tool("WebSearch", {"query": "guide"})
     assert result.error is not None
     assert result.error.code == "permission_denied"
-
-
-@pytest.mark.asyncio
-async def test_result_urls_show_invisible_characters_encoded(
-    make_runtime: Callable[..., Runtime],
-) -> None:
-    """A result URL holding a control, bidi or zero-width character is shown as WebFetch
-    requests it, percent-encoded, so it cannot reorder or hide text around it; a URL with
-    visible non-ASCII letters is shown as written."""
-    urls = [
-        "https://a.test/inv\u202eoice",
-        "https://b.test/q?x=\u200by",
-        "https://c.test/M\u00fcnchen",
-    ]
-    result = await _search_returning(make_runtime, urls)
-    assert result.output is not None
-    assert [r["url"] for r in result.output["results"]] == [
-        "https://a.test/inv%E2%80%AEoice",
-        "https://b.test/q?x=%E2%80%8By",
-        "https://c.test/M\u00fcnchen",
-    ]
-    assert "\u202e" not in result.text
-    assert "\u200b" not in result.text
 
 
 @pytest.mark.asyncio
