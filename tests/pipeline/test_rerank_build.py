@@ -148,3 +148,20 @@ async def test_a_build_that_outlives_the_deadline_goes_on_for_later_searches(env
     await search(rt, "giant tortoise")
     assert len(cls.threads) == 1
     assert cls.scored == ["giant tortoise"]
+
+
+@pytest.mark.asyncio
+async def test_an_answer_ranked_while_the_reranker_loads_is_not_stored(env: Web) -> None:
+    """An excerpt answer made without the reranker, while it was still loading, is not kept
+    in the cache: the same search once the reranker is built is ranked with it."""
+    cls = loading_class(held=True)
+    pipeline = {"rerank": "loading", "deadline_s": 0.2}
+    rt = env.runtime(pipeline=pipeline, plugins=(plugin_of(cls),))
+    try:
+        await search(rt, "tortoise lifespan")
+    finally:
+        cls.release.set()
+    await wait_for(cls.finished)
+    text, _ = await search(rt, "tortoise lifespan")
+    assert text.startswith("[cache: miss")
+    assert cls.scored == ["tortoise lifespan"]

@@ -195,7 +195,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                 output = msgspec.structs.replace(output, warnings=[*warnings, *output.warnings])
             else:
                 output = self._results_output(args, provider.name, response, outcome, warnings)
-            if self._worth_storing(output):
+            # An answer ranked while its reranker was still loading is not kept for later.
+            rerank = self.manifest.web.pipeline.rerank
+            loading = mode == "excerpts" and rerank != "none" and reranker is None
+            if self._worth_storing(output) and not loading:
                 await store.store(args.query, params, output, output.warnings)
             return await self._finish(
                 output, store, budget, ctx, altered_query=response.altered_query
