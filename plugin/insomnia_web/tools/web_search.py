@@ -142,7 +142,6 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         provider = self._provider(ctx)
         request = self._request(args)
         mode = args.mode or self.manifest.web.search.mode
-        reranker = self._reranker(ctx) if mode == "excerpts" else None
         warnings: list[str] = []
         store = self._search_cache()
         budget = self._budget(args)
@@ -176,8 +175,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                 stored, cache=info, warnings=[*stored.warnings, *warnings]
             )
         else:
+            reranker = None
             if mode == "excerpts":
                 warm_workers()  # the page extractors start while the provider answers
+                reranker = await self._reranker(ctx, warnings)
             response = await self._search(provider, request, ctx)
             warnings.extend(response.warnings)
             outcome = self._filter(response, request, ctx)
@@ -194,7 +195,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                 output = msgspec.structs.replace(output, warnings=[*warnings, *output.warnings])
             else:
                 output = self._results_output(args, provider.name, response, outcome, warnings)
-            if self._worth_storing(output):
+            # An answer ranked while its reranker was still loading is not kept for later.
+            rerank = self.manifest.web.pipeline.rerank
+            loading = mode == "excerpts" and rerank != "none" and reranker is None
+            if self._worth_storing(output) and not loading:
                 await store.store(args.query, params, output, output.warnings)
             return await self._finish(
                 output, store, budget, ctx, altered_query=response.altered_query
@@ -326,10 +330,21 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
 
     # --- the steps of run() ------------------------------------------------------------
 
-    def _reranker(self, ctx: ToolContext) -> Reranker | None:
-        """The reranker ``web.pipeline.rerank`` names, built once (``None`` for ``"none"``)."""
+    async def _reranker(self, ctx: ToolContext, warnings: list[str]) -> Reranker | None:
+        """The reranker ``web.pipeline.rerank`` names (``None`` for ``"none"``), built once
+        per process in a worker thread. A build that has not finished within the pipeline's
+        deadline is not waited for any longer: ``None``, and a warning in *warnings*."""
         cls = self._reranker_class(ctx)
-        return None if cls is None else self.services.reranker(cls)
+        if cls is None:
+            return None
+        wait_s = self.manifest.web.pipeline.deadline_s
+        reranker = await self.services.reranker(cls, wait_s=wait_s)
+        if reranker is None:
+            warnings.append(
+                f"the reranker {cls.name!r} is still loading (over {wait_s:g} s); passages "
+                "are ranked without it"
+            )
+        return reranker
 
     def _reranker_class(self, ctx: ToolContext) -> type[Reranker] | None:
         """The registered class ``web.pipeline.rerank`` names; ``not_configured`` if none."""
