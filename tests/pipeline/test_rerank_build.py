@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from insomnia_web import Reranker, RerankPassage, hookimpl
+from insomnia_web import Reranker, RerankPassage, SearchHit, SearchRequest, hookimpl
 
 from .test_web_search_cache import Web, env, search
 
@@ -164,4 +164,27 @@ async def test_an_answer_ranked_while_the_reranker_loads_is_not_stored(env: Web)
     await wait_for(cls.finished)
     text, _ = await search(rt, "tortoise lifespan")
     assert text.startswith("[cache: miss")
+    assert cls.scored == ["tortoise lifespan"]
+
+
+@pytest.mark.asyncio
+async def test_the_reranker_loads_while_the_provider_answers(
+    env: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reranker's build starts before the search provider is asked, so its model loads
+    while the provider answers, not before it: a build held until the provider is asked
+    finishes, and the search uses it."""
+    cls = loading_class(held=True)
+    asked_while_loading: list[bool] = []
+    answer = env.answer
+
+    def answer_once_loading(request: SearchRequest) -> list[SearchHit]:
+        asked_while_loading.append(cls.started.wait(WAIT_S))
+        cls.release.set()
+        return answer(request)
+
+    monkeypatch.setattr(env, "answer", answer_once_loading)
+    rt = env.runtime(pipeline={"rerank": "loading"}, plugins=(plugin_of(cls),))
+    await search(rt, "tortoise lifespan")
+    assert asked_while_loading == [True]
     assert cls.scored == ["tortoise lifespan"]

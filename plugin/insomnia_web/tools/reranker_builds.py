@@ -2,10 +2,11 @@
 
 A reranker's ``__init__`` loads its model: the built-in ``static`` one takes about half a
 second, a plugin's cross-encoder seconds, and every call of every agent shares one event
-loop. So the first excerpt search starts the build in a daemon thread and waits for it
-without holding the loop; searches that arrive meanwhile wait for the same build. A build
-that raises is forgotten, so the next search tries again. A search gives up waiting after
-its own bound; the build goes on, and later searches use what it made. (A daemon thread,
+loop. So the first excerpt search starts the build in a daemon thread before it asks the
+provider, and waits for it, without holding the loop, once it has pages to rank; searches
+that arrive meanwhile wait for the same build. A build that raises is forgotten, so the
+next search tries again. A search gives up waiting after its own bound; the build goes on,
+and later searches use what it made. (A daemon thread,
 not an executor's: one stuck in a plugin's ``__init__`` does not hold up the end of the
 process.)
 """
@@ -19,16 +20,16 @@ from concurrent.futures import Future
 
 from ..rank.rerank import Reranker
 
-__all__ = ["built_reranker"]
+__all__ = ["built_reranker", "start_build"]
 
 _lock = threading.Lock()
 _builds: dict[type[Reranker], Future[Reranker]] = {}
 """The build of each reranker class: under way, done, or failed (then replaced)."""
 
 
-def _build_of(cls: type[Reranker], make: Callable[[], Reranker]) -> Future[Reranker]:
+def start_build(cls: type[Reranker], make: Callable[[], Reranker]) -> Future[Reranker]:
     """The build of *cls* under way or done; a new one, running ``make()`` in a thread of its
-    own, when there is none or the last one failed."""
+    own, when there is none or the last one failed. Never waits for it."""
     with _lock:
         build = _builds.get(cls)
         if build is None or (build.done() and build.exception() is not None):
@@ -57,7 +58,7 @@ async def built_reranker(
 
     What the build raised is raised here, to each search that waited for it.
     """
-    waiter = asyncio.wrap_future(_build_of(cls, make))
+    waiter = asyncio.wrap_future(start_build(cls, make))
     try:
         await asyncio.wait((waiter,), timeout=wait_s)
     finally:

@@ -175,10 +175,12 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                 stored, cache=info, warnings=[*stored.warnings, *warnings]
             )
         else:
-            reranker = None
+            rerank_cls = self._reranker_class(ctx) if mode == "excerpts" else None
+            reranker: Reranker | None = None
             if mode == "excerpts":
                 warm_workers()  # the page extractors start while the provider answers
-                reranker = await self._reranker(ctx, warnings)
+            if rerank_cls is not None:
+                self.services.start_reranker(rerank_cls)  # and so does the reranker's model
             response = await self._search(provider, request, ctx)
             warnings.extend(response.warnings)
             outcome = self._filter(response, request, ctx)
@@ -189,6 +191,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                     store,
                     response.altered_query,
                 )
+                reranker = await self._reranker(rerank_cls, warnings)
                 output = await self._excerpts_output(
                     args, provider.name, response, outcome, ctx, reranker, header
                 )
@@ -196,8 +199,7 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             else:
                 output = self._results_output(args, provider.name, response, outcome, warnings)
             # An answer ranked while its reranker was still loading is not kept for later.
-            rerank = self.manifest.web.pipeline.rerank
-            loading = mode == "excerpts" and rerank != "none" and reranker is None
+            loading = rerank_cls is not None and reranker is None
             if self._worth_storing(output) and not loading:
                 await store.store(args.query, params, output, output.warnings)
             return await self._finish(
@@ -330,11 +332,10 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
 
     # --- the steps of run() ------------------------------------------------------------
 
-    async def _reranker(self, ctx: ToolContext, warnings: list[str]) -> Reranker | None:
-        """The reranker ``web.pipeline.rerank`` names (``None`` for ``"none"``), built once
-        per process in a worker thread. A build that has not finished within the pipeline's
-        deadline is not waited for any longer: ``None``, and a warning in *warnings*."""
-        cls = self._reranker_class(ctx)
+    async def _reranker(self, cls: type[Reranker] | None, warnings: list[str]) -> Reranker | None:
+        """The instance of reranker *cls* (``None`` for none), built once per process in a
+        worker thread. A build that has not finished within the pipeline's deadline is not
+        waited for any longer: ``None``, and a warning in *warnings*."""
         if cls is None:
             return None
         wait_s = self.manifest.web.pipeline.deadline_s
