@@ -6,9 +6,8 @@ loop. So the first excerpt search starts the build in a daemon thread before it 
 provider, and waits for it, without holding the loop, once it has pages to rank; searches
 that arrive meanwhile wait for the same build. A build that raises is forgotten, so the
 next search tries again. A search gives up waiting after its own bound; the build goes on,
-and later searches use what it made. (A daemon thread,
-not an executor's: one stuck in a plugin's ``__init__`` does not hold up the end of the
-process.)
+and later searches use what it made. (A daemon thread, not an executor's: one stuck in a
+plugin's ``__init__`` does not hold up the end of the process.)
 """
 
 from __future__ import annotations
