@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Awaitable
+from concurrent.futures import Future
 from typing import Any
 
 from aiohttp import web
@@ -106,10 +107,12 @@ async def first_search(where: str) -> tuple[float, float]:
     worker thread (``"thread"``, as now), or without a reranker (``"none"``)."""
     if where == "loop":
 
-        async def on_the_loop(self: WebServices, cls: type[Reranker], *, wait_s: float) -> Any:
-            return cls()  # what WebServices.reranker did: __init__ on the event loop
+        def on_the_loop(self: WebServices, cls: type[Reranker]) -> tuple[Future[Reranker], bool]:
+            build: Future[Reranker] = Future()
+            build.set_result(cls())  # as the reranker was built before: on the event loop
+            return build, False
 
-        WebServices.reranker = on_the_loop  # type: ignore[method-assign]
+        WebServices.reranker_build = on_the_loop  # type: ignore[method-assign]
 
     async def page(request: web.Request) -> web.Response:
         """The article of the host the request names."""

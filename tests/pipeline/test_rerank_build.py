@@ -188,3 +188,22 @@ async def test_the_reranker_loads_while_the_provider_answers(
     await search(rt, "tortoise lifespan")
     assert asked_while_loading == [True]
     assert cls.scored == ["tortoise lifespan"]
+
+
+@pytest.mark.asyncio
+async def test_a_reranker_whose_build_failed_is_built_again_before_the_provider_is_asked(
+    env: Web,
+) -> None:
+    """After a failed build, the next search builds the reranker again before it asks the
+    provider: a search the build fails again spends no provider request."""
+    cls = loading_class(failures=2)
+    rt = env.runtime(pipeline={"rerank": "loading"}, plugins=(plugin_of(cls),))
+    for _ in range(2):
+        failed = await rt.call_tool("WebSearch", {"query": "tortoise lifespan"})
+        assert failed.error is not None
+        assert failed.error.code == "internal_error"
+    assert env.calls == 1
+    await search(rt, "tortoise lifespan")
+    assert env.calls == 2
+    assert len(cls.threads) == 3
+    assert cls.scored == ["tortoise lifespan"]

@@ -8,6 +8,7 @@ from typing import ClassVar
 import pytest
 
 from insomnia_web import Manifest, Reranker, RerankPassage, ToolError
+from insomnia_web.tools.reranker_builds import built_reranker
 from insomnia_web.tools.services import WebServices
 from tests.plugins.broken import Unbuildable
 
@@ -43,7 +44,8 @@ async def build_provider(services: WebServices) -> object:
 
 async def build_reranker(services: WebServices) -> object:
     """Build the reranker whose model file is missing."""
-    return await services.reranker(NoModel, wait_s=5)
+    build, _ = services.reranker_build(NoModel)
+    return await built_reranker(build, wait_s=5)
 
 
 @pytest.mark.asyncio
@@ -70,6 +72,7 @@ async def test_a_part_that_cannot_be_built_is_an_error_naming_it(
 @pytest.mark.asyncio
 async def test_a_reranker_tool_error_is_kept_as_it_is() -> None:
     """A ToolError from a reranker's __init__ (not_configured) reaches the search unchanged."""
+    build, _ = WebServices(Manifest()).reranker_build(NotConfigured)
     with pytest.raises(ToolError) as failed:
-        await WebServices(Manifest()).reranker(NotConfigured, wait_s=5)
+        await built_reranker(build, wait_s=5)
     assert (failed.value.code, failed.value.message) == ("not_configured", "pip install something")

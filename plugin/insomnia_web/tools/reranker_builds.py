@@ -26,12 +26,15 @@ _builds: dict[type[Reranker], Future[Reranker]] = {}
 """The build of each reranker class: under way, done, or failed (then replaced)."""
 
 
-def start_build(cls: type[Reranker], make: Callable[[], Reranker]) -> Future[Reranker]:
-    """The build of *cls* under way or done; a new one, running ``make()`` in a thread of its
-    own, when there is none or the last one failed. Never waits for it."""
+def start_build(cls: type[Reranker], make: Callable[[], Reranker]) -> tuple[Future[Reranker], bool]:
+    """The build of *cls* under way or done, or a new one, running ``make()`` in a thread of
+    its own, when there is none or the last one failed; and whether the last one failed
+    (a caller then waits for the new one before it spends anything on the call: it may fail
+    the same way). Never waits for it."""
     with _lock:
         build = _builds.get(cls)
-        if build is None or (build.done() and build.exception() is not None):
+        failed = build is not None and build.done() and build.exception() is not None
+        if build is None or failed:
             build = Future()
             build.set_running_or_notify_cancel()  # a waiter that gives up cannot cancel it
             _builds[cls] = build
@@ -39,7 +42,7 @@ def start_build(cls: type[Reranker], make: Callable[[], Reranker]) -> Future[Rer
                 target=_run, args=(make, build), name=f"build reranker {cls.name}", daemon=True
             )
             worker.start()
-    return build
+    return build, failed
 
 
 def _run(make: Callable[[], Reranker], build: Future[Reranker]) -> None:
@@ -49,15 +52,13 @@ def _run(make: Callable[[], Reranker], build: Future[Reranker]) -> None:
         build.set_exception(exc)
 
 
-async def built_reranker(
-    cls: type[Reranker], make: Callable[[], Reranker], *, wait_s: float
-) -> Reranker | None:
-    """The one instance of *cls* in this process, made by ``make()`` in a worker thread the
-    first time; ``None`` when it is not ready within *wait_s* (the build goes on).
+async def built_reranker(build: Future[Reranker], *, wait_s: float) -> Reranker | None:
+    """What *build* (from :func:`start_build`) made; ``None`` when it is not ready within
+    *wait_s* (the build goes on).
 
     What the build raised is raised here, to each search that waited for it.
     """
-    waiter = asyncio.wrap_future(start_build(cls, make))
+    waiter = asyncio.wrap_future(build)
     try:
         await asyncio.wait((waiter,), timeout=wait_s)
     finally:

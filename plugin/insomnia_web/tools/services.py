@@ -9,13 +9,14 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 import msgspec
 
 from ..config import Manifest
 from ..errors import ErrorCode, ToolError
-from .reranker_builds import built_reranker, start_build
+from .reranker_builds import start_build
 
 if TYPE_CHECKING:
     from ..cache import CacheStore
@@ -86,12 +87,6 @@ def _build(kind: Literal["search provider", "reranker"], name: str, make: Callab
         ) from exc
 
 
-def _reranker_maker(cls: type[Reranker]) -> Callable[[], Reranker]:
-    """What builds reranker *cls*: its class, with a plugin's bug reported as :func:`_build`
-    reports it."""
-    return lambda: _build("reranker", cls.name, cls)
-
-
 class WebServices:
     """Lazily built, shared resources; :meth:`aclose` releases them (idempotent)."""
 
@@ -158,16 +153,11 @@ class WebServices:
             self._providers[cls.name] = inst
         return inst
 
-    def start_reranker(self, cls: type[Reranker]) -> None:
-        """Start building reranker *cls* in its worker thread, unless it is built or being
-        built; :meth:`reranker` waits for it."""
-        start_build(cls, _reranker_maker(cls))
-
-    async def reranker(self, cls: type[Reranker], *, wait_s: float) -> Reranker | None:
-        """The instance of reranker *cls*, built once per process in a worker thread (its
-        model loads once, off the event loop); ``None`` when the build has not finished
-        within *wait_s*: it goes on, for later calls (:mod:`.reranker_builds`)."""
-        return await built_reranker(cls, _reranker_maker(cls), wait_s=wait_s)
+    def reranker_build(self, cls: type[Reranker]) -> tuple[Future[Reranker], bool]:
+        """The build of reranker *cls*: once per process, in a worker thread (its model loads
+        once, off the event loop), started now unless under way or done, and again when the
+        last one failed; and whether it did (:func:`.reranker_builds.start_build`)."""
+        return start_build(cls, lambda: _build("reranker", cls.name, cls))
 
     async def aclose(self) -> None:
         """Close the client, the providers and the cache."""

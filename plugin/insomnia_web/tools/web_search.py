@@ -6,6 +6,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Mapping
+from concurrent.futures import Future
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -30,6 +31,7 @@ from ..search.bounds import bounded
 from ..search.redact import Redactor
 from ..search.tracking import clean_hits
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
+from .reranker_builds import built_reranker
 from .search_cache import SearchCache, provenance_header, provider_scope, search_params
 from .search_filter import (
     FilterOutcome,
@@ -176,11 +178,12 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
             )
         else:
             rerank_cls = self._reranker_class(ctx) if mode == "excerpts" else None
-            reranker: Reranker | None = None
             if mode == "excerpts":
                 warm_workers()  # the page extractors start while the provider answers
-            if rerank_cls is not None:
-                self.services.start_reranker(rerank_cls)  # and so does the reranker's model
+            # So does the reranker's model; after a failed build, it is built again first: a
+            # search it fails spends no provider request.
+            build, again = self._start_reranker(rerank_cls)
+            reranker = await self._reranker(rerank_cls, build, warnings) if again else None
             response = await self._search(provider, request, ctx)
             warnings.extend(response.warnings)
             outcome = self._filter(response, request, ctx)
@@ -191,7 +194,8 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                     store,
                     response.altered_query,
                 )
-                reranker = await self._reranker(rerank_cls, warnings)
+                if not again:
+                    reranker = await self._reranker(rerank_cls, build, warnings)
                 output = await self._excerpts_output(
                     args, provider.name, response, outcome, ctx, reranker, header
                 )
@@ -332,14 +336,21 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
 
     # --- the steps of run() ------------------------------------------------------------
 
-    async def _reranker(self, cls: type[Reranker] | None, warnings: list[str]) -> Reranker | None:
-        """The instance of reranker *cls* (``None`` for none), built once per process in a
-        worker thread. A build that has not finished within the pipeline's deadline is not
-        waited for any longer: ``None``, and a warning in *warnings*."""
-        if cls is None:
+    def _start_reranker(self, cls: type[Reranker] | None) -> tuple[Future[Reranker] | None, bool]:
+        """The build of reranker *cls* (``None`` for none), started unless under way or done,
+        and whether its last build failed (:meth:`.WebServices.reranker_build`)."""
+        return (None, False) if cls is None else self.services.reranker_build(cls)
+
+    async def _reranker(
+        self, cls: type[Reranker] | None, build: Future[Reranker] | None, warnings: list[str]
+    ) -> Reranker | None:
+        """What *build* makes of reranker *cls* (``None`` for none). A build that has not
+        finished within the pipeline's deadline is not waited for any longer: ``None``, and a
+        warning in *warnings*."""
+        if cls is None or build is None:
             return None
         wait_s = self.manifest.web.pipeline.deadline_s
-        reranker = await self.services.reranker(cls, wait_s=wait_s)
+        reranker = await built_reranker(build, wait_s=wait_s)
         if reranker is None:
             warnings.append(
                 f"the reranker {cls.name!r} is still loading (over {wait_s:g} s); passages "
