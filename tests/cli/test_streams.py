@@ -51,12 +51,39 @@ def test_page_to_stdout_nothing_on_stderr(tmp_path: Path, manifest: Path, port: 
 
 
 def test_tool_error_goes_to_stderr_only(tmp_path: Path, manifest: Path, port: int) -> None:
-    """A failed fetch prints its error and hint on stderr, nothing on stdout; exit 1."""
-    done = run("fetch", f"http://site.test:{port}/gone", "--manifest", str(manifest), cwd=tmp_path)
+    """A failed fetch prints its error on stderr, nothing on stdout; exit 1. A failure only
+    the model can work around (a 404) has no remedy, and the model's hint is not shown."""
+    url = f"http://site.test:{port}/gone"
+    done = run("fetch", url, "--manifest", str(manifest), cwd=tmp_path)
     assert done.returncode == 1
     assert done.stdout == ""
-    assert done.stderr.startswith("Error [http_error]")
-    assert "Hint:" in done.stderr
+    assert done.stderr == f"Error [http_error]: {url} answered HTTP 404\n"
+
+
+def test_a_failure_shows_the_person_its_remedy_not_the_models_hint(
+    tmp_path: Path, manifest: Path
+) -> None:
+    """A failed call prints its error, then what the person can do after ``help:`` (as cargo
+    does); the hint written for the model ("Tell the user ...") is not printed."""
+    done = run("--yes", "search", "foo", "--manifest", str(manifest), cwd=tmp_path)
+    assert done.returncode == 1
+    first, remedy = done.stderr.splitlines()
+    assert first.startswith("Error [not_configured]: WebSearch has no search provider")
+    assert remedy.startswith("help: ")
+    assert "Tell the user" not in done.stderr
+    assert "Hint:" not in done.stderr
+
+
+def test_json_carries_the_models_hint_and_the_persons_remedy(
+    tmp_path: Path, manifest: Path
+) -> None:
+    """With --json the error on stdout holds both the hint and the remedy; stderr shows the
+    person only the remedy."""
+    done = run("--yes", "--json", "search", "foo", "--manifest", str(manifest), cwd=tmp_path)
+    error = json.loads(done.stdout)["error"]
+    assert error["hint"].startswith("Tell the user")
+    assert done.stderr.splitlines()[1] == f"help: {error['remedy']}"
+    assert "Tell the user" not in done.stderr
 
 
 def test_json_error_stays_on_stdout(tmp_path: Path, manifest: Path, port: int) -> None:
@@ -72,7 +99,7 @@ def test_json_error_is_also_said_on_stderr(tmp_path: Path, manifest: Path, port:
     url = f"http://site.test:{port}/gone"
     done = run("fetch", url, "--json", "--manifest", str(manifest), cwd=tmp_path)
     assert done.returncode == 1
-    assert done.stderr.startswith(f"Error [http_error]: {url} answered HTTP 404\nHint: ")
+    assert done.stderr == f"Error [http_error]: {url} answered HTTP 404\n"
     assert json.loads(done.stdout)["ok"] is False
 
 

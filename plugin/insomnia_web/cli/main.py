@@ -19,7 +19,7 @@ import msgspec
 from ..config import Manifest, load_manifest, manifest_schema_text
 from ..errors import PluginError, ToolError
 from ..manifest_path import find_manifest
-from .output import warn
+from .output import advise, warn
 from .parser import parse, show_help
 
 __all__ = ["BROKEN_PIPE_STATUS", "main", "with_resolve"]
@@ -117,7 +117,7 @@ def _plugin_failed(exc: PluginError) -> None:
     if os.environ.get(ENV_TRACE):
         traceback.print_exception(exc.__cause__ or exc, file=sys.stderr)
     warn(exc.message)
-    warn(exc.hint)
+    advise(exc.remedy)
 
 
 def _open_closed_streams() -> None:
@@ -149,6 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except ToolError as exc:
         warn(exc.message)
+        advise(exc.remedy)
         return 1
     except KeyboardInterrupt:
         sys.stderr.write("\n")
