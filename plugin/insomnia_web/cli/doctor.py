@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
-import ipaddress
 import json
 import os
 import re
@@ -26,7 +25,7 @@ import msgspec
 from ..config import CacheConfig, Manifest, load_manifest
 from ..errors import ManifestError, PluginError, ToolError
 from ..history import JsonlHistory
-from ..hosts.addresses import parse_cidrs
+from ..hosts.addresses import METADATA_ADDRESSES, parse_cidrs
 from ..manifest_path import (
     ManifestSource,
     cache_file,
@@ -295,14 +294,6 @@ def _rule_problem(manifest: Manifest, found: Registry) -> str | None:
         if (exc.key or "").startswith("permissions"):
             return exc.message
     return None
-
-
-METADATA_ADDRESSES = (
-    ipaddress.ip_address("169.254.169.254"),  # AWS, GCP, Azure, OpenStack
-    ipaddress.ip_address("fd00:ec2::254"),  # AWS over IPv6
-    ipaddress.ip_address("100.100.100.200"),  # Alibaba Cloud
-)
-"""Cloud instance-metadata services: whoever reaches one reads the machine's credentials."""
 
 
 def check_url_policy(setup: Setup) -> Iterator[Finding]:
