@@ -69,9 +69,21 @@ def test_a_failure_shows_the_person_its_remedy_not_the_models_hint(
     assert done.returncode == 1
     first, remedy = done.stderr.splitlines()
     assert first.startswith("Error [not_configured]: WebSearch has no search provider")
-    assert remedy.startswith("help: ")
+    assert remedy == "help: Set web.search.provider in the manifest (brave or searxng)."
     assert "Tell the user" not in done.stderr
     assert "Hint:" not in done.stderr
+
+
+def test_a_refused_local_address_names_the_entry_that_allows_it(tmp_path: Path) -> None:
+    """`fetch http://127.0.0.1/` says what the address is and, after ``help:``, the one
+    allow_cidrs entry that would allow it; not the model's "do not retry"."""
+    done = run("fetch", "http://127.0.0.1/", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == (
+        "Error [blocked_address]: address 127.0.0.1 is blocked (loopback, 127.0.0.0/8)\n"
+        'help: Only for a trusted server: add "127.0.0.1/32" to web.url_policy.allow_cidrs in '
+        "the manifest.\n"
+    )
 
 
 def test_json_carries_the_models_hint_and_the_persons_remedy(
