@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
 import insomnia_web
-from insomnia_web.cli import build_parser
+from insomnia_web.cli import build_parser, main
 
 from .support import console_script, run
 
@@ -164,3 +165,15 @@ def test_yes_only_where_it_means_something(command: str) -> None:
     with pytest.raises(SystemExit) as refused:
         parser.parse_args([*command.split(), "--yes"])
     assert refused.value.code == 2
+
+
+def test_mcp_without_its_extra_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`insomnia-web mcp` without the mcp extra exits 1, and after ``help:`` names the extra
+    to install, not the generic "run doctor"."""
+    monkeypatch.setitem(sys.modules, "insomnia_web.mcp_server", None)  # import fails
+    monkeypatch.chdir(tmp_path)
+    assert main(["mcp"]) == 1
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last == "help: Install the mcp extra (pip install 'insomnia-web[mcp]')."

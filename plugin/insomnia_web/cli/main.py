@@ -94,7 +94,11 @@ def _run(args: argparse.Namespace) -> int:
         from .serve import run_mcp
 
         return run_mcp(manifest)
-    raise ToolError("not_configured", f"'insomnia-web {cmd}' is not available in this version")
+    raise ToolError(
+        "not_configured",
+        f"'insomnia-web {cmd}' is not available in this version",
+        remedy="Run insomnia-web --help to see the commands of this version.",
+    )
 
 
 def _stdout_gone() -> int:

@@ -199,12 +199,21 @@ class ProviderHttp:
                 ),
                 wait if wait is not None else DEFAULT_RETRY_WAIT_S,
             )
+        remedy = None
         if 300 <= status < 400:
             location = result.headers.get("location", "?")
             message = (
                 f"{self.provider} answered HTTP {status} redirecting to {location}; provider "
                 "redirects are not followed: configure the final address as its base_url"
             )
+            # Not "set it to <location>": the address comes from the answer, not the person.
+            remedy = (
+                f"Check the base_url of {self.provider} in the manifest: the provider "
+                "redirects it elsewhere."
+            )
         else:
             message = f"{self.provider} refused the request with HTTP {status}"
-        return ToolError("provider_error", message, retryable=False, details=details), None
+        error = ToolError(
+            "provider_error", message, remedy=remedy, retryable=False, details=details
+        )
+        return error, None
