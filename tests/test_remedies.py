@@ -99,7 +99,7 @@ def test_every_hint_that_turns_to_the_user_comes_with_a_remedy() -> None:
 
 def test_no_words_for_the_user_outside_an_error_with_a_remedy() -> None:
     """Words that turn to the user appear only in a hint of an error that has a remedy (or in
-    the defaults table, whose codes have default remedies): none hide in a helper."""
+    the defaults table, whose codes have default remedies): none hide in a function or a table."""
     covered = {id(node) for _, given, reached in _sites() if given for node in reached}
     stray = []
     for path, module in _modules():
