@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -26,6 +28,7 @@ from insomnia_web import (
     parse_manifest,
 )
 from insomnia_web.prompts import Answer
+from insomnia_web.runtime import SLOW_PERMISSION_S
 
 
 class WordNotDecision:
@@ -46,6 +49,17 @@ class RaisingCheck:
     @hookimpl
     def check_permission(self, call: ToolCall, manifest: Manifest) -> Decision | None:
         raise KeyError("boom")
+
+
+class SlowCheck:
+    """A permission plugin that takes its time, as one asking a server would."""
+
+    __name__ = "slow-check"
+
+    @hookimpl
+    def check_permission(self, call: ToolCall, manifest: Manifest) -> Decision | None:
+        time.sleep(SLOW_PERMISSION_S * 1.5)
+        return None
 
 
 def _runtime(plugin: object) -> Runtime:
@@ -78,6 +92,18 @@ async def test_hook_check_permission_that_raises_names_the_plugin() -> None:
 def test_pending_prompt_of_a_failing_permission_plugin_is_none() -> None:
     """pending_prompt asks nothing when a permission plugin fails; call_tool reports it."""
     assert _runtime(RaisingCheck()).pending_prompt("SaveFinding", _finding()) is None
+
+
+def test_a_slow_check_permission_is_a_warning_naming_the_plugin(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A check_permission that holds the event loop longer than SLOW_PERMISSION_S is logged
+    as a warning naming the plugin and the time; its answer still counts."""
+    with caplog.at_level(logging.WARNING, logger="insomnia_web.runtime"):
+        level = _runtime(SlowCheck()).permission_for("WebFetch", "example.com")
+    assert level == "ask"
+    assert "plugin 'slow-check' held the event loop for" in caplog.text
+    assert "in check_permission" in caplog.text
 
 
 def _finding() -> dict[str, Any]:

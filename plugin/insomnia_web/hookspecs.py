@@ -61,5 +61,6 @@ def register_rerankers(register: Callable[[type[Reranker]], None]) -> None:
     Called once per plugin when the runtime starts; rerankers are keyed by their ``name``
     class attribute and stamped with the plugin's name. Two rerankers with one name are an
     error. ``web.pipeline.rerank`` selects one by name; it is built on the first excerpt
-    search that needs it, and its scores are fused with the first-stage ranking.
+    search that needs it, once per process, in a worker thread, and its scores are fused
+    with the first-stage ranking.
     """

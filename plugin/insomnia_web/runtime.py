@@ -157,6 +157,10 @@ def _unexpected(name: str, what: str) -> ToolError:
     return ToolError("internal_error", f"{name} failed unexpectedly: {what}")
 
 
+SLOW_PERMISSION_S = 0.05
+"""A plugin's ``check_permission`` that takes longer is logged as a warning: it runs on the
+event loop, so every call in flight waited for it."""
+
 SUMMARY_CHARS = 200
 """The longest summary made from a call's input, for a tool that gives none."""
 
@@ -329,7 +333,9 @@ class Runtime(AsyncClosing):
     def _opinion(
         self, plugin: str, ask: Callable[..., list[Any]], call: ToolCall
     ) -> Decision | None:
-        """One plugin's ``check_permission`` answer, checked for its shape."""
+        """One plugin's ``check_permission`` answer, checked for its shape; one that held
+        the event loop longer than :data:`SLOW_PERMISSION_S` is logged."""
+        started = time.perf_counter()
         try:
             answers = ask(call=call, manifest=self.manifest)
         except ToolError:
@@ -337,6 +343,14 @@ class Runtime(AsyncClosing):
         except Exception as exc:
             log.exception("plugin %r failed in check_permission", plugin)
             raise _plugin_failed(plugin, f"raised {type(exc).__name__}: {exc}") from exc
+        held = time.perf_counter() - started
+        if held > SLOW_PERMISSION_S:
+            log.warning(
+                "plugin %r held the event loop for %.0f ms in check_permission; every call "
+                "in flight waited (it must be fast and must not do I/O: hooks.md)",
+                plugin,
+                held * 1000,
+            )
         for answer in answers:
             if not isinstance(answer, Decision):
                 raise _plugin_failed(

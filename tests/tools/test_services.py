@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import ClassVar
 
 import pytest
@@ -36,28 +36,40 @@ class NotConfigured(Reranker):
         raise AssertionError("never built")
 
 
+async def build_provider(services: WebServices) -> object:
+    """Build the provider whose ``from_manifest`` has a bug."""
+    return services.provider(Unbuildable)
+
+
+async def build_reranker(services: WebServices) -> object:
+    """Build the reranker whose model file is missing."""
+    return await services.reranker(NoModel, wait_s=5)
+
+
+@pytest.mark.asyncio
 @pytest.mark.parametrize(
     ("build", "code", "named", "raised"),
     [
-        (lambda s: s.provider(Unbuildable), "provider_error", "'unbuildable'", "KeyError"),
-        (lambda s: s.reranker(NoModel), "internal_error", "'no-model'", "FileNotFoundError"),
+        (build_provider, "provider_error", "'unbuildable'", "KeyError"),
+        (build_reranker, "internal_error", "'no-model'", "FileNotFoundError"),
     ],
 )
-def test_a_part_that_cannot_be_built_is_an_error_naming_it(
-    build: Callable[[WebServices], object], code: str, named: str, raised: str
+async def test_a_part_that_cannot_be_built_is_an_error_naming_it(
+    build: Callable[[WebServices], Awaitable[object]], code: str, named: str, raised: str
 ) -> None:
     """A provider's from_manifest or a reranker's __init__ raising a bug is a non-retryable
     error naming the part and the exception's type (provider_error, internal_error)."""
     with pytest.raises(ToolError) as failed:
-        build(WebServices(Manifest()))
+        await build(WebServices(Manifest()))
     assert failed.value.code == code
     assert named in failed.value.message
     assert raised in failed.value.message
     assert not failed.value.retryable
 
 
-def test_a_reranker_tool_error_is_kept_as_it_is() -> None:
+@pytest.mark.asyncio
+async def test_a_reranker_tool_error_is_kept_as_it_is() -> None:
     """A ToolError from a reranker's __init__ (not_configured) reaches the search unchanged."""
     with pytest.raises(ToolError) as failed:
-        WebServices(Manifest()).reranker(NotConfigured)
+        await WebServices(Manifest()).reranker(NotConfigured, wait_s=5)
     assert (failed.value.code, failed.value.message) == ("not_configured", "pip install something")

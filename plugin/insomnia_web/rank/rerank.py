@@ -56,9 +56,10 @@ class RerankPassage(msgspec.Struct, frozen=True, kw_only=True):
 class Reranker(ABC):
     """Scores candidate passages for a query; registered by class, built once per process.
 
-    ``score`` is synchronous and runs in a thread, never on the event loop; WebSearch gives
-    it up when the pipeline's deadline is over. It must not touch the network (load models
-    in ``__init__`` or lazily, from local files). A reranker that cannot work (a missing
+    ``__init__`` and ``score`` are synchronous and run in worker threads, never on the event
+    loop: the instance is built once per process, and WebSearch gives up a ``score`` when
+    the pipeline's deadline is over. It must not touch the network (load models in
+    ``__init__`` or lazily, from local files). A reranker that cannot work (a missing
     package or model) raises ``ToolError("not_configured", ..., remedy=...)`` from
     ``__init__``, its remedy naming what to install.
     """

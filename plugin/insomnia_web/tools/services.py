@@ -15,6 +15,7 @@ import msgspec
 
 from ..config import Manifest
 from ..errors import ErrorCode, ToolError, relay
+from .reranker_builds import built_reranker, start_build
 
 if TYPE_CHECKING:
     from ..cache import CacheStore
@@ -94,6 +95,12 @@ def _build(kind: Literal["search provider", "reranker"], name: str, make: Callab
         ) from exc
 
 
+def _reranker_maker(cls: type[Reranker]) -> Callable[[], Reranker]:
+    """What builds reranker *cls*: its class, with a plugin's bug reported as :func:`_build`
+    reports it."""
+    return lambda: _build("reranker", cls.name, cls)
+
+
 class WebServices:
     """Lazily built, shared resources; :meth:`aclose` releases them (idempotent)."""
 
@@ -104,7 +111,6 @@ class WebServices:
         self._cache: CacheStore | None = None
         self._politeness: Politeness | None = None
         self._providers: dict[str, SearchProvider] = {}
-        self._rerankers: dict[str, Reranker] = {}
         self._closed = False
         self.scope = network_scope(manifest)
         """The network view of this manifest (:func:`network_scope`)."""
@@ -161,13 +167,16 @@ class WebServices:
             self._providers[cls.name] = inst
         return inst
 
-    def reranker(self, cls: type[Reranker]) -> Reranker:
-        """The instance of reranker *cls*, built on first use (its model loads once)."""
-        inst = self._rerankers.get(cls.name)
-        if inst is None or type(inst) is not cls:
-            inst = _build("reranker", cls.name, cls)
-            self._rerankers[cls.name] = inst
-        return inst
+    def start_reranker(self, cls: type[Reranker]) -> None:
+        """Start building reranker *cls* in its worker thread, unless it is built or being
+        built; :meth:`reranker` waits for it."""
+        start_build(cls, _reranker_maker(cls))
+
+    async def reranker(self, cls: type[Reranker], *, wait_s: float) -> Reranker | None:
+        """The instance of reranker *cls*, built once per process in a worker thread (its
+        model loads once, off the event loop); ``None`` when the build has not finished
+        within *wait_s*: it goes on, for later calls (:mod:`.reranker_builds`)."""
+        return await built_reranker(cls, _reranker_maker(cls), wait_s=wait_s)
 
     async def aclose(self) -> None:
         """Close the client, the providers and the cache."""

@@ -142,7 +142,6 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         provider = self._provider(ctx)
         request = self._request(args)
         mode = args.mode or self.manifest.web.search.mode
-        reranker = self._reranker(ctx) if mode == "excerpts" else None
         warnings: list[str] = []
         store = self._search_cache()
         budget = self._budget(args)
@@ -176,8 +175,12 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                 stored, cache=info, warnings=[*stored.warnings, *warnings]
             )
         else:
+            rerank_cls = self._reranker_class(ctx) if mode == "excerpts" else None
+            reranker: Reranker | None = None
             if mode == "excerpts":
                 warm_workers()  # the page extractors start while the provider answers
+            if rerank_cls is not None:
+                self.services.start_reranker(rerank_cls)  # and so does the reranker's model
             response = await self._search(provider, request, ctx)
             warnings.extend(response.warnings)
             outcome = self._filter(response, request, ctx)
@@ -188,13 +191,16 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
                     store,
                     response.altered_query,
                 )
+                reranker = await self._reranker(rerank_cls, warnings)
                 output = await self._excerpts_output(
                     args, provider.name, response, outcome, ctx, reranker, header
                 )
                 output = msgspec.structs.replace(output, warnings=[*warnings, *output.warnings])
             else:
                 output = self._results_output(args, provider.name, response, outcome, warnings)
-            if self._worth_storing(output):
+            # An answer ranked while its reranker was still loading is not kept for later.
+            loading = rerank_cls is not None and reranker is None
+            if self._worth_storing(output) and not loading:
                 await store.store(args.query, params, output, output.warnings)
             return await self._finish(
                 output, store, budget, ctx, altered_query=response.altered_query
@@ -326,10 +332,20 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
 
     # --- the steps of run() ------------------------------------------------------------
 
-    def _reranker(self, ctx: ToolContext) -> Reranker | None:
-        """The reranker ``web.pipeline.rerank`` names, built once (``None`` for ``"none"``)."""
-        cls = self._reranker_class(ctx)
-        return None if cls is None else self.services.reranker(cls)
+    async def _reranker(self, cls: type[Reranker] | None, warnings: list[str]) -> Reranker | None:
+        """The instance of reranker *cls* (``None`` for none), built once per process in a
+        worker thread. A build that has not finished within the pipeline's deadline is not
+        waited for any longer: ``None``, and a warning in *warnings*."""
+        if cls is None:
+            return None
+        wait_s = self.manifest.web.pipeline.deadline_s
+        reranker = await self.services.reranker(cls, wait_s=wait_s)
+        if reranker is None:
+            warnings.append(
+                f"the reranker {cls.name!r} is still loading (over {wait_s:g} s); passages "
+                "are ranked without it"
+            )
+        return reranker
 
     def _reranker_class(self, ctx: ToolContext) -> type[Reranker] | None:
         """The registered class ``web.pipeline.rerank`` names; ``not_configured`` if none."""
