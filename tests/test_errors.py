@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from insomnia_web.errors import (
@@ -11,10 +13,17 @@ from insomnia_web.errors import (
     ERROR_CODES,
     InsomniaWebError,
     ManifestError,
+    PluginError,
     ToolError,
     ToolTimeout,
     default_hint,
+    default_remedy,
+    plugin_remedy,
+    relay,
 )
+
+TURNS_TO_USER = re.compile(r"\b(tell (the user|them)|ask the user to)\b", re.IGNORECASE)
+"""A hint that has the model pass something on to the person: it has a remedy too."""
 
 DESIGN_CODES = [
     "invalid_input",
@@ -90,7 +99,42 @@ def test_one_list_of_codes_agrees_with_its_defaults_and_its_docs() -> None:
     doc = (Path(__file__).resolve().parents[1] / "docs" / "errors.md").read_text()
     rows = [line for line in doc.splitlines() if line.startswith("| `")]
     expected = [
-        f"| `{code}` | {'yes' if _DEFAULTS[code][1] else 'no'} | {_DEFAULTS[code][0]} |"
+        f"| `{code}` | {'yes' if _DEFAULTS[code][1] else 'no'} | {_DEFAULTS[code][0]} "
+        f"| {default_remedy(code) or ''} |"
         for code in ERROR_CODES
     ]
     assert rows == expected, "docs/errors.md rows should be:\n" + "\n".join(expected)
+
+
+def test_a_remedy_is_serialised_only_when_there_is_one() -> None:
+    """An error without a remedy encodes as before; one with a remedy adds the key."""
+    plain = msgspec.json.decode(msgspec.json.encode(ToolError("timeout", "slow").info()))
+    assert "remedy" not in plain
+    fixable = ToolError("disabled", "off", remedy="Set web.cache.enabled = true.")
+    assert fixable.info().remedy == "Set web.cache.enabled = true."
+    assert msgspec.json.decode(msgspec.json.encode(fixable.info()))["remedy"] == fixable.remedy
+
+
+def test_relay_words_a_remedy_for_the_model_to_pass_on() -> None:
+    """relay() makes the model's hint from the person's remedy, so the sentence is written once."""
+    remedy = "Set web.search.provider in the manifest (brave or searxng)."
+    said = "Tell the user to set web.search.provider in the manifest (brave or searxng)."
+    assert relay(remedy) == said
+    assert relay(remedy, then="Use WebFetch meanwhile.").endswith(". Use WebFetch meanwhile.")
+    named = relay("BRAVE_KEY must be set.", lead="Tell the user:")
+    assert named == "Tell the user: BRAVE_KEY must be set."
+
+
+def test_a_default_hint_that_turns_to_the_user_has_a_default_remedy() -> None:
+    """Every code whose default hint tells or asks the user something says what they can do."""
+    for code in ERROR_CODES:
+        if TURNS_TO_USER.search(default_hint(code)):
+            assert default_remedy(code), code
+            assert ToolError(code, "x").remedy == default_remedy(code)  # type: ignore[arg-type]
+
+
+def test_a_plugin_that_cannot_start_gives_the_remedy_a_broken_plugin_tool_gives() -> None:
+    """PluginError's remedy (and its older name, hint) is the one sentence for a broken plugin."""
+    error = PluginError("plugin 'acme' failed", plugin="acme")
+    assert error.remedy == error.hint == plugin_remedy("acme")
+    assert "INSOMNIA_PLUGINS" in error.remedy

@@ -304,12 +304,17 @@ async def test_a_refusal_names_an_allow_rule_only_when_nobody_declined(
     answer: Answer, names_rule: bool
 ) -> None:
     """A call the person declined is not answered with the allow rule that would overrule
-    them; one that nobody could be asked about names it."""
+    them; one that nobody could be asked about names it, as the person's remedy and in the
+    model's hint, in the same words."""
     runtime = make_runtime({"ask": ["Echo"]}, prompter=RecordingPrompter(answer))
     result = await runtime.call_tool("Echo", {"host": "ask.example"})
     assert result.error is not None
     assert result.error.code == "permission_denied"
     assert ("Echo(domain:ask.example) to [permissions] allow" in result.error.hint) is names_rule
+    remedy = "Add Echo(domain:ask.example) to [permissions] allow in the manifest."
+    assert result.error.remedy == (remedy if names_rule else None)
+    said = f"(The user can {remedy[0].lower()}{remedy[1:]})"
+    assert result.error.hint.endswith(said) is names_rule
 
 
 @pytest.mark.asyncio

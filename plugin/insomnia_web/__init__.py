@@ -22,6 +22,7 @@ if TYPE_CHECKING:
         PluginError,
         ToolError,
         ToolTimeout,
+        relay,
     )
     from .history import JsonlHistory, MemoryHistory
     from .hookspecs import hookimpl
@@ -80,6 +81,7 @@ _LAZY = {
     "hookimpl": "hookspecs",
     "load_manifest": "config",
     "parse_manifest": "config",
+    "relay": "errors",
 }
 """Where each public name lives: imported on first use, so that ``import insomnia_web``
 (and the command line's ``--version`` and ``--help``) does not load the network stack."""
@@ -131,6 +133,7 @@ __all__ = [
     "hookimpl",
     "load_manifest",
     "parse_manifest",
+    "relay",
 ]
 
 

@@ -10,6 +10,11 @@ The exception tree::
 
 Every failure a tool can report is a :class:`ToolError` with a stable ``code`` from
 :data:`ErrorCode` (:data:`ERROR_CODES` lists them; each has a default hint and retryability).
+Its ``hint`` is written for the model (what to try next); its optional ``remedy`` for the
+person who can fix the cause, in the imperative, naming the manifest key, extra or command
+(``Set web.search.provider in the manifest (brave or searxng).``). A failure only the model
+can work around (retry later, another source) has no remedy. When the model should pass the
+remedy on, :func:`relay` words the hint from it, so the sentence is written once.
 At the tool boundary (``Runtime.call_tool``) a ``ToolError`` becomes a result the model
 reads, never a crash of the agent loop; any other exception becomes ``internal_error``.
 A call stopped from outside (the host cancels its task, Ctrl-C) is recorded in the history
@@ -36,6 +41,9 @@ __all__ = [
     "ToolError",
     "ToolTimeout",
     "default_hint",
+    "default_remedy",
+    "plugin_remedy",
+    "relay",
 ]
 
 MAX_RETRY_AFTER_S = 86_400.0
@@ -142,17 +150,60 @@ _DEFAULTS: dict[str, tuple[str, bool]] = {
 }
 
 
+# code -> what a person can do when the site gave no remedy of its own
+_DEFAULT_REMEDIES: dict[str, str] = {
+    "not_configured": "Run insomnia-web doctor to see what to set.",
+    "robots_disallowed": "Open the page in a browser: the site asks automated clients not to "
+    "fetch it.",
+    "quota_exceeded": "Wait for the provider's monthly limit to reset, or raise it with the "
+    "provider.",
+    "cache_unavailable": "Check that the cache database (web.cache.url) is running and "
+    "reachable; insomnia-web doctor tests it.",
+}
+
+
 def default_hint(code: str) -> str:
     """Return the default recovery hint for *code*."""
     return _DEFAULTS[code][0]
 
 
+def default_remedy(code: str) -> str | None:
+    """Return what a person can do about *code* by default, or None when only the model can."""
+    return _DEFAULT_REMEDIES.get(code)
+
+
+def relay(remedy: str, *, then: str = "", lead: str = "Tell the user to") -> str:
+    """The model's hint that passes *remedy* on: ``Tell the user to set web.search.provider
+    ...``, then *then* (what the model does meanwhile).
+
+    The remedy's first letter is lowered after a *lead* ending in a word, unless it starts
+    a name (``BRAVE_SEARCH_API_KEY``).
+    """
+    starts_word = remedy[:1].isupper() and not remedy[1:2].isupper()
+    if starts_word and lead[-1:].isalpha():
+        remedy = remedy[0].lower() + remedy[1:]
+    return " ".join(part for part in (lead, remedy, then) if part)
+
+
+def plugin_remedy(plugin: str) -> str:
+    """What a person can do about a plugin that fails: at start-up or in a call."""
+    return (
+        f"Fix or uninstall plugin {plugin!r}, or load only the others: "
+        "INSOMNIA_PLUGINS=(comma-separated entry-point names)."
+    )
+
+
 class ErrorInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """A tool failure as the model and the history see it."""
+    """A tool failure as the model and the history see it.
+
+    ``hint`` is for the model; ``remedy``, when a person can act, for the person (a host
+    shows it to its user; it is left out of the JSON when there is none).
+    """
 
     code: ErrorCode
     message: str
     hint: str
+    remedy: str | None = None
     retryable: bool
     retry_after_s: float | None = None
     details: dict[str, Any] = msgspec.field(default_factory=dict)
@@ -163,7 +214,8 @@ class InsomniaWebError(Exception):
 
 
 class ToolError(InsomniaWebError):
-    """A failure a tool reports to the model: a stable code, a message and a hint."""
+    """A failure a tool reports: a stable code, a message, a hint for the model and, when a
+    person can fix the cause, a remedy for them (the code's default remedy otherwise)."""
 
     def __init__(
         self,
@@ -171,6 +223,7 @@ class ToolError(InsomniaWebError):
         message: str,
         *,
         hint: str | None = None,
+        remedy: str | None = None,
         retryable: bool | None = None,
         retry_after_s: float | None = None,
         details: dict[str, Any] | None = None,
@@ -182,6 +235,7 @@ class ToolError(InsomniaWebError):
         self.code: ErrorCode = code
         self.message = message
         self.hint = hint if hint is not None else default_text
+        self.remedy = remedy if remedy is not None else default_remedy(code)
         self.retryable = default_retryable if retryable is None else retryable
         self.retry_after_s = retry_after_s
         self.details: dict[str, Any] = dict(details or {})
@@ -192,6 +246,7 @@ class ToolError(InsomniaWebError):
             code=self.code,
             message=self.message,
             hint=self.hint,
+            remedy=self.remedy,
             retryable=self.retryable,
             retry_after_s=self.retry_after_s,
             details=self.details,
@@ -229,8 +284,8 @@ class PluginError(InsomniaWebError):
 
     ``plugin`` is the plugin's name, ``hook`` the hook it was running (``None`` when the
     plugin could not be loaded or its hooks do not match the specs); the exception the
-    plugin raised, or our refusal of what it registered, is the ``__cause__``. ``hint``
-    says what the person running the host can do.
+    plugin raised, or our refusal of what it registered, is the ``__cause__``. ``remedy``
+    says what the person running the host can do (``hint`` is its older name).
     """
 
     def __init__(self, message: str, *, plugin: str, hook: str | None = None) -> None:
@@ -238,10 +293,8 @@ class PluginError(InsomniaWebError):
         self.message = message
         self.plugin = plugin
         self.hook = hook
-        self.hint = (
-            f"fix or uninstall plugin {plugin!r}, or load only the others: "
-            "INSOMNIA_PLUGINS=(comma-separated entry-point names)"
-        )
+        self.remedy = plugin_remedy(plugin)
+        self.hint = self.remedy
 
     def __repr__(self) -> str:
         return f"PluginError({self.message!r}, plugin={self.plugin!r}, hook={self.hook!r})"

@@ -26,7 +26,7 @@ import msgspec
 
 from .closing import AsyncClosing
 from .config import Manifest, validation_location
-from .errors import ErrorInfo, ManifestError, ToolError
+from .errors import ErrorInfo, ManifestError, ToolError, plugin_remedy, relay
 from .history import (
     Event,
     HistorySink,
@@ -176,6 +176,7 @@ def _plugin_failed(plugin: str, what: str) -> ToolError:
         "internal_error",
         f"The permission check of plugin {plugin!r} failed: check_permission {what}.",
         hint="A plugin of the host failed; do not retry. Tell the user it needs fixing.",
+        remedy=plugin_remedy(plugin),
         retryable=False,
         details={"plugin": plugin},
     )
@@ -202,18 +203,34 @@ def _is_ip(text: str) -> bool:
     return True
 
 
-def _denial_hint(call: ToolCall, decision: Decision, who: Who) -> str:
-    """What the model can do about a refusal, naming a rule only when one would help.
+_REFUSED = "Do not retry this call; ask the user, or use another source."
+"""What the model can do about any refusal."""
+
+
+def _allow_remedy(call: ToolCall, decision: Decision, who: Who) -> str | None:
+    """The allow rule that would let such calls through, as a person's remedy; None when
+    no rule would help.
 
     An allow rule cannot override a deny (any deny wins), nor match a call whose hosts are
     unknown; it can lift a refusal by the default, or an ask that nobody could answer. A
     person who has just declined is not pointed at a rule that would overrule them.
     """
-    base = "Do not retry this call; ask the user, or use another source."
     if decision.level == "deny" or call.hosts_unknown or who == "user":
-        return base
+        return None
     rule = call.tool + (f"(domain:{call.domains[0]})" if len(call.domains) == 1 else "")
-    return f"{base} (The user can add {rule} to [permissions] allow.)"
+    return f"Add {rule} to [permissions] allow in the manifest."
+
+
+def _refusal(call: ToolCall, reason: str, decision: Decision, who: Who) -> ToolError:
+    """A refused call's error; its hint names the allow rule the remedy gives, if any."""
+    remedy = _allow_remedy(call, decision, who)
+    return ToolError(
+        "permission_denied",
+        f"{call.tool} call refused: {reason}.",
+        hint=_REFUSED if remedy is None else f"{_REFUSED} ({relay(remedy, lead='The user can')})",
+        remedy=remedy,
+        details={"by": who, "rule": decision.rule},
+    )
 
 
 class Runtime(AsyncClosing):
@@ -417,12 +434,7 @@ class Runtime(AsyncClosing):
     async def _authorize(self, call: ToolCall) -> None:
         level, who, reason, decision = await self._settle(call)
         if level != "allow":
-            raise ToolError(
-                "permission_denied",
-                f"{call.tool} call refused: {reason}.",
-                hint=_denial_hint(call, decision, who),
-                details={"by": who, "rule": decision.rule},
-            )
+            raise _refusal(call, reason, decision, who)
 
     async def _ask_within(
         self, call_id: str, tool: str, url: str, host: str, summary: str, *, may_ask: bool
@@ -459,7 +471,7 @@ class Runtime(AsyncClosing):
             raise ToolError(
                 "permission_denied",
                 f"{tool} call refused: the user declined to follow the redirect to {location}.",
-                hint="Do not retry this call; ask the user, or use another source.",
+                hint=_REFUSED,
                 details={"by": "user", "location": location},
             )
         return "ask"
@@ -646,6 +658,7 @@ class Runtime(AsyncClosing):
             "internal_error",
             f"{name} (plugin {reg.plugin!r}) gave a result of the wrong shape: its run {what}.",
             hint="A tool of the host is broken; do not retry. Tell the user it needs fixing.",
+            remedy=plugin_remedy(reg.plugin),
             retryable=False,
             details={"plugin": reg.plugin},
         )

@@ -18,6 +18,7 @@ from insomnia_web import (
     hookimpl,
 )
 from insomnia_web.cli import doctor
+from insomnia_web.errors import plugin_remedy
 from insomnia_web.plugins import make_plugin_manager
 from tests.plugins.broken import Unbuildable
 
@@ -204,13 +205,14 @@ def _doctor_with(
 def test_a_plugin_that_fails_to_register_is_a_failed_check(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A plugin that raises at start-up is a failed plugins check naming it, not a traceback."""
+    """A plugin that raises at start-up is a failed plugins check naming it, not a traceback;
+    its fix is the remedy the CLI prints for it."""
     checks = _doctor_with([_BrokenTools()], "", tmp_path, monkeypatch)
     plugins = checks["plugins"]
     assert plugins["status"] == "fail"
     assert "RuntimeError: my bug" in plugins["detail"]
     assert "broken-tools" in plugins["detail"]
-    assert "INSOMNIA_PLUGINS" in plugins["fix"]
+    assert plugins["fix"] == plugin_remedy("broken-tools")
     assert {"manifest", "provider", "permissions", "cache"} <= set(checks)
 
 
@@ -227,6 +229,16 @@ def test_each_plugin_and_what_it_registers_is_listed(
     assert checks["plugin web"]["status"] == "ok"
     assert checks["plugin web"]["detail"].startswith("tools: WebSearch, WebFetch, SaveFinding")
     assert checks["plugin providers:canned"]["detail"] == "search providers: canned"
+
+
+def test_a_provider_that_is_not_configured_shows_its_remedy_as_the_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A provider whose from_manifest says what to set has that remedy as the check's fix."""
+    text = '[web.search]\nprovider = "searxng"\n'
+    checks = _doctor_with([], text, tmp_path, monkeypatch)
+    assert checks["provider"]["status"] == "fail"
+    assert checks["provider"]["fix"].startswith("Set web.search.searxng.base_url to a SearXNG")
 
 
 def test_a_provider_that_cannot_be_built_is_a_failed_check(

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from insomnia_web.errors import plugin_remedy
+
 from .support import install_plugin, run
 
 BROKEN_SOURCE = textwrap.dedent(
@@ -28,7 +30,8 @@ def test_a_plugin_that_raises_at_start_up_is_named_not_a_traceback(
     tmp_path: Path, command: list[str]
 ) -> None:
     """A plugin hook that raises ends the command with status 2 and one error naming the
-    plugin, its hook and the exception, and how to load the others; no traceback."""
+    plugin, its hook and the exception, and how to load the others (after ``help:``, as a
+    tool's remedy is); no traceback."""
     env = install_plugin(tmp_path, "shouty", BROKEN_SOURCE)
     done = run(*command, cwd=tmp_path, env=env)
     assert done.returncode == 2, done.stderr
@@ -39,7 +42,7 @@ def test_a_plugin_that_raises_at_start_up_is_named_not_a_traceback(
         "insomnia-web: plugin 'shouty' failed in register_search_providers: "
         "RuntimeError: SHOUTY_HOME is unset"
     )
-    assert "INSOMNIA_PLUGINS" in fix
+    assert fix == f"help: {plugin_remedy('shouty')}"
 
 
 def test_a_plugin_that_cannot_be_imported_is_named(tmp_path: Path) -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
 import insomnia_web
-from insomnia_web.cli import build_parser
+from insomnia_web.cli import build_parser, main
 
 from .support import console_script, run
 
@@ -51,12 +52,51 @@ def test_page_to_stdout_nothing_on_stderr(tmp_path: Path, manifest: Path, port: 
 
 
 def test_tool_error_goes_to_stderr_only(tmp_path: Path, manifest: Path, port: int) -> None:
-    """A failed fetch prints its error and hint on stderr, nothing on stdout; exit 1."""
-    done = run("fetch", f"http://site.test:{port}/gone", "--manifest", str(manifest), cwd=tmp_path)
+    """A failed fetch prints its error on stderr, nothing on stdout; exit 1. A failure only
+    the model can work around (a 404) has no remedy, and the model's hint is not shown."""
+    url = f"http://site.test:{port}/gone"
+    done = run("fetch", url, "--manifest", str(manifest), cwd=tmp_path)
     assert done.returncode == 1
     assert done.stdout == ""
-    assert done.stderr.startswith("Error [http_error]")
-    assert "Hint:" in done.stderr
+    assert done.stderr == f"Error [http_error]: {url} answered HTTP 404\n"
+
+
+def test_a_failure_shows_the_person_its_remedy_not_the_models_hint(
+    tmp_path: Path, manifest: Path
+) -> None:
+    """A failed call prints its error, then what the person can do after ``help:`` (as cargo
+    does); the hint written for the model ("Tell the user ...") is not printed."""
+    done = run("--yes", "search", "foo", "--manifest", str(manifest), cwd=tmp_path)
+    assert done.returncode == 1
+    first, remedy = done.stderr.splitlines()
+    assert first.startswith("Error [not_configured]: WebSearch has no search provider")
+    assert remedy == "help: Set web.search.provider in the manifest (brave or searxng)."
+    assert "Tell the user" not in done.stderr
+    assert "Hint:" not in done.stderr
+
+
+def test_a_refused_local_address_names_the_entry_that_allows_it(tmp_path: Path) -> None:
+    """`fetch http://127.0.0.1/` says what the address is and, after ``help:``, the one
+    allow_cidrs entry that would allow it; not the model's "do not retry"."""
+    done = run("fetch", "http://127.0.0.1/", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == (
+        "Error [blocked_address]: address 127.0.0.1 is blocked (loopback, 127.0.0.0/8)\n"
+        'help: Only for a trusted server: add "127.0.0.1/32" to web.url_policy.allow_cidrs in '
+        "the manifest.\n"
+    )
+
+
+def test_json_carries_the_models_hint_and_the_persons_remedy(
+    tmp_path: Path, manifest: Path
+) -> None:
+    """With --json the error on stdout holds both the hint and the remedy; stderr shows the
+    person only the remedy."""
+    done = run("--yes", "--json", "search", "foo", "--manifest", str(manifest), cwd=tmp_path)
+    error = json.loads(done.stdout)["error"]
+    assert error["hint"].startswith("Tell the user")
+    assert done.stderr.splitlines()[1] == f"help: {error['remedy']}"
+    assert "Tell the user" not in done.stderr
 
 
 def test_json_error_stays_on_stdout(tmp_path: Path, manifest: Path, port: int) -> None:
@@ -72,7 +112,7 @@ def test_json_error_is_also_said_on_stderr(tmp_path: Path, manifest: Path, port:
     url = f"http://site.test:{port}/gone"
     done = run("fetch", url, "--json", "--manifest", str(manifest), cwd=tmp_path)
     assert done.returncode == 1
-    assert done.stderr.startswith(f"Error [http_error]: {url} answered HTTP 404\nHint: ")
+    assert done.stderr == f"Error [http_error]: {url} answered HTTP 404\n"
     assert json.loads(done.stdout)["ok"] is False
 
 
@@ -125,3 +165,15 @@ def test_yes_only_where_it_means_something(command: str) -> None:
     with pytest.raises(SystemExit) as refused:
         parser.parse_args([*command.split(), "--yes"])
     assert refused.value.code == 2
+
+
+def test_mcp_without_its_extra_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`insomnia-web mcp` without the mcp extra exits 1, and after ``help:`` names the extra
+    to install, not the generic "run doctor"."""
+    monkeypatch.setitem(sys.modules, "insomnia_web.mcp_server", None)  # import fails
+    monkeypatch.chdir(tmp_path)
+    assert main(["mcp"]) == 1
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last == "help: Install the mcp extra (pip install 'insomnia-web[mcp]')."

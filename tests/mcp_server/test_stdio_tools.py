@@ -211,12 +211,18 @@ def test_blocked_address_is_an_error_result(conn: Connection) -> None:
 
 
 def test_ask_without_elicitation_is_permission_denied(conn: Connection) -> None:
-    """A client that cannot be asked gets permission_denied naming the rule to add."""
+    """A client that cannot be asked gets permission_denied naming the rule to add, in the
+    hint and, for the client to show its user, as the remedy (which the text leaves out)."""
     result = conn.call("web_fetch", {"url": "https://example.com/"})
     error = error_of(result)
     assert error["code"] == "permission_denied"
     assert "WebFetch(domain:example.com)" in error["hint"]
     assert "[permissions] allow" in error["hint"]
+    remedy = "Add WebFetch(domain:example.com) to [permissions] allow in the manifest."
+    assert error["remedy"] == remedy
+    text = result.content[0]
+    assert isinstance(text, types.TextContent)
+    assert remedy not in text.text
 
 
 def test_unknown_tool_is_an_error_result(conn: Connection) -> None:

@@ -15,6 +15,7 @@ from insomnia_web.mcp_server.listing import (
     tool_names,
 )
 from insomnia_web.mcp_server.permission import answer_from, can_elicit, elicitation_form
+from insomnia_web.mcp_server.wording import Renamer
 from insomnia_web.permissions import ToolCall
 from insomnia_web.prompts import PromptRequest
 from insomnia_web.runtime import ToolResult
@@ -120,6 +121,39 @@ def test_error_result_keeps_retry_after_and_details() -> None:
             "details": {"n": 1},
         }
     }
+
+
+def test_a_remedy_reaches_the_client_in_meta_not_the_models_text() -> None:
+    """The person's remedy is in the typed error a host shows its user, with MCP tool names,
+    and not in the text content the model reads; the hint stays the model's."""
+    info = ToolError(
+        "not_configured",
+        "no provider",
+        hint="Tell the user to set web.search.provider.",
+        remedy="Fix the plugin of WebSearch, or add WebSearch(domain:a.example) to [permissions] "
+        "allow.",
+    ).info()
+    result = call_result(
+        ToolResult(call_id="c", tool="WebSearch", ok=False, text="t", error=info),
+        Renamer({"WebSearch": "web_search"}),
+    )
+    error = (result.meta or {})[ERROR_META_KEY]
+    assert error["remedy"] == (
+        "Fix the plugin of web_search, or add WebSearch(domain:a.example) to [permissions] allow."
+    )
+    assert error["hint"] == info.hint
+    text = result.content[0]
+    assert isinstance(text, types.TextContent)
+    assert "Tell the user to set web.search.provider." in text.text
+    assert "plugin" not in text.text
+
+
+def test_an_error_without_a_remedy_has_no_remedy_key() -> None:
+    """An error only the model can work around adds no remedy key: older clients see the
+    typed error they always did."""
+    info = ToolError("timeout", "slow").info()
+    result = call_result(ToolResult(call_id="c", tool="WebFetch", ok=False, text="t", error=info))
+    assert "remedy" not in (result.meta or {})[ERROR_META_KEY]
 
 
 HINTS = ("read_only", "destructive", "idempotent", "open_world")

@@ -144,6 +144,34 @@ async def test_an_unreachable_proxy_is_a_connection_error(dial_guard: DialGuard)
 
 
 @pytest.mark.asyncio
+async def test_a_proxy_that_refuses_the_tunnel_points_the_person_at_the_proxy_setting(
+    serve_raw: Callable[[RawHandler], Awaitable[int]],
+) -> None:
+    """A proxy answering CONNECT with 407 is a connection_error whose remedy names
+    web.fetch.proxy: the person set it, and only they can fix it."""
+
+    async def refusing_proxy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    proxy_port = await serve_raw(refusing_proxy)
+    client = SafeClient(
+        FetchConfig(proxy=f"http://{LOOPBACK}:{proxy_port}"),
+        UrlPolicyConfig(),
+        resolver=StaticResolver({}),
+    )
+    async with client:
+        with pytest.raises(ToolError) as info:
+            await client.fetch(f"https://{SITE}/")
+    assert info.value.code == "connection_error"
+    assert "HTTP 407" in info.value.message
+    assert info.value.remedy is not None
+    assert "web.fetch.proxy" in info.value.remedy
+
+
+@pytest.mark.asyncio
 async def test_https_goes_through_a_connect_tunnel_and_verifies_the_target(
     https_server: tuple[int, Path],
     serve_raw: Callable[[RawHandler], Awaitable[int]],

@@ -237,15 +237,18 @@ async def test_provider_response_keeps_extra_snippets_and_metadata(
 async def test_rejected_key_is_a_provider_error_that_never_shows_the_key(
     brave: Callable[..., Runtime], api: aioresponses, status: int
 ) -> None:
-    """401 and 403 say the key is missing or invalid, are not retried, and hide the key."""
+    """401 and 403 say the key is missing or invalid, are not retried, and hide the key; the
+    person is told which variable to set, and the model passes the same sentence on."""
     api.get(ENDPOINT_RE, status=status, payload={"error": {"detail": "bad token"}}, repeat=True)
     result = await brave().call_tool("WebSearch", {"query": "asyncio"})
     error = error_of(result)
     assert error.code == "provider_error"
     assert "missing or invalid" in error.message or "missing, invalid" in error.message
     assert error.retryable is False
-    assert "The key was refused: check BRAVE_SEARCH_API_KEY" in error.hint
-    assert "retry" not in error.hint.replace("do not retry", "")
+    remedy = "Set BRAVE_SEARCH_API_KEY to a valid Brave Search API key subscribed to the Web "
+    assert error.remedy == remedy + "Search API."
+    assert "The key was refused. Tell the user to set BRAVE_SEARCH_API_KEY" in error.hint
+    assert "retry" not in error.hint.lower().replace("do not retry", "")
     assert len(sent(api)) == 1
     assert BRAVE_KEY not in result.text
     assert BRAVE_KEY not in repr(error)

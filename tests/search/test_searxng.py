@@ -170,6 +170,8 @@ async def test_json_format_disabled_says_how_to_enable_it(
     assert result.error.code == "provider_error"
     assert "search.formats" in result.error.message
     assert "settings.yml" in result.error.message
+    assert result.error.remedy is not None
+    assert result.error.remedy.startswith("Enable json in search.formats of the settings.yml")
     assert len(fake.queries) == 1
 
 
@@ -220,6 +222,9 @@ async def test_instance_redirect_is_not_followed(
     assert result.error is not None
     assert result.error.code == "provider_error"
     assert "https://elsewhere.example/search" in result.error.message
+    assert result.error.remedy == (
+        "Check the base_url of searxng in the manifest: the provider redirects it elsewhere."
+    )
     assert len(fake.queries) == 1
 
 

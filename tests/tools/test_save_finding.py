@@ -122,7 +122,8 @@ async def test_invalid_input(runtime: Runtime, args: dict[str, str], field: str)
 
 @pytest.mark.asyncio
 async def test_cache_disabled_is_disabled(make_runtime: MakeRuntime) -> None:
-    """With the cache off SaveFinding is not registered, and a direct run fails disabled."""
+    """With the cache off SaveFinding is not registered, and a direct run fails disabled,
+    naming the key that turns the cache on."""
     runtime = make_runtime(cache={"enabled": False})
     assert "SaveFinding" not in runtime.tools
     manifest = msgspec.convert({"web": {"cache": {"enabled": False}}}, Manifest)
@@ -140,6 +141,7 @@ async def test_cache_disabled_is_disabled(make_runtime: MakeRuntime) -> None:
     finally:
         await tool.aclose()
     assert info.value.code == "disabled"
+    assert info.value.remedy == "Set web.cache.enabled = true in the manifest to save findings."
 
 
 @pytest.mark.asyncio

@@ -91,6 +91,8 @@ def plan_slot(
             hint="Tell the user the monthly search budget is used up (web.search."
             f"{provider}.monthly_limit); do not retry this month. Use WebFetch with a known "
             "URL meanwhile.",
+            remedy=f"Wait until next month, or raise web.search.{provider}.monthly_limit in "
+            "the manifest if the provider's plan allows more requests.",
             retryable=False,
             details={"provider": provider, "monthly_limit": monthly_limit},
         )

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import msgspec
 
-from ..errors import ToolError
+from ..errors import ToolError, relay
 from .base import MAX_FINDINGS, StoreName
 from .budget import ProviderUsage, Slot, day_key, hold_span, month_key, plan_slot
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
@@ -70,6 +70,8 @@ RETRY_AFTER_S = 5.0
 _LOCK_ID = 0x1A50_3E1A  # advisory lock key held while migrating
 _CANDIDATES = 50
 _POOL_MAX = 4
+_POSTGRES_EXTRA = "Install the postgres extra (pip install 'insomnia-web[postgres]')."
+_NEWER_SCHEMA = "Upgrade insomnia-web, or point web.cache.url at another database."
 _MIGRATION_RE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 _SNAPSHOT_COLUMNS = (
@@ -172,8 +174,8 @@ class PostgresStore:
                 raise ToolError(
                     "not_configured",
                     "web.cache.url names a PostgreSQL server, but psycopg is not installed",
-                    hint="Tell the user to install the postgres extra: "
-                    "pip install 'insomnia-web[postgres]'.",
+                    hint=relay(_POSTGRES_EXTRA),
+                    remedy=_POSTGRES_EXTRA,
                     retryable=False,
                 ) from exc
             kwargs: dict[str, Any] = {
@@ -637,7 +639,8 @@ async def _migrate(conn: AsyncConnection[Any]) -> int:
                 "cache_error",
                 f"the cache database has schema version {current}; this version of "
                 f"insomnia-web understands up to {latest}",
-                hint="Upgrade insomnia-web, or point web.cache.url at another database.",
+                hint=relay(_NEWER_SCHEMA),
+                remedy=_NEWER_SCHEMA,
                 retryable=False,
             )
         for version, name, sql in steps:

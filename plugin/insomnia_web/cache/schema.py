@@ -18,7 +18,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from ..errors import ToolError
+from ..errors import ToolError, relay
 from ..ownfiles import not_own
 
 __all__ = [
@@ -31,6 +31,10 @@ __all__ = [
 
 SCHEMA_VERSION = 5
 BUSY_TIMEOUT_MS = 10_000
+_NOT_OWN = (
+    "Set web.cache.path to a file of the account running insomnia-web (chmod 600), or share "
+    "a cache between users through PostgreSQL (web.cache.url)."
+)
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS searches (
@@ -214,8 +218,8 @@ def check_own_file(path: Path) -> None:
         raise ToolError(
             "cache_error",
             f"the cache file {candidate} {why}, so it is not used",
-            hint="Tell the user: set web.cache.path to a file of their own (chmod 600), or "
-            "share a cache between users through PostgreSQL (web.cache.url).",
+            hint=relay(_NOT_OWN),
+            remedy=_NOT_OWN,
             retryable=False,
             details={"path": str(candidate)},
         )

@@ -178,6 +178,8 @@ class Cache:
             f"for {LOCKED_SKIP_S:g} s",
             hint="The call went on without the cache; nothing to retry. Tell the user if "
             "another program keeps the cache file locked.",
+            remedy="If another program keeps the cache file locked, stop it, or give this "
+            "host a cache file of its own (web.cache.path).",
             details={"action": action, "backend": "sqlite"},
         )
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
-import ipaddress
 import json
 import os
 import re
@@ -26,7 +25,7 @@ import msgspec
 from ..config import CacheConfig, Manifest, load_manifest
 from ..errors import ManifestError, PluginError, ToolError
 from ..history import JsonlHistory
-from ..hosts.addresses import parse_cidrs
+from ..hosts.addresses import METADATA_ADDRESSES, parse_cidrs
 from ..manifest_path import (
     ManifestSource,
     cache_file,
@@ -74,6 +73,8 @@ class Registry(msgspec.Struct, frozen=True, kw_only=True):
     """Each plugin's name and what it registers, in words."""
     problem: str | None = None
     """Why the plugins cannot start (a plugin raised, or registered something wrong)."""
+    remedy: str | None = None
+    """What the person can do about the *problem* (the CLI prints the same)."""
 
 
 class Setup(msgspec.Struct, frozen=True, kw_only=True):
@@ -139,7 +140,7 @@ def registry(manifest: Manifest) -> Registry:
         providers = collect_providers(pm)
         rerankers = collect_rerankers(pm)
     except PluginError as exc:  # a plugin's bug: reported as a check, not a traceback
-        return Registry(tools=(), providers={}, problem=exc.message)
+        return Registry(tools=(), providers={}, problem=exc.message, remedy=exc.remedy)
     kinds = (("tools", tools), ("search providers", providers), ("rerankers", rerankers))
     checkers = {impl.plugin_name for impl in pm.hook.check_permission.get_hookimpls()}
     by_plugin: dict[str, str] = {}
@@ -169,8 +170,7 @@ def check_plugins(setup: Setup) -> Iterator[Finding]:
             check="plugins",
             status="fail",
             detail=found.problem,
-            fix="fix or uninstall that plugin, or load only the others: INSOMNIA_PLUGINS="
-            "(comma-separated entry-point names)",
+            fix=found.remedy,
         )
         return
     for plugin, registers in found.by_plugin.items():
@@ -203,18 +203,21 @@ def _plugin_selection(env: Mapping[str, str]) -> Iterator[Finding]:
         )
 
 
-def _provider_problem(manifest: Manifest, found: Registry, name: str) -> str | None:
-    """Why the provider *name* cannot be built from *manifest* (``None``: it can)."""
+def _provider_problem(
+    manifest: Manifest, found: Registry, name: str
+) -> tuple[str, str | None] | None:
+    """Why the provider *name* cannot be built from *manifest*, and the remedy its error
+    gives, if any (``None``: it can be built)."""
     cls = found.providers.get(name)
     if cls is None:
         known = ", ".join(sorted(found.providers)) or "none"
-        return f"no provider named {name!r} is registered (registered: {known})"
+        return f"no provider named {name!r} is registered (registered: {known})", None
     try:
         provider = cls.from_manifest(manifest)
     except ToolError as exc:
-        return exc.message
+        return exc.message, exc.remedy
     except Exception as exc:  # the provider's bug
-        return f"the search provider {name!r} could not be built: {type(exc).__name__}"
+        return f"the search provider {name!r} could not be built: {type(exc).__name__}", None
     asyncio.run(provider.aclose())
     return None
 
@@ -249,14 +252,16 @@ def check_provider(setup: Setup) -> Iterator[Finding]:
     if problem is None:
         yield Finding(check="provider", status="ok", detail=detail)
         return
-    fix = f"export {search.brave.api_key_env}=YOUR-KEY" if name == "brave" else None
+    why, fix = problem
+    if name == "brave":
+        fix = f"export {search.brave.api_key_env}=YOUR-KEY"
     if name not in found.providers:
         known = ", ".join(sorted(found.providers))
         fix = f"set web.search.provider to one of {known}, or install the plugin that has it"
     yield Finding(
         check="provider",
         status="fail",
-        detail=f"{detail}: {problem}",
+        detail=f"{detail}: {why}",
         fix=fix or "configure the provider's table in the manifest (insomnia-web schema)",
     )
 
@@ -295,14 +300,6 @@ def _rule_problem(manifest: Manifest, found: Registry) -> str | None:
         if (exc.key or "").startswith("permissions"):
             return exc.message
     return None
-
-
-METADATA_ADDRESSES = (
-    ipaddress.ip_address("169.254.169.254"),  # AWS, GCP, Azure, OpenStack
-    ipaddress.ip_address("fd00:ec2::254"),  # AWS over IPv6
-    ipaddress.ip_address("100.100.100.200"),  # Alibaba Cloud
-)
-"""Cloud instance-metadata services: whoever reaches one reads the machine's credentials."""
 
 
 def check_url_policy(setup: Setup) -> Iterator[Finding]:

@@ -19,7 +19,7 @@ import msgspec
 from ..config import Manifest, load_manifest, manifest_schema_text
 from ..errors import PluginError, ToolError
 from ..manifest_path import find_manifest
-from .output import warn
+from .output import advise, warn
 from .parser import parse, show_help
 
 __all__ = ["BROKEN_PIPE_STATUS", "main", "with_resolve"]
@@ -94,7 +94,11 @@ def _run(args: argparse.Namespace) -> int:
         from .serve import run_mcp
 
         return run_mcp(manifest)
-    raise ToolError("not_configured", f"'insomnia-web {cmd}' is not available in this version")
+    raise ToolError(
+        "not_configured",
+        f"'insomnia-web {cmd}' is not available in this version",
+        remedy="Run insomnia-web --help to see the commands of this version.",
+    )
 
 
 def _stdout_gone() -> int:
@@ -117,7 +121,7 @@ def _plugin_failed(exc: PluginError) -> None:
     if os.environ.get(ENV_TRACE):
         traceback.print_exception(exc.__cause__ or exc, file=sys.stderr)
     warn(exc.message)
-    warn(exc.hint)
+    advise(exc.remedy)
 
 
 def _open_closed_streams() -> None:
@@ -149,6 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except ToolError as exc:
         warn(exc.message)
+        advise(exc.remedy)
         return 1
     except KeyboardInterrupt:
         sys.stderr.write("\n")

@@ -1,9 +1,11 @@
 """Where the CLI writes: results on stdout; errors, warnings and progress on stderr.
 
-A failed tool call prints its error text (``Error [code]: ...`` and the hint) on stderr and
-nothing on stdout, so ``insomnia-web fetch URL > page.md`` never writes an error into the
-file. With ``--json`` the whole result, failure included, is one JSON object on stdout, and a
-failure's error text is on stderr as well: a person watching ``... --json | jq`` sees it.
+A failed tool call prints its error (``Error [code]: message``) on stderr and nothing on
+stdout, so ``insomnia-web fetch URL > page.md`` never writes an error into the file. Then,
+when a person can fix the cause, the error's remedy after ``help:`` (cargo's word for what
+to do; ``hint`` is the JSON field the model reads, which a person is never shown). With
+``--json`` the whole result, failure included (hint and remedy), is one JSON object on
+stdout, and the error is on stderr as well: a person watching ``... --json | jq`` sees it.
 """
 
 from __future__ import annotations
@@ -15,13 +17,18 @@ from typing import TYPE_CHECKING, TextIO
 
 import msgspec
 
+from ..errors import ErrorInfo
 from ..history import Event, ProgressEvent
+from ..modeltext import one_line
 from ..textcheck import terminal_safe, terminal_safe_json
 
 if TYPE_CHECKING:
     from ..runtime import ToolResult
 
-__all__ = ["StderrProgress", "is_terminal", "print_result", "warn"]
+__all__ = ["HELP", "StderrProgress", "advise", "error_text", "is_terminal", "print_result", "warn"]
+
+HELP = "help: "
+"""What starts the line that says what a person can do, as in cargo and rustc."""
 
 
 def is_terminal(stream: TextIO) -> bool:
@@ -37,6 +44,23 @@ def warn(message: str, err: TextIO | None = None) -> None:
     (err or sys.stderr).write(terminal_safe(f"insomnia-web: {message}\n"))
 
 
+def advise(remedy: str | None, err: TextIO | None = None) -> None:
+    """``help: REMEDY`` on stderr, when there is a remedy."""
+    if remedy:
+        (err or sys.stderr).write(terminal_safe(HELP + one_line(remedy)) + "\n")
+
+
+def error_text(error: ErrorInfo) -> str:
+    """A failure as a person reads it: ``Error [code]: message``, the wait a retry needs, and
+    the remedy after ``help:``; never the hint written for the model."""
+    lines = [f"Error [{error.code}]: {one_line(error.message)}"]
+    if error.retry_after_s is not None:
+        lines.append(f"Retry after: {error.retry_after_s:g} s")
+    if error.remedy:
+        lines.append(HELP + one_line(error.remedy))
+    return "\n".join(lines)
+
+
 def print_result(
     result: ToolResult,
     *,
@@ -48,14 +72,16 @@ def print_result(
     """Print *result* (its *text* when given) and return the exit status: 0 ok, 1 error.
 
     Text holds web content: its terminal controls are shown as escapes (JSON escapes them).
-    A failure's text goes to *err*; with *as_json* the whole result also goes to *out*.
+    A failure goes to *err* as :func:`error_text`; with *as_json* the whole result also goes
+    to *out*.
     """
     if as_json:
         out.write(terminal_safe_json(msgspec.json.encode(result).decode()) + "\n")
     elif result.ok:
         out.write(terminal_safe((text if text is not None else result.text).rstrip("\n")) + "\n")
     if not result.ok:
-        err.write(terminal_safe(result.text.rstrip("\n")) + "\n")
+        said = result.text if result.error is None else error_text(result.error)
+        err.write(terminal_safe(said.rstrip("\n")) + "\n")
     return 0 if result.ok else 1
 
 

@@ -27,7 +27,8 @@ def run_mcp(manifest: Manifest) -> int:
     except ImportError as exc:
         raise ToolError(
             "not_configured",
-            f"the MCP server needs the mcp extra: pip install 'insomnia-web[mcp]' ({exc})",
+            f"the MCP server needs the mcp extra ({exc})",
+            remedy="Install the mcp extra (pip install 'insomnia-web[mcp]').",
         ) from exc
     if is_terminal(sys.stdin) and is_terminal(sys.stderr):
         sys.stderr.write(TERMINAL_NOTICE + "\n")

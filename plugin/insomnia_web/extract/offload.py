@@ -435,6 +435,7 @@ class _Conversion:
             value.code,
             value.message,
             hint=value.hint,
+            remedy=value.remedy,
             retryable=value.retryable,
             details=value.details,
         )

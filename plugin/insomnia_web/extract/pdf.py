@@ -22,7 +22,7 @@ from datetime import datetime
 from pypdf import PdfReader
 from pypdf.errors import DependencyError, PyPdfError
 
-from ..errors import ToolError
+from ..errors import ToolError, relay
 from .model import Extracted
 
 __all__ = ["extract_pdf", "page_marker"]
@@ -35,6 +35,7 @@ _ENCRYPTED_HINT = (
     "The PDF is password-protected; look for an unprotected copy or another source. Do not retry."
 )
 _BROKEN_HINT = "The PDF is damaged or not a PDF; look for another copy of the document."
+_RAISE_LIMIT = "Raise web.fetch.max_response_bytes in the manifest to read larger PDFs."
 
 
 def page_marker(number: int, total: int) -> str:
@@ -93,8 +94,12 @@ def _broken(exc: BaseException, *, truncated: bool) -> ToolError:
         return ToolError(
             "content_decoding_error",
             "The PDF is larger than the download limit, and the part read cannot be opened.",
-            hint="Ask the user to raise web.fetch.max_response_bytes, or look for a smaller "
-            "or HTML version of the document.",
+            hint=relay(
+                _RAISE_LIMIT,
+                lead="Ask the user to",
+                then="Otherwise look for a smaller or HTML version of the document.",
+            ),
+            remedy=_RAISE_LIMIT,
             details={"content_type": "application/pdf", "reason": "truncated"},
         )
     return ToolError(

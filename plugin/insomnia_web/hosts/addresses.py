@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network
 
 __all__ = [
+    "METADATA_ADDRESSES",
     "AddressTable",
     "IPAddress",
     "IPNetwork",
@@ -27,6 +28,13 @@ __all__ = [
 
 IPAddress = IPv4Address | IPv6Address
 IPNetwork = IPv4Network | IPv6Network
+
+METADATA_ADDRESSES: tuple[IPAddress, ...] = (
+    IPv4Address("169.254.169.254"),  # AWS, GCP, Azure, OpenStack
+    IPv6Address("fd00:ec2::254"),  # AWS over IPv6
+    IPv4Address("100.100.100.200"),  # Alibaba Cloud
+)
+"""Cloud instance-metadata services: whoever reaches one reads the machine's credentials."""
 
 _V4_BLOCKED: tuple[tuple[IPv4Network, str], ...] = tuple(
     (IPv4Network(net), label)

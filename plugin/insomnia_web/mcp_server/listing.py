@@ -5,6 +5,8 @@ A tool keeps its schemas, title and annotations; only its name changes to snake_
 results mention (:mod:`.wording`). A result becomes a ``CallToolResult``: the runtime's text
 as the text content, the structured output as ``structuredContent``, and a failure as
 ``isError: true`` with its text and the typed error under ``_meta["insomnia-web/error"]``.
+The error's remedy, what the person can do, is there for the client to show its user; the
+text content, which the model reads, keeps the model's hint only.
 
 A failure carries no ``structuredContent``: clients (the TypeScript SDK among them) validate
 structured content against the tool's ``outputSchema`` even on errors, and an error is not
@@ -83,7 +85,9 @@ def mcp_tool(tool: Tool[Any, Any], renamer: Renamer | None = None) -> types.Tool
 
 
 def error_meta(error: ErrorInfo) -> dict[str, Any]:
-    """``{"insomnia-web/error": {code, message, hint, retryable, retry_after_s[, details]}}``."""
+    """``{"insomnia-web/error": {code, message, hint[, remedy], retryable, retry_after_s[,
+    details]}}``: ``remedy`` only when a person can act, so a client that knows no remedy
+    reads what it always did."""
     body: dict[str, Any] = {
         "code": error.code,
         "message": error.message,
@@ -91,6 +95,8 @@ def error_meta(error: ErrorInfo) -> dict[str, Any]:
         "retryable": error.retryable,
         "retry_after_s": error.retry_after_s,
     }
+    if error.remedy is not None:
+        body["remedy"] = error.remedy
     if error.details:
         body["details"] = error.details
     return {ERROR_META_KEY: body}
@@ -112,6 +118,7 @@ def call_result(result: ToolResult, renamer: Renamer | None = None) -> types.Cal
         result.error,
         message=renamer.text(result.error.message),
         hint=renamer.text(result.error.hint),
+        remedy=None if result.error.remedy is None else renamer.text(result.error.remedy),
     )
     content = [types.TextContent(type="text", text=render_error(error))]
     return types.CallToolResult(content=content, is_error=True, _meta=error_meta(error))

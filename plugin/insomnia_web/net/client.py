@@ -98,7 +98,10 @@ def _client_error(exc: aiohttp.ClientError, grant: ConnectPermit) -> ToolError:
         return ToolError("protocol_error", f"{grant.host} sent a broken body: {_first_line(exc)}")
     if isinstance(exc, aiohttp.ClientHttpProxyError):
         return ToolError(
-            "connection_error", f"the proxy refused the request with HTTP {exc.status}"
+            "connection_error",
+            f"the proxy refused the request with HTTP {exc.status}",
+            remedy="Check web.fetch.proxy in the manifest, and that the proxy allows these "
+            "requests.",
         )
     if isinstance(exc, aiohttp.ClientResponseError):
         return ToolError(

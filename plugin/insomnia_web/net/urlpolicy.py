@@ -43,7 +43,13 @@ from yarl import URL
 
 from ..config import UrlPolicyConfig
 from ..errors import ToolError
-from ..hosts.addresses import AddressTable, IPAddress, decode_ipv4_host, parse_ip
+from ..hosts.addresses import (
+    METADATA_ADDRESSES,
+    AddressTable,
+    IPAddress,
+    decode_ipv4_host,
+    parse_ip,
+)
 from ..hosts.names import HostPatterns, local_name_rule, normalize_host, syntax_problem
 
 __all__ = [
@@ -68,6 +74,19 @@ POLICY_CODES = frozenset(
     }
 )
 """The codes of a policy refusal (a redirect to such a URL is ``redirect_blocked``)."""
+
+
+_ONLY_IF = "Only for a trusted server: "
+"""How a remedy that lifts a refusal of a local address, name or port begins."""
+
+
+def _allow_address(addr: IPAddress, reason: str) -> str | None:
+    """The remedy for a refused *addr*: its own ``allow_cidrs`` entry; none for a cloud
+    metadata address, or one that embeds it, which no remedy should open."""
+    if addr in METADATA_ADDRESSES or "metadata" in reason:
+        return None
+    entry = f"{addr}/{addr.max_prefixlen}"
+    return f'{_ONLY_IF}add "{entry}" to web.url_policy.allow_cidrs in the manifest.'
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +210,11 @@ class UrlPolicy:
             raise ToolError("invalid_url", "the URL has no port and no default port")
         if not trusted and port not in self.ports:
             allowed = ", ".join(str(p) for p in sorted(self.ports))
-            raise ToolError("port_not_allowed", f"port {port} is not allowed (allowed: {allowed})")
+            raise ToolError(
+                "port_not_allowed",
+                f"port {port} is not allowed (allowed: {allowed})",
+                remedy=f"{_ONLY_IF}add {port} to web.url_policy.ports in the manifest.",
+            )
         if ":" in raw_host:
             return self._check_ipv6(url, raw_host, trusted=trusted)
         host = normalize_host(raw_host)
@@ -214,6 +237,7 @@ class UrlPolicy:
                 raise ToolError(
                     "blocked_hostname",
                     f"host {host!r} is a local or special-use name (rule: {rule})",
+                    remedy=f'{_ONLY_IF}add "{host}" to web.url_policy.allow_hosts in the manifest.',
                 )
         return Target(url=url, host=host, ip=None, exempt=exempt)
 
@@ -258,7 +282,11 @@ class UrlPolicy:
         if not exempt:
             reason = self.table.reason(addr)
             if reason is not None:
-                raise ToolError("blocked_address", f"address {text} is blocked ({reason})")
+                raise ToolError(
+                    "blocked_address",
+                    f"address {text} is blocked ({reason})",
+                    remedy=_allow_address(addr, reason),
+                )
         return Target(url=url, host=text, ip=text, exempt=exempt)
 
     def vet_addresses(self, target: Target, answers: Sequence[str]) -> list[str]:
@@ -282,6 +310,7 @@ class UrlPolicy:
                     raise ToolError(
                         "blocked_address",
                         f"{target.host} resolves to {addr}, which is blocked ({reason})",
+                        remedy=_allow_address(addr, reason),
                         details={"address": str(addr)},
                     )
             text = str(addr)

@@ -60,8 +60,8 @@ class Reranker(ABC):
     loop: the instance is built once per process, and WebSearch gives up a ``score`` when
     the pipeline's deadline is over. It must not touch the network (load models in
     ``__init__`` or lazily, from local files). A reranker that cannot work (a missing
-    package or model) raises ``ToolError("not_configured", ...)`` from ``__init__``, naming
-    what to install.
+    package or model) raises ``ToolError("not_configured", ..., remedy=...)`` from
+    ``__init__``, its remedy naming what to install.
     """
 
     name: ClassVar[str]

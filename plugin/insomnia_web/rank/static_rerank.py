@@ -29,13 +29,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..errors import ToolError
+from ..errors import ToolError, relay
 from .rerank import Reranker, RerankPassage
 
 __all__ = ["EXTRA", "StaticReranker", "load_wordllama"]
 
 EXTRA = "rerank"
 """The optional extra that installs the model."""
+_INSTALL = (
+    f"Install the {EXTRA} extra (pip install 'insomnia-web[{EXTRA}]'), or set "
+    'web.pipeline.rerank = "none".'
+)
 MAX_PASSAGE_CHARS = 2000
 
 
@@ -43,8 +47,8 @@ def _not_configured(reason: str) -> ToolError:
     return ToolError(
         "not_configured",
         f'web.pipeline.rerank = "static" needs the {EXTRA!r} extra: {reason}',
-        hint=f"Tell the user to run: pip install 'insomnia-web[{EXTRA}]' (or set "
-        'web.pipeline.rerank = "none"); do not retry.',
+        hint=relay(_INSTALL, then="Do not retry."),
+        remedy=_INSTALL,
         details={"key": "web.pipeline.rerank", "extra": EXTRA},
     )
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, ClassVar, Self
 import msgspec
 from yarl import URL
 
-from ..errors import ToolError
+from ..errors import ToolError, relay
 from .base import SearchHit, SearchProvider, SearchRequest, SearchResponse
 from .http import ProviderHttp
 from .markup import clean_text
@@ -35,6 +35,7 @@ __all__ = ["SEARCH_PATH", "BraveProvider"]
 SEARCH_PATH = "/res/v1/web/search"
 _MAX_QUERY_CHARS = 400
 _MAX_QUERY_WORDS = 50
+_UNTIL_THEN = "Do not retry until then."
 
 
 class _Result(msgspec.Struct):
@@ -73,12 +74,9 @@ def _with_site(query: str, allowed: tuple[str, ...]) -> str:
     return candidate
 
 
-def _key_hint(env: str) -> str:
-    """The hint of a 401 or 403: the key is wrong, so retrying cannot help."""
-    return (
-        f"The key was refused: check {env} (tell the user to set it to a valid Brave Search "
-        "API key subscribed to the Web Search API); do not retry until then."
-    )
+def _key_remedy(env: str) -> str:
+    """What a person does about a 401 or 403: the key is wrong, so retrying cannot help."""
+    return f"Set {env} to a valid Brave Search API key subscribed to the Web Search API."
 
 
 class BraveProvider(SearchProvider):
@@ -110,7 +108,11 @@ class BraveProvider(SearchProvider):
                 403: "Brave Search refused the API key (HTTP 403): the key is missing, invalid "
                 "or not subscribed to the Web Search API",
             },
-            status_hints=dict.fromkeys((401, 403), _key_hint(key_env)),
+            status_hints=dict.fromkeys(
+                (401, 403),
+                "The key was refused. " + relay(_key_remedy(key_env), then=_UNTIL_THEN),
+            ),
+            status_remedies=dict.fromkeys((401, 403), _key_remedy(key_env)),
         )
 
     def secrets(self) -> tuple[str, ...]:
@@ -130,12 +132,16 @@ class BraveProvider(SearchProvider):
         env = search.brave.api_key_env
         api_key = os.environ.get(env, "").strip()
         if not api_key:
+            remedy = (
+                f"Set {env} to a Brave Search API key, or choose another provider with "
+                "web.search.provider."
+            )
             raise ToolError(
                 "not_configured",
                 f"Brave Search needs an API key: the environment variable {env} is not set "
                 "(its name comes from web.search.brave.api_key_env in the manifest).",
-                hint=f"Tell the user to set {env} to their Brave Search API key, or to "
-                "choose another provider with web.search.provider; do not retry until then.",
+                hint=relay(remedy, then=_UNTIL_THEN),
+                remedy=remedy,
                 details={"env": env, "key": "web.search.brave.api_key_env"},
             )
         return cls(

@@ -70,6 +70,8 @@ class ProviderHttp:
     status_hints: Mapping[int, str] = field(default_factory=dict)
     """Hints for specific statuses (e.g. 401/403: which key to check); such answers are
     never retryable."""
+    status_remedies: Mapping[int, str] = field(default_factory=dict)
+    """What a person can do about specific statuses (e.g. 401/403: the key to set)."""
     max_bytes: int = MAX_PROVIDER_BYTES
 
     async def get_json(self, client: SafeClient, url: URL, *, timeout_s: float, type: type[T]) -> T:
@@ -172,13 +174,18 @@ class ProviderHttp:
                 ),
                 wait if wait is not None else 1.0,
             )
-        if status in self.status_messages or status in self.status_hints:
+        said = (self.status_messages, self.status_hints, self.status_remedies)
+        if any(status in table for table in said):
             message = self.status_messages.get(
                 status, f"{self.provider} refused the request with HTTP {status}"
             )
-            hint = self.status_hints.get(status)
             error = ToolError(
-                "provider_error", message, hint=hint, retryable=False, details=details
+                "provider_error",
+                message,
+                hint=self.status_hints.get(status),
+                remedy=self.status_remedies.get(status),
+                retryable=False,
+                details=details,
             )
             return error, None
         if status >= 500:
@@ -192,12 +199,21 @@ class ProviderHttp:
                 ),
                 wait if wait is not None else DEFAULT_RETRY_WAIT_S,
             )
+        remedy = None
         if 300 <= status < 400:
             location = result.headers.get("location", "?")
             message = (
                 f"{self.provider} answered HTTP {status} redirecting to {location}; provider "
                 "redirects are not followed: configure the final address as its base_url"
             )
+            # Not "set it to <location>": the address comes from the answer, not the person.
+            remedy = (
+                f"Check the base_url of {self.provider} in the manifest: the provider "
+                "redirects it elsewhere."
+            )
         else:
             message = f"{self.provider} refused the request with HTTP {status}"
-        return ToolError("provider_error", message, retryable=False, details=details), None
+        error = ToolError(
+            "provider_error", message, remedy=remedy, retryable=False, details=details
+        )
+        return error, None

@@ -171,6 +171,8 @@ class SharedBucket(TokenBucket):
                     hint="No search can be sent while the cache store fails, whatever the "
                     "arguments: use WebFetch with a known URL, and tell the user the cache "
                     "(web.cache) needs fixing.",
+                    remedy="Make the cache (web.cache) reachable again: the monthly request "
+                    "limit is counted there; insomnia-web doctor tests it.",
                     retry_after_s=exc.retry_after_s,
                     details=exc.details,
                 ) from exc

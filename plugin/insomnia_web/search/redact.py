@@ -75,13 +75,16 @@ class Redactor:
     def error(self, exc: ToolError) -> ToolError:
         """*exc* itself when it holds no secret, else a copy with every secret replaced."""
         message, hint = self.text(exc.message), self.text(exc.hint)
+        remedy = None if exc.remedy is None else self.text(exc.remedy)
         details = self.value(exc.details)
-        if message == exc.message and hint == exc.hint and details == exc.details:
+        said = (message, hint, remedy, details)
+        if said == (exc.message, exc.hint, exc.remedy, exc.details):
             return exc
         clean = ToolError(
             exc.code,
             message,
             hint=hint,
+            remedy=remedy,
             retryable=exc.retryable,
             retry_after_s=exc.retry_after_s,
             details=details,

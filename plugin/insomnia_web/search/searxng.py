@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 import msgspec
 from yarl import URL
 
-from ..errors import ToolError
+from ..errors import ToolError, relay
 from .base import SearchHit, SearchProvider, SearchRequest, SearchResponse
 from .http import ProviderHttp
 from .markup import clean_text
@@ -34,6 +34,9 @@ TIME_RANGES = {"pd": "day", "pw": "week", "pm": "month", "py": "year"}
 """``freshness`` -> SearXNG ``time_range``."""
 SAFESEARCH_LEVELS = {"off": "0", "moderate": "1", "strict": "2"}
 """``safesearch`` -> SearXNG's numeric level."""
+_SET_BASE_URL = (
+    "Set web.search.searxng.base_url to a SearXNG instance (e.g. http://127.0.0.1:8888)."
+)
 
 
 class _Result(msgspec.Struct):
@@ -75,6 +78,9 @@ class SearxngProvider(SearchProvider):
                 403: f"the SearXNG instance at {self.base_url} refused format=json (HTTP "
                 "403): enable json in search.formats of its settings.yml",
             },
+            status_remedies={
+                403: f"Enable json in search.formats of the settings.yml of {self.base_url}.",
+            },
         )
 
     def share_limits(self, store: BudgetStore) -> None:
@@ -97,8 +103,8 @@ class SearxngProvider(SearchProvider):
             raise ToolError(
                 "not_configured",
                 "SearXNG is selected but web.search.searxng.base_url is not set in the manifest.",
-                hint="Tell the user to set web.search.searxng.base_url to their SearXNG "
-                "instance (e.g. http://127.0.0.1:8888); do not retry until then.",
+                hint=relay(_SET_BASE_URL, then="Do not retry until then."),
+                remedy=_SET_BASE_URL,
                 details={"key": "web.search.searxng.base_url"},
             )
         return cls(search.searxng.base_url, rate_limit_per_s=search.rate_limit_per_s)

@@ -77,6 +77,9 @@ class CallClient:
                 f"the permission rules do not allow {self._tool} there without asking.",
                 hint="Do not retry; the tool contacted a host it did not ask about. Tell the "
                 "user it needs fixing.",
+                remedy=f"Fix the plugin that provides {self._tool} so its calls name "
+                f"{first.host}, or add {self._tool}(domain:{first.host}) to [permissions] "
+                "allow in the manifest if it may contact that host.",
                 details={"host": first.host},
             )
         return await self._client.fetch(

@@ -65,6 +65,7 @@ class SaveFinding(WebTool[SaveFindingInput, SaveFindingOutput]):
                 "SaveFinding cannot store findings: the local cache is disabled "
                 "(web.cache.enabled = false).",
                 hint="The finding was not saved; do not retry. Keep the fact in your answer.",
+                remedy="Set web.cache.enabled = true in the manifest to save findings.",
             )
         ttl_s = self.manifest.web.cache.finding_ttl_s
         source = canonical_source(args.source_url) if args.source_url else None
@@ -75,6 +76,7 @@ class SaveFinding(WebTool[SaveFindingInput, SaveFindingOutput]):
                 exc.code,
                 exc.message,
                 hint="The finding was not saved; retry once, or keep the fact in your answer.",
+                remedy=exc.remedy,
                 retryable=exc.retryable,
                 details=exc.details,
             ) from exc

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 import msgspec
 
 from ..config import Manifest
-from ..errors import ErrorCode, ToolError
+from ..errors import ErrorCode, ToolError, relay
 from .reranker_builds import start_build
 
 if TYPE_CHECKING:
@@ -59,12 +59,19 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-_BROKEN_HINTS = {
-    "search provider": "The search provider is broken; do not retry. Tell the user, and use "
-    "WebFetch with a known URL meanwhile.",
-    "reranker": 'The reranker is broken; do not retry. Tell the user: web.pipeline.rerank = "none" '
-    "turns it off.",
+_BROKEN = {
+    "search provider": (
+        "Fix or uninstall the plugin that provides it, or choose another provider with "
+        "web.search.provider.",
+        "Use WebFetch with a known URL meanwhile.",
+    ),
+    "reranker": (
+        'Fix or uninstall the plugin that provides it, or set web.pipeline.rerank = "none" to '
+        "turn reranking off.",
+        "",
+    ),
 }
+"""A broken provider or reranker: what a person can do, and what the model does meanwhile."""
 
 
 def _build(kind: Literal["search provider", "reranker"], name: str, make: Callable[[], T]) -> T:
@@ -78,10 +85,12 @@ def _build(kind: Literal["search provider", "reranker"], name: str, make: Callab
     except Exception as exc:
         log.exception("the %s %r could not be built", kind, name)
         code: ErrorCode = "provider_error" if kind == "search provider" else "internal_error"
+        remedy, meanwhile = _BROKEN[kind]
         raise ToolError(
             code,
             f"the {kind} {name!r} could not be built: {type(exc).__name__}",
-            hint=_BROKEN_HINTS[kind],
+            hint=f"The {kind} is broken; do not retry. " + relay(remedy, then=meanwhile),
+            remedy=remedy,
             retryable=False,
             details={kind.split()[-1]: name},
         ) from exc

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from ..errors import ToolError, ToolTimeout
+from ..errors import ToolError, ToolTimeout, relay
 from ..extract import warm_workers
 from ..hosts.names import idna_host, syntax_problem
 from ..modeltext import one_line
@@ -366,12 +366,16 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         cls = ctx.rerankers.get(name)
         if cls is None:
             choices = ["none", *sorted(ctx.rerankers)]
+            remedy = (
+                f"Install the plugin that provides the reranker {name!r}, or set "
+                'web.pipeline.rerank = "none".'
+            )
             raise ToolError(
                 "not_configured",
                 f"web.pipeline.rerank is {name!r}, but no reranker of that name is registered "
                 f"(registered: {', '.join(choices)}).",
-                hint="Tell the user to install the plugin providing it or to set "
-                'web.pipeline.rerank = "none"; do not retry.',
+                hint=relay(remedy, then="Do not retry."),
+                remedy=remedy,
                 details={"key": "web.pipeline.rerank", "choices": choices},
             )
         return cls
@@ -381,22 +385,28 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
         name = self.manifest.web.search.provider
         choices = ", ".join(sorted(ctx.search_providers)) or "none registered"
         if not name:
+            one_of = " or ".join(sorted(ctx.search_providers)) or "a provider plugin's name"
+            remedy = f"Set web.search.provider in the manifest ({one_of})."
             raise ToolError(
                 "not_configured",
                 "WebSearch has no search provider: set web.search.provider in the manifest "
                 f"(choices: {choices}).",
-                hint="Tell the user web search needs web.search.provider in the manifest; "
-                "use WebFetch with a known URL meanwhile.",
+                hint=relay(remedy, then="Use WebFetch with a known URL meanwhile."),
+                remedy=remedy,
                 details={"key": "web.search.provider", "choices": sorted(ctx.search_providers)},
             )
         cls = ctx.search_providers.get(name)
         if cls is None:
+            remedy = (
+                f"Install the plugin that provides the search provider {name!r}, or set "
+                f"web.search.provider to a registered one ({choices})."
+            )
             raise ToolError(
                 "not_configured",
                 f"web.search.provider is {name!r}, but no search provider of that name is "
                 f"registered (registered: {choices}).",
-                hint="Tell the user to install the plugin providing it or to choose one of "
-                "the registered providers; do not retry.",
+                hint=relay(remedy, then="Do not retry."),
+                remedy=remedy,
                 details={"key": "web.search.provider", "choices": sorted(ctx.search_providers)},
             )
         return self.services.provider(cls)
