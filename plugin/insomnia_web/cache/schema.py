@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from ..errors import ToolError
-from ..ownfiles import not_own
+from ..ownfiles import not_own, not_own_folder
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -177,9 +177,12 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, bool]:
     ``cache_error``. The connection is closed again if set-up fails. A file created here is
     readable by its owner only (``0600``; SQLite gives its WAL files the same mode), and so
     is a folder made for it (``0700``): it holds the pages read and the queries searched.
-    A file someone else may write is refused (:func:`check_own_file`).
+    A file someone else may write, or one in a folder someone else may write in, is refused
+    (:func:`check_own_file`).
     """
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    folder = not_own_folder(path.parent)
+    _refuse(path.parent, None if folder is None else f"the cache folder {folder}")
     with contextlib.suppress(FileExistsError):
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     check_own_file(path)
@@ -209,16 +212,23 @@ def check_own_file(path: Path) -> None:
     """
     for candidate in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm"))):
         why = not_own(candidate)
-        if why is None:
-            continue
-        raise ToolError(
-            "cache_error",
-            f"the cache file {candidate} {why}, so it is not used",
-            hint="Tell the user: set web.cache.path to a file of their own (chmod 600), or "
-            "share a cache between users through PostgreSQL (web.cache.url).",
-            retryable=False,
-            details={"path": str(candidate)},
-        )
+        _refuse(candidate, None if why is None else f"the cache file {candidate} {why}")
+
+
+def _refuse(path: Path, why: str | None) -> None:
+    """Raise ``cache_error`` saying *why* the cache file or folder at *path* is not used
+    (``"the cache file X belongs to another user"``); nothing when *why* is None."""
+    if why is None:
+        return
+    raise ToolError(
+        "cache_error",
+        f"{why}, so it is not used",
+        hint="Tell the user: set web.cache.path to a file of their own (chmod 600) in a "
+        "folder only they may write in, or share a cache between users through PostgreSQL "
+        "(web.cache.url).",
+        retryable=False,
+        details={"path": str(path)},
+    )
 
 
 def _enable_wal(conn: sqlite3.Connection) -> None:
