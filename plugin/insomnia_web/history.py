@@ -25,6 +25,7 @@ from typing import Any, BinaryIO, Literal, Protocol
 import msgspec
 
 from .errors import ErrorInfo
+from .manifest_path import expand_home
 from .ownfiles import not_own, not_own_folder, not_own_stat
 
 try:  # POSIX: processes sharing one history file take turns to append and rotate
@@ -197,7 +198,7 @@ class JsonlHistory:
     def __init__(
         self, path: str | os.PathLike[str], *, max_bytes: int | None = None, backups: int = 3
     ) -> None:
-        self.path = Path(path).expanduser()
+        self.path = expand_home(os.fspath(path))
         self.max_bytes = max_bytes
         self.backups = backups
         self._lock = threading.Lock()

@@ -8,7 +8,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Self
 
@@ -16,7 +15,7 @@ import msgspec
 
 from ..config import CacheConfig
 from ..errors import ToolError
-from ..manifest_path import cache_file
+from ..manifest_path import cache_file, expand_home
 from .base import MAX_FINDINGS
 from .budget import ProviderUsage, Slot, day_key, hold_span, month_key, plan_slot
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
@@ -110,7 +109,7 @@ class Cache:
         page_ttl_s: float = _DEFAULTS.page_ttl_s,
         max_bytes: int | None = None,
     ) -> None:
-        self.path = Path(path).expanduser()
+        self.path = expand_home(os.fspath(path))
         self.max_bytes = max_bytes
         """Size cap of the stored searches and pages; ``None``: no cap."""
         self._clock = clock
