@@ -80,7 +80,8 @@ def manifest(tmp_path: Path, server: int) -> Path:
 def test_fetch_prints_header_and_delimited_text(
     manifest: Path, server: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """fetch prints the metadata header, then the page text between the delimiters."""
+    """fetch prints the metadata header, then the page's title and text between the
+    delimiters."""
     url = f"http://site.test:{server}/"
     code = main(["--manifest", str(manifest), "fetch", url, "--resolve", "site.test:127.0.0.1"])
     out = capsys.readouterr().out
@@ -88,9 +89,8 @@ def test_fetch_prints_header_and_delimited_text(
     header, _, rest = out.partition(UNTRUSTED_BEGIN + "\n")
     assert header.startswith(f"URL: {url}\n")
     assert "Status: 200 · Type: text/html; charset=utf-8" in header
-    assert 'Title: "CLI page"' in header
     body = rest.split("\n" + UNTRUSTED_END)[0]
-    assert body.startswith("# Fetched from the command line")
+    assert body.startswith('Title: "CLI page"\n\n# Fetched from the command line')
     assert "| Key | Meaning |\n| --- | --- |" in body
     assert "Site menu link" not in body
 
