@@ -175,6 +175,35 @@ async def test_past_its_cap_a_new_finding_deletes_the_oldest(store: CacheStore) 
 
 
 @pytest.mark.asyncio
+async def test_a_flood_of_findings_deletes_only_its_own(
+    store: CacheStore, store_config: CacheConfig, clock: FakeClock
+) -> None:
+    """An agent keeps at most *keep_own* findings of its own: past them, its new findings
+    delete its own oldest, so a model saving thousands of findings does not push out what
+    the other agents sharing the cache saved; the whole store's cap still holds."""
+    other = open_store(store_config, clock=clock)
+    try:
+        theirs = [
+            (await other.add_finding("q", f"Their fact {n} here.", "https://x.test/", ttl_s=60)).id
+            for n in range(2)
+        ]
+        flood = [
+            (
+                await store.add_finding(
+                    "q", f"Flood fact {n} here.", "https://x.test/", ttl_s=60, keep_own=3
+                )
+            ).id
+            for n in range(10)
+        ]
+        left = {f.id for f in await store.findings_for_source("https://x.test/")}
+        assert left == {*theirs, *flood[-3:]}
+        await other.add_finding("q", "Their last fact.", "https://x.test/", ttl_s=60, keep=4)
+        assert (await store.stats()).findings == 4
+    finally:
+        await other.aclose()
+
+
+@pytest.mark.asyncio
 async def test_findings_expire(store: CacheStore, clock: FakeClock) -> None:
     """A finding past its lifetime is no longer found."""
     await store.add_finding("tortoise lifespan", "About 150 years.", None, ttl_s=60)
@@ -283,6 +312,7 @@ def test_migrations_are_plain_sql_files_in_the_package() -> None:
         (2, "0002_snapshot_meta.sql"),
         (3, "0003_finding_scope.sql"),
         (4, "0004_network_view_keys.sql"),
+        (5, "0005_finding_writer.sql"),
     ]
     assert "CREATE TABLE searches" in found[0][2]
 
@@ -305,6 +335,7 @@ async def test_postgres_schema_is_versioned_and_a_newer_one_refused(tmp_path: Pa
                 (2, "0002_snapshot_meta.sql"),
                 (3, "0003_finding_scope.sql"),
                 (4, "0004_network_view_keys.sql"),
+                (5, "0005_finding_writer.sql"),
             ]
             conn.execute("INSERT INTO insomnia_web_schema (version, name) VALUES (99, 'x')")
         newer = PostgresStore(cfg.url)

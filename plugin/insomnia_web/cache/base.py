@@ -15,12 +15,17 @@ from typing import Literal, Protocol, runtime_checkable
 from .budget import ProviderUsage, Slot
 from .models import CacheStats, Finding, SearchHit, Snapshot
 
-__all__ = ["MAX_FINDINGS", "CacheStore", "StoreName"]
+__all__ = ["MAX_FINDINGS", "MAX_OWN_FINDINGS", "CacheStore", "StoreName"]
 
 MAX_FINDINGS = 10_000
 """Most findings a store keeps: saving one more deletes the oldest. A model saving findings
 by the thousand grew the store for ever (findings are never evicted for ``max_mb``, so past
 it every write evicted every search and page instead)."""
+MAX_OWN_FINDINGS = 1_000
+"""Most findings one store (one agent's runtime) keeps of those it saved: saving one more
+deletes its own oldest. Past it, a model saving findings by the thousand pushes out its own,
+not those of the other agents sharing the cache (the newest :data:`MAX_FINDINGS` of them
+filled the store)."""
 
 StoreName = Literal["all", "searches", "pages", "findings"]
 
@@ -64,9 +69,11 @@ class CacheStore(Protocol):
         *,
         ttl_s: float,
         keep: int = MAX_FINDINGS,
+        keep_own: int = MAX_OWN_FINDINGS,
     ) -> Finding:
-        """Store a model-contributed fact (unverified) for *ttl_s* seconds; of all findings,
-        the newest *keep* are kept (the oldest beyond them are deleted)."""
+        """Store a model-contributed fact (unverified) for *ttl_s* seconds; of the findings
+        this store saved, the newest *keep_own* are kept, and of all findings the newest
+        *keep* (the oldest beyond them are deleted)."""
         ...
 
     async def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:

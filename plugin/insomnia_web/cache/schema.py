@@ -29,7 +29,7 @@ __all__ = [
     "open_database",
 ]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 BUSY_TIMEOUT_MS = 10_000
 
 _TABLES = """
@@ -86,10 +86,12 @@ CREATE TABLE IF NOT EXISTS findings (
     terms TEXT NOT NULL,           -- content words of query and content
     origin TEXT NOT NULL,
     stored_at REAL NOT NULL,
-    expires_at REAL NOT NULL
+    expires_at REAL NOT NULL,
+    writer TEXT NOT NULL DEFAULT ''  -- version 6: the store (one agent) that saved it
 );
 CREATE INDEX IF NOT EXISTS findings_by_source ON findings (source_url);
 CREATE INDEX IF NOT EXISTS findings_by_expiry ON findings (expires_at);
+CREATE INDEX IF NOT EXISTS findings_by_writer ON findings (writer, id);
 
 CREATE TABLE IF NOT EXISTS finding_verifications (  -- version 5: one row per network view
     finding_id INTEGER NOT NULL REFERENCES findings (id) ON DELETE CASCADE,
@@ -112,12 +114,19 @@ CREATE TABLE IF NOT EXISTS provider_usage (
 );
 """
 
-# Columns added to existing tables (versions 3 and 4), with their definition, for older files
-# (version 5 moves findings.verified_scope into finding_verifications: _REBUILT).
+# Columns added to existing tables, each with the version that added it and its definition,
+# for older files (version 5 moves findings.verified_scope into finding_verifications:
+# _REBUILT, so a file of version 5 or later must not gain it again).
 _ADDED_COLUMNS = {
-    "searches": {"used_at": "REAL NOT NULL DEFAULT 0"},
-    "snapshots": {"meta": "TEXT NOT NULL DEFAULT '{}'", "used_at": "REAL NOT NULL DEFAULT 0"},
-    "findings": {"verified_scope": "TEXT NOT NULL DEFAULT ''"},
+    "searches": {"used_at": (3, "REAL NOT NULL DEFAULT 0")},
+    "snapshots": {
+        "meta": (3, "TEXT NOT NULL DEFAULT '{}'"),
+        "used_at": (3, "REAL NOT NULL DEFAULT 0"),
+    },
+    "findings": {
+        "verified_scope": (4, "TEXT NOT NULL DEFAULT ''"),
+        "writer": (6, "TEXT NOT NULL DEFAULT ''"),
+    },
 }
 
 # Tables a version made anew, each with that version and the statements that copy the rows
@@ -262,14 +271,14 @@ def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
 
 
-def _add_columns(conn: sqlite3.Connection) -> None:
-    """Add the columns a file made by an older version lacks (before their indexes)."""
+def _add_columns(conn: sqlite3.Connection, version: int) -> None:
+    """Add the columns a file of schema *version* lacks (before their indexes)."""
     for table, columns in _ADDED_COLUMNS.items():
         have = _columns(conn, table)
         if not have:  # a new file: the table is created with every column
             continue
-        for name, definition in columns.items():
-            if name not in have:
+        for name, (added_in, definition) in columns.items():
+            if name not in have and version < added_in:
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
 
 
@@ -317,7 +326,7 @@ def _migrate(conn: sqlite3.Connection) -> bool:
             )
         moved: list[str] = []
         if version < SCHEMA_VERSION:  # (a current file may lack only its full-text tables)
-            _add_columns(conn)
+            _add_columns(conn, version)
             moved = _set_aside(conn, version)
         for statement in _TABLES.split(";"):
             if statement.strip():

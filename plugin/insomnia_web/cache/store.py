@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import sqlite3
 import threading
 import time
@@ -16,7 +17,7 @@ import msgspec
 from ..config import CacheConfig
 from ..errors import ToolError
 from ..manifest_path import cache_file, expand_home
-from .base import MAX_FINDINGS
+from .base import MAX_FINDINGS, MAX_OWN_FINDINGS
 from .budget import ProviderUsage, Slot, day_key, hold_span, month_key, plan_slot
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
 from .schema import BUSY_TIMEOUT_MS, open_database
@@ -71,6 +72,12 @@ _VERIFIED = _VERIFIED_JOIN.format(mark="?")
 _BEYOND_KEPT_SQL = "<= (SELECT id FROM findings ORDER BY id DESC LIMIT 1 OFFSET {mark})"
 """The findings older than the newest N (N bound to the mark): deleted past the cap."""
 _BEYOND_KEPT = _BEYOND_KEPT_SQL.format(mark="?")
+_OWN_BEYOND_KEPT_SQL = (
+    "SELECT id FROM findings WHERE writer = {mark} AND id <= (SELECT id FROM findings "
+    "WHERE writer = {mark} ORDER BY id DESC LIMIT 1 OFFSET {mark})"
+)
+"""The findings of one writer older than its newest N (bound: writer, writer, N)."""
+_OWN_BEYOND_KEPT = _OWN_BEYOND_KEPT_SQL.format(mark="?")
 _redirects_decoder = msgspec.json.Decoder(list[str])
 _META_FIELDS = ("pages", "author", "published", "modified")
 _meta_decoder = msgspec.json.Decoder(dict[str, Any])
@@ -120,6 +127,9 @@ class Cache:
         self._fts = False
         self._next_prune = float("-inf")
         self._locked_until = float("-inf")
+        self.writer = secrets.token_hex(8)
+        """Who saved a finding: this cache's own, so that :meth:`add_finding` bounds the
+        findings of one agent apart from the others'."""
 
     @classmethod
     def from_config(cls, cfg: CacheConfig, *, clock: Callable[[], float] = time.time) -> Cache:
@@ -415,18 +425,22 @@ class Cache:
         *,
         ttl_s: float,
         keep: int = MAX_FINDINGS,
+        keep_own: int = MAX_OWN_FINDINGS,
     ) -> Finding:
         """Store a model-contributed fact (unverified) that expires after *ttl_s* seconds;
-        the oldest findings beyond the newest *keep* are deleted (:data:`.base.MAX_FINDINGS`)."""
+        the oldest of this cache's own findings beyond its newest *keep_own*
+        (:data:`.base.MAX_OWN_FINDINGS`), then the oldest findings beyond the newest *keep*
+        (:data:`.base.MAX_FINDINGS`), are deleted."""
         query_words = content_words(query)
         now = self._clock()
+        own = (self.writer, self.writer, keep_own)
         with self._write("store finding") as conn:
             cur = conn.execute(
                 "INSERT INTO findings (query, content, source_url, query_terms, terms, origin, "
-                "stored_at, expires_at) VALUES (?, ?, ?, ?, ?, 'model', ?, ?)",
+                "stored_at, expires_at, writer) VALUES (?, ?, ?, ?, ?, 'model', ?, ?, ?)",
                 (
                     query, content, source_url, _terms(query_words),
-                    _terms(query_words | content_words(content)), now, now + ttl_s,
+                    _terms(query_words | content_words(content)), now, now + ttl_s, self.writer,
                 ),
             )  # fmt: skip
             finding_id = cur.lastrowid
@@ -438,7 +452,9 @@ class Cache:
                     "SELECT id, terms FROM findings WHERE id = ?",
                     (finding_id,),
                 )
+                conn.execute(f"DELETE FROM findings_fts WHERE rowid IN ({_OWN_BEYOND_KEPT})", own)
                 conn.execute(f"DELETE FROM findings_fts WHERE rowid {_BEYOND_KEPT}", (keep,))
+            conn.execute(f"DELETE FROM findings WHERE id IN ({_OWN_BEYOND_KEPT})", own)
             conn.execute(f"DELETE FROM findings WHERE id {_BEYOND_KEPT}", (keep,))
         return Finding(
             id=finding_id,
