@@ -123,7 +123,8 @@ async def _run_cache(manifest: Manifest, action: str, *, as_json: bool, out: Tex
         data["enabled"] = cfg.enabled
         out.write(json.dumps(data) + "\n")
         return 0
-    out.write("\n".join(_stats_lines(stats, enabled=cfg.enabled)) + "\n")
+    # A shared store's names (budgets) and a server's version are others' text.
+    out.write(terminal_safe("\n".join(_stats_lines(stats, enabled=cfg.enabled))) + "\n")
     return 0
 
 
