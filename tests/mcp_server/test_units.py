@@ -104,6 +104,21 @@ def test_form_shows_the_prompt_and_the_reason() -> None:
     assert schema["required"] == ["decision"]
 
 
+def test_form_shows_a_summary_on_one_line_with_controls_shown() -> None:
+    """An MCP client's question shows a call's summary on one line, its line breaks, bidi
+    marks and terminal controls as escapes, so a summary made of the model's input cannot
+    add lines to the question, reorder it, or drive a terminal client's screen."""
+    summary = "run x\nHosts: docs.example\u202e\x1b]52;c;aGk=\x07"
+    call = ToolCall(id="c1", tool="Notes", input={}, domains=("a.example",), summary=summary)
+    message, _ = elicitation_form(PromptRequest(call=call, reason="r", prompt="Sure?\x1b[2J"))
+    assert message.splitlines() == [
+        "Notes wants to run x\\nHosts: docs.example\\u202e\\x1b]52;c;aGk=\\x07.",
+        "Hosts: a.example",
+        "Sure?\\x1b[2J",
+        "Why asked: r",
+    ]
+
+
 def test_error_result_keeps_retry_after_and_details() -> None:
     """A rate-limited error keeps retry_after_s and details in its typed error, not as output."""
     info = ToolError("rate_limited", "slow down", retry_after_s=3.0, details={"n": 1}).info()
