@@ -185,6 +185,22 @@ def test_extract_reports_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "Fine." in captured.out
 
 
+def test_extract_shows_file_names_with_terminal_controls_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file's name holding an escape sequence (as a server may name a download) is shown,
+    in its ``==> FILE <==`` line and in an error about it, with the sequence as escapes:
+    it does not write the person's clipboard or move the cursor."""
+    named = tmp_path / "page\x1b]52;c;ZWNobyBodWg=\x07.html"
+    named.write_text("<p>Fine.</p>")
+    missing = tmp_path / "gone\x1b[2J.html"
+    assert main(["extract", str(named), str(named), str(missing)]) == 1
+    captured = capsys.readouterr()
+    assert "==> " + str(tmp_path) + "/page\\x1b]52;c;ZWNobyBodWg=\\x07.html <==" in captured.out
+    assert "gone\\x1b[2J.html" in captured.err
+    assert "\x1b" not in captured.out + captured.err
+
+
 # --- cache -------------------------------------------------------------------------------------
 
 
