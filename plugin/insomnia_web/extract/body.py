@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import codecs
+import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import ToolError
@@ -142,6 +143,22 @@ def refuse_binary(content_type: str, body: bytes, charset: str | None) -> None:
         )
 
 
+_LABEL_RE = re.compile(r"[A-Za-z0-9._:+-]{1,40}")
+"""What a charset name can look like (IANA's are at most 40 such characters)."""
+
+
+def _unknown_charset(label: str) -> str:
+    """The warning for an unknown charset *label*, quoting it only when it could be a
+    charset's name: the warning is shown outside the untrusted-content delimiters, where a
+    server could otherwise write sentences of its own."""
+    if _LABEL_RE.fullmatch(label):
+        return f"unknown charset {label!r} declared; decoded by detection instead"
+    return (
+        f"an unknown charset label ({len(label)} characters) was declared; decoded by "
+        "detection instead"
+    )
+
+
 def decode_body(body: bytes, charset: str | None) -> tuple[str, str, list[str]]:
     """Decode *body*; return ``(text, codec used, warnings)``.
 
@@ -150,7 +167,7 @@ def decode_body(body: bytes, charset: str | None) -> tuple[str, str, list[str]]:
     """
     warnings: list[str] = []
     if charset and normalize_charset(charset) is None:
-        warnings.append(f"unknown charset {charset!r} declared; decoded by detection instead")
+        warnings.append(_unknown_charset(charset))
     text, used = decode_text(body, charset)
     literal = body.count(b"\xef\xbf\xbd") if used == "utf-8" else 0  # U+FFFD in the source
     replaced = text.count("\ufffd") - literal
