@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import ToolError
 from ..net.charset import decode_text, normalize_charset
+from .dispatch import shown_type
 
 if TYPE_CHECKING:
     from ..net.result import FetchResult
@@ -121,13 +122,14 @@ def require_supported(content_type: str, mode: Mode) -> None:
     if mode != "raw" and is_supported_type(content_type, mode="raw"):
         raise ToolError(
             "unsupported_content",
-            f"Content of type {content_type} has no readable form; mode raw returns its source.",
+            f"Content of type {shown_type(content_type)} has no readable form; mode raw returns "
+            "its source.",
             hint="Call WebFetch again with mode='raw' to read the source text.",
             details={"content_type": content_type},
         )
     raise ToolError(
         "unsupported_content",
-        f"Cannot read content of type {content_type} as text.",
+        f"Cannot read content of type {shown_type(content_type)} as text.",
         details={"content_type": content_type},
     )
 
@@ -138,7 +140,8 @@ def refuse_binary(content_type: str, body: bytes, charset: str | None) -> None:
     if what is not None:
         raise ToolError(
             "unsupported_content",
-            f"The response is labelled {content_type} but its body is {what}, not text.",
+            f"The response is labelled {shown_type(content_type)} but its body is {what}, not "
+            "text.",
             details={"content_type": content_type, "sniffed": what},
         )
 

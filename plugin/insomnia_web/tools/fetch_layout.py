@@ -10,6 +10,7 @@ download itself was cut.
 
 from __future__ import annotations
 
+from ..extract.dispatch import shown_type
 from ..modeltext import format_age, format_utc, one_line, wrap_untrusted
 from ..schemas import WebFetchOutput
 
@@ -21,7 +22,6 @@ __all__ = [
 ]
 
 MAX_TITLE_CHARS = 200
-MAX_TYPE_CHARS = 100
 
 MODEL_CONTINUE = "call WebFetch again with start_index={end} to continue"
 """How the model continues a truncated page; a host may word it for its own people
@@ -80,7 +80,7 @@ def _header(out: WebFetchOutput, refetch_how: str) -> list[str]:
         hops = len(out.redirects)
         lines.append(f"Final URL: {one_line(out.final_url, 2048)} (after {hops} redirect(s))")
     charset = f"; charset={out.charset}" if out.charset else ""
-    kind = one_line(out.content_type, MAX_TYPE_CHARS)  # the server's Content-Type, as sent
+    kind = one_line(shown_type(out.content_type))  # the server's media type, when it is one
     lines.append(f"Status: {out.status} · Type: {kind}{charset}")
     lines.extend(_document_lines(out))
     end = out.start_index + len(out.text)
