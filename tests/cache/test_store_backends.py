@@ -160,6 +160,28 @@ async def test_findings_of_a_source_are_listed_newest_first_up_to_a_limit(
 
 
 @pytest.mark.asyncio
+async def test_a_stores_own_findings_of_a_source_come_first(
+    store: CacheStore, store_config: CacheConfig, clock: FakeClock
+) -> None:
+    """A store's own unverified findings of a source come before other agents', newest
+    first: another agent saving many findings for that URL, which its page never holds,
+    kept a fetch from ever comparing this agent's finding with the page."""
+    mine = await store.add_finding("q", "My fact is right here.", "https://x.test/", ttl_s=60)
+    other = open_store(store_config, clock=clock)
+    try:
+        flood = [
+            (await other.add_finding("q", f"Bogus fact {n} here.", "https://x.test/", ttl_s=60)).id
+            for n in range(5)
+        ]
+        listed = await store.findings_for_source("https://x.test/", limit=3)
+        assert [f.id for f in listed] == [mine.id, flood[4], flood[3]]
+        theirs = await other.findings_for_source("https://x.test/", limit=3)
+        assert [f.id for f in theirs] == [flood[4], flood[3], flood[2]]
+    finally:
+        await other.aclose()
+
+
+@pytest.mark.asyncio
 async def test_past_its_cap_a_new_finding_deletes_the_oldest(store: CacheStore) -> None:
     """A store keeps at most *keep* findings: one more deletes the oldest (with its
     verifications), so a model saving findings by the thousand cannot grow it for ever."""

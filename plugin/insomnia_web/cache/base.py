@@ -92,7 +92,8 @@ class CacheStore(Protocol):
         self, url: str, *, scope: str = "", limit: int | None = None
     ) -> list[Finding]:
         """Unexpired findings whose source URL is exactly *url*, not yet verified under the
-        network view *scope*: the newest *limit* of them (all when ``None``), newest first."""
+        network view *scope*: *limit* of them (all when ``None``), this store's own first,
+        then newest first."""
         ...
 
     async def take_slot(

@@ -481,8 +481,8 @@ class PostgresStore:
             cur = await conn.execute(
                 f"SELECT {_FINDING_COLUMNS} FROM findings d {_VERIFIED} "
                 "WHERE d.source_url = %s AND v.finding_id IS NULL AND d.expires_at > %s "
-                "ORDER BY d.id DESC LIMIT %s",
-                (scope, url, now, limit),
+                "ORDER BY d.writer = %s DESC, d.id DESC LIMIT %s",
+                (scope, url, now, self.writer, limit),
             )
             return [_finding(r) for r in await cur.fetchall()]
 

@@ -515,14 +515,15 @@ class Cache:
         self, url: str, *, scope: str = "", limit: int | None = None
     ) -> list[Finding]:
         """Unexpired findings whose ``source_url`` is exactly *url*, not yet verified under
-        the network view *scope*: the newest *limit* of them (all when ``None``), newest
-        first."""
+        the network view *scope*: *limit* of them (all when ``None``), this cache's own
+        first, then newest first. Another agent's findings for the URL, however many, do
+        not keep this agent's from being compared with the page."""
         with self._use("finding lookup") as conn:
             rows = conn.execute(
                 f"SELECT {_FINDING_COLUMNS} FROM findings d {_VERIFIED} "
                 "WHERE d.source_url = ? AND v.finding_id IS NULL AND d.expires_at > ? "
-                "ORDER BY d.id DESC LIMIT ?",
-                (scope, url, self._clock(), -1 if limit is None else limit),
+                "ORDER BY d.writer = ? DESC, d.id DESC LIMIT ?",
+                (scope, url, self._clock(), self.writer, -1 if limit is None else limit),
             ).fetchall()
             return [_finding(r) for r in rows]
 
