@@ -182,6 +182,31 @@ async def test_a_stores_own_findings_of_a_source_come_first(
 
 
 @pytest.mark.asyncio
+async def test_a_flood_of_findings_hides_no_verified_or_own_finding(
+    store: CacheStore, store_config: CacheConfig, clock: FakeClock
+) -> None:
+    """Findings on a question come verified first, then this agent's own, then the best
+    matches: another agent that saved sixty findings on the question, each a better match,
+    hid a verified finding and this agent's own from every search on it."""
+    question = "tortoise lifespan"
+    verified = await store.add_finding(
+        question, "Giant ones live 150 years.", "https://x.test/", ttl_s=60
+    )
+    assert await store.mark_verified(verified.id, verified_by_url="https://x.test/")
+    mine = await store.add_finding(question, "Some exceed a century.", None, ttl_s=60)
+    other = open_store(store_config, clock=clock)
+    try:
+        for n in range(60):
+            await other.add_finding(
+                question, f"Tortoise lifespan: tortoise {n} lifespan.", None, ttl_s=60
+            )
+        found = await store.find_findings(question, limit=3)
+        assert [f.id for f in found[:2]] == [verified.id, mine.id]
+    finally:
+        await other.aclose()
+
+
+@pytest.mark.asyncio
 async def test_past_its_cap_a_new_finding_deletes_the_oldest(store: CacheStore) -> None:
     """A store keeps at most *keep* findings: one more deletes the oldest (with its
     verifications), so a model saving findings by the thousand cannot grow it for ever."""

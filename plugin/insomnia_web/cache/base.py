@@ -77,8 +77,8 @@ class CacheStore(Protocol):
         ...
 
     async def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:
-        """Unexpired findings relevant to *query*, best first, each verified or not under the
-        network view *scope*."""
+        """Unexpired findings relevant to *query*, each verified or not under the network
+        view *scope*: those verified first, then this store's own, then the best matches."""
         ...
 
     async def mark_verified(

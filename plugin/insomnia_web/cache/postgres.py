@@ -47,6 +47,7 @@ from .similarity import (
 from .store import (
     _BEYOND_KEPT_SQL,
     _FINDING_COLUMNS,
+    _FINDINGS_FIRST_SQL,
     _N_FINDING,
     _OWN_BEYOND_KEPT_SQL,
     _VERIFIED_JOIN,
@@ -82,6 +83,7 @@ _N_SNAPSHOT = len(_SNAPSHOT_COLUMNS.split(", "))
 _VERIFIED = _VERIFIED_JOIN.format(mark="%s")
 _BEYOND_KEPT = _BEYOND_KEPT_SQL.format(mark="%s")
 _OWN_BEYOND_KEPT = _OWN_BEYOND_KEPT_SQL.format(mark="%s")
+_FINDINGS_FIRST = _FINDINGS_FIRST_SQL.format(mark="%s")
 _SERVER_NOW = "extract(epoch FROM clock_timestamp())::double precision"
 
 T = TypeVar("T")
@@ -431,7 +433,7 @@ class PostgresStore:
         )  # fmt: skip
 
     async def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:
-        """See :meth:`.store.Cache.find_findings` (ranked by ``ts_rank``)."""
+        """See :meth:`.store.Cache.find_findings` (matches ranked by ``ts_rank``)."""
         words = content_words(query)
         if not words or limit <= 0:
             return []
@@ -442,8 +444,9 @@ class PostgresStore:
                 f"SELECT {_FINDING_COLUMNS}, d.query_terms, d.terms "
                 f"FROM plainto_tsquery('simple', %s) q, findings d {_VERIFIED} "
                 "WHERE d.terms_tsv @@ q AND d.expires_at > %s "
-                "ORDER BY ts_rank(d.terms_tsv, q) DESC, d.stored_at DESC LIMIT %s",
-                (_terms(words), scope, now, _CANDIDATES),
+                f"ORDER BY {_FINDINGS_FIRST}, ts_rank(d.terms_tsv, q) DESC, d.stored_at DESC "
+                "LIMIT %s",
+                (_terms(words), scope, now, self.writer, _CANDIDATES),
             )
             return await cur.fetchall()
 

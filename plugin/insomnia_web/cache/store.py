@@ -69,6 +69,9 @@ _N_FINDING = len(_FINDING_COLUMNS.split(", "))
 _VERIFIED_JOIN = "LEFT JOIN finding_verifications v ON v.finding_id = d.id AND v.scope = {mark}"
 """Joins a finding ``d`` to its verification under the network view bound at *mark*."""
 _VERIFIED = _VERIFIED_JOIN.format(mark="?")
+_FINDINGS_FIRST_SQL = "v.finding_id IS NULL, d.writer = {mark} DESC"
+"""The first order of findings shown: verified (joined ``v``), then the store's own (bound)."""
+_FINDINGS_FIRST = _FINDINGS_FIRST_SQL.format(mark="?")
 _BEYOND_KEPT_SQL = "<= (SELECT id FROM findings ORDER BY id DESC LIMIT 1 OFFSET {mark})"
 """The findings older than the newest N (N bound to the mark): deleted past the cap."""
 _BEYOND_KEPT = _BEYOND_KEPT_SQL.format(mark="?")
@@ -469,7 +472,9 @@ class Cache:
         """Unexpired findings relevant to *query* (see :func:`.text.finding_matches`),
         verified or not under the network view *scope*.
 
-        With FTS5 the best bm25 matches come first; without it, the newest.
+        Those verified under *scope* come first, then this cache's own (another agent's
+        findings on the question, however many, hide neither), then with FTS5 the best
+        bm25 matches, without it the newest.
         """
         words = content_words(query)
         if not words or limit <= 0:
@@ -481,14 +486,14 @@ class Cache:
                 rows = conn.execute(
                     f"SELECT {columns} FROM findings_fts f JOIN findings d ON d.id = f.rowid "
                     f"{_VERIFIED} WHERE findings_fts MATCH ? AND d.expires_at > ? "
-                    "ORDER BY f.rank, d.stored_at DESC LIMIT ?",
-                    (scope, fts_query(words), now, _CANDIDATES),
+                    f"ORDER BY {_FINDINGS_FIRST}, f.rank, d.stored_at DESC LIMIT ?",
+                    (scope, fts_query(words), now, self.writer, _CANDIDATES),
                 ).fetchall()
             else:
                 rows = conn.execute(
                     f"SELECT {columns} FROM findings d {_VERIFIED} WHERE d.expires_at > ? "
-                    "ORDER BY d.stored_at DESC LIMIT ?",
-                    (scope, now, _NO_FTS_FINDINGS_SCAN),
+                    f"ORDER BY {_FINDINGS_FIRST}, d.stored_at DESC LIMIT ?",
+                    (scope, now, self.writer, _NO_FTS_FINDINGS_SCAN),
                 ).fetchall()
             n = _N_FINDING
             found = [
