@@ -30,6 +30,7 @@ __all__ = [
     "terminal_line",
     "terminal_safe",
     "terminal_safe_json",
+    "terminal_safe_value",
 ]
 
 
@@ -161,6 +162,18 @@ def terminal_line(text: str) -> str:
     (``hosts: ...``, ``why asked: ...``).
     """
     return _LINE_CONTROLS.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+def terminal_safe_value(value: Any) -> Any:
+    """*value* (strings, mappings, lists: a tool's structured output) with
+    :func:`terminal_safe` applied to every string in it (mapping keys are left as they are)."""
+    if isinstance(value, str):
+        return terminal_safe(value)
+    if isinstance(value, Mapping):
+        return {key: terminal_safe_value(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [terminal_safe_value(item) for item in value]
+    return value
 
 
 def terminal_safe_json(text: str) -> str:
