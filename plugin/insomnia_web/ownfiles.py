@@ -7,6 +7,8 @@ written with web text. :func:`not_own` says why the file at a path is not the us
 and :func:`not_own_folder` why the folder holding it is not the user's alone: whoever may
 write in that folder can move the checked file away and put theirs (or a link) in its place,
 or make the file SQLite opens beside it (a WAL file) between the check and the open.
+:func:`not_trusted_file` says why settings read from a file (the manifest) could be
+another user's.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["not_own", "not_own_folder", "not_own_stat"]
+__all__ = ["not_own", "not_own_folder", "not_own_stat", "not_trusted_file"]
 
 
 def not_own_stat(info: os.stat_result) -> str | None:
@@ -86,3 +88,21 @@ def not_own(path: Path) -> str | None:
         if problem is not None:
             return problem
     return None
+
+
+def not_trusted_file(path: Path) -> str | None:
+    """Why settings read from *path* (a manifest) could have been written by another user,
+    or None (also when nothing is there): the file, or a link in its place, belongs to
+    another user (root aside), every user may write it, or its folder is not the user's
+    alone (:func:`not_own_folder`)."""
+    for follow in (False, True):
+        try:
+            info = path.stat(follow_symlinks=follow)
+        except FileNotFoundError:
+            return None
+        problem = _owner_problem(info)
+        if problem is not None:
+            return f"{path} {problem}"
+    if info.st_mode & stat.S_IWOTH:
+        return f"{path} may be written by every user"
+    return not_own_folder(path.parent)
