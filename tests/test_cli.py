@@ -97,6 +97,26 @@ def test_policy_check_with_resolve_allows(capsys: pytest.CaptureFixture[str]) ->
     assert "93.184.215.14" in capsys.readouterr().out
 
 
+def test_policy_check_shows_a_urls_terminal_controls_as_escapes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`policy check` of a URL copied from a page prints the URL with its escape sequences
+    (a clipboard write, an 8-bit CSI, a bidi override) shown as escapes, in text and in
+    JSON: checking a suspicious URL must not let it drive the terminal."""
+    urls = [
+        "https://a.example/\x1b]52;c;aGk=\x07",
+        "http://10.0.0.1/\x9b2J",
+        "https://x\u202e.example/",
+    ]
+    assert main(["policy", "check", *urls]) == 1
+    text = capsys.readouterr().out
+    assert "https://a.example/\\x1b]52;c;aGk=\\x07 [invalid_url]" in text
+    assert "http://10.0.0.1/\\x9b2J [blocked_address]" in text
+    assert main(["policy", "check", "--json", *urls]) == 1
+    shown = text + capsys.readouterr().out
+    assert not {"\x1b", "\x07", "\x9b", "\u202e"} & set(shown)
+
+
 def test_search_without_api_key_fails_fast_naming_what_to_set(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

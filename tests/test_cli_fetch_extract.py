@@ -80,7 +80,8 @@ def manifest(tmp_path: Path, server: int) -> Path:
 def test_fetch_prints_header_and_delimited_text(
     manifest: Path, server: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """fetch prints the metadata header, then the page text between the delimiters."""
+    """fetch prints the metadata header, then the page's title and text between the
+    delimiters."""
     url = f"http://site.test:{server}/"
     code = main(["--manifest", str(manifest), "fetch", url, "--resolve", "site.test:127.0.0.1"])
     out = capsys.readouterr().out
@@ -88,9 +89,8 @@ def test_fetch_prints_header_and_delimited_text(
     header, _, rest = out.partition(UNTRUSTED_BEGIN + "\n")
     assert header.startswith(f"URL: {url}\n")
     assert "Status: 200 · Type: text/html; charset=utf-8" in header
-    assert 'Title: "CLI page"' in header
     body = rest.split("\n" + UNTRUSTED_END)[0]
-    assert body.startswith("# Fetched from the command line")
+    assert body.startswith('Title: "CLI page"\n\n# Fetched from the command line')
     assert "| Key | Meaning |\n| --- | --- |" in body
     assert "Site menu link" not in body
 
@@ -183,6 +183,22 @@ def test_extract_reports_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "missing.html" in captured.err
     assert "a PNG image" in captured.err
     assert "Fine." in captured.out
+
+
+def test_extract_shows_file_names_with_terminal_controls_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file's name holding an escape sequence (as a server may name a download) is shown,
+    in its ``==> FILE <==`` line and in an error about it, with the sequence as escapes:
+    it does not write the person's clipboard or move the cursor."""
+    named = tmp_path / "page\x1b]52;c;ZWNobyBodWg=\x07.html"
+    named.write_text("<p>Fine.</p>")
+    missing = tmp_path / "gone\x1b[2J.html"
+    assert main(["extract", str(named), str(named), str(missing)]) == 1
+    captured = capsys.readouterr()
+    assert "==> " + str(tmp_path) + "/page\\x1b]52;c;ZWNobyBodWg=\\x07.html <==" in captured.out
+    assert "gone\\x1b[2J.html" in captured.err
+    assert "\x1b" not in captured.out + captured.err
 
 
 # --- cache -------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -253,3 +255,32 @@ def test_a_provider_origin_holding_a_user_or_password_is_refused(
 def test_a_plain_http_brave_origin_on_this_machine_loads(url: str) -> None:
     """A Brave base_url over plain http to this machine (a test server) is accepted."""
     assert parse_manifest({"web": {"search": {"brave": {"base_url": url}}}})
+
+
+@pytest.mark.parametrize(
+    ("mode", "folder_mode", "owner", "why"),
+    [
+        (0o666, 0o700, None, "may be written by every user"),
+        (0o644, 0o777, None, "every user may write in it"),
+        (0o644, 0o700, 4242, "belongs to another user (uid 4242)"),
+    ],
+    ids=["world-writable", "in-a-shared-folder", "theirs"],
+)
+def test_a_manifest_another_user_could_have_written_is_refused(
+    tmp_path: Path, mode: int, folder_mode: int, owner: int | None, why: str
+) -> None:
+    """A manifest another user owns or may write, or one in a folder another user may write
+    in (a shared ``XDG_CONFIG_HOME``), is refused: its permission rules, proxy, history file
+    and the variable the search key is read from would be theirs to set."""
+    if owner is not None and os.geteuid() != 0:
+        pytest.skip("giving a file to another user needs root")
+    folder = tmp_path / "config"
+    folder.mkdir()
+    path = folder / "insomnia.toml"
+    path.write_text('[permissions]\nallow = ["WebFetch"]\n')
+    path.chmod(mode)
+    folder.chmod(folder_mode)
+    if owner is not None:
+        os.chown(path, owner, -1)
+    with pytest.raises(ManifestError, match=re.escape(why)):
+        load_manifest(path)

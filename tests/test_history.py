@@ -186,3 +186,18 @@ def test_a_link_another_user_made_at_the_history_path_is_refused(tmp_path: Path)
     with pytest.raises(PermissionError, match="link made by another user"):
         sink.append(ToolCallEvent(call_id="c", tool="WebSearch", input={"query": "q"}))
     assert target.read_bytes() == b""
+
+
+def test_a_history_folder_every_user_may_write_in_is_refused(tmp_path: Path) -> None:
+    """A history file is not made or appended to in a folder every user may write in: one of
+    them could move it away between the check and the write and put a link in its place."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    sink = JsonlHistory(shared / "history.jsonl")
+    assert f"{shared} every user may write in it" in (sink.problem() or "")
+    with pytest.raises(PermissionError, match="every user may write in it"):
+        sink.append(ToolCallEvent(call_id="c", tool="WebSearch", input={"query": "q"}))
+    assert list(shared.iterdir()) == []
+    later = JsonlHistory(shared / "made" / "history.jsonl")
+    assert f"{shared} every user may write in it" in (later.problem() or "")

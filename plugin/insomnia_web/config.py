@@ -21,6 +21,7 @@ from .errors import ManifestError
 from .hosts.addresses import parse_cidrs, parse_ip
 from .hosts.names import pattern_problem
 from .manifest_path import DEFAULT_CACHE_PATH, DEFAULT_MANIFEST_NAME, find_manifest
+from .ownfiles import not_trusted_file
 from .permissions import parse_rules
 
 __all__ = [
@@ -596,7 +597,8 @@ def load_manifest(path: str | os.PathLike[str] | None = None) -> Manifest:
     With no *path*: ``$INSOMNIA_WEB_MANIFEST``, else
     ``$XDG_CONFIG_HOME/insomnia-web/insomnia.toml``, else the built-in defaults (see
     :mod:`insomnia_web.manifest_path`; a manifest in the working directory is read only when
-    named).
+    named). A manifest another user owns or may write, or one in a folder another user may
+    write in, is refused: its rules, proxy and key variable would be theirs to set.
     """
     if path is None:
         found = find_manifest().path
@@ -604,6 +606,12 @@ def load_manifest(path: str | os.PathLike[str] | None = None) -> Manifest:
             return Manifest()
         path = found
     p = Path(path)
+    untrusted = not_trusted_file(p)
+    if untrusted is not None:
+        raise ManifestError(
+            f"{p}: not read, as another user could have written it: {untrusted}; make it "
+            "(and its folder) yours alone, e.g. chmod 600 on the file and 700 on the folder"
+        )
     try:
         raw = p.read_bytes()
     except OSError as exc:

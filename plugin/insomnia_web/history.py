@@ -25,7 +25,8 @@ from typing import Any, BinaryIO, Literal, Protocol
 import msgspec
 
 from .errors import ErrorInfo
-from .ownfiles import not_own, not_own_stat
+from .manifest_path import expand_home
+from .ownfiles import not_own, not_own_folder, not_own_stat
 
 try:  # POSIX: processes sharing one history file take turns to append and rotate
     import fcntl
@@ -168,8 +169,10 @@ def _open_private(path: Path) -> BinaryIO:
 
     A file (or a link) someone else made, or one every user may write, is refused with
     ``PermissionError``: in a shared folder it could be theirs to read, or a link to a file
-    of the user's own that history lines must not be appended to."""
-    problem = not_own(path)
+    of the user's own that history lines must not be appended to. So is a file in a folder
+    someone else may write in (:func:`~.ownfiles.not_own_folder`): they could swap the file
+    for a link between the check and the open."""
+    problem = not_own_folder(path.parent) or not_own(path)
     if problem is not None:
         raise PermissionError(f"{path} {problem}")
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -195,7 +198,7 @@ class JsonlHistory:
     def __init__(
         self, path: str | os.PathLike[str], *, max_bytes: int | None = None, backups: int = 3
     ) -> None:
-        self.path = Path(path).expanduser()
+        self.path = expand_home(os.fspath(path))
         self.max_bytes = max_bytes
         self.backups = backups
         self._lock = threading.Lock()
@@ -204,6 +207,9 @@ class JsonlHistory:
     def problem(self) -> str | None:
         """Why events could not be written to the file, or None (checked without writing)."""
         path = self.path
+        folder = not_own_folder(path.parent)
+        if folder is not None:
+            return f"{path} cannot be used: {folder}"
         if path.exists():
             if path.is_dir():
                 return f"{path} is a directory, not a file"

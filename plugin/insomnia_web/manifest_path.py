@@ -14,6 +14,10 @@ error, not a silent fall-through); the user's file is used only when it exists. 
 ``~`` in a named path means the home directory: an MCP client starts the server with its
 arguments as written, with no shell to expand it.
 
+The home directory is ``$HOME`` when that is an absolute path; a relative or empty one
+(``HOME=.``) names no home, and the password database's is used (:func:`home_dir`): the
+user's cache, manifest and history would otherwise be read from the working directory.
+
 An ``insomnia.toml`` in the working directory is read only when named (``--manifest
 ./insomnia.toml`` or the environment variable), as curl, pip and gh read no configuration
 from the working directory: an agent often runs in a repository it did not write, and a
@@ -36,7 +40,9 @@ __all__ = [
     "MANIFEST_ENV",
     "ManifestSource",
     "cache_file",
+    "expand_home",
     "find_manifest",
+    "home_dir",
     "user_manifest_path",
     "working_dir_manifest",
 ]
@@ -59,7 +65,7 @@ def _xdg_dir(name: str, fallback: str, env: Mapping[str, str]) -> Path:
     """``$name`` when it is an absolute path, else ``~/fallback``: the XDG Base Directory
     spec says to ignore a relative one, which would name a folder of the working directory."""
     base = env.get(name) or ""
-    return Path(base) if Path(base).is_absolute() else _expand_home(f"~/{fallback}", env)
+    return Path(base) if Path(base).is_absolute() else home_dir(env) / fallback
 
 
 def user_manifest_path(env: Mapping[str, str] | None = None) -> Path:
@@ -79,7 +85,7 @@ def cache_file(path: str, env: Mapping[str, str] | None = None) -> Path:
     env = os.environ if env is None else env
     if path == DEFAULT_CACHE_PATH:
         return _xdg_dir("XDG_CACHE_HOME", ".cache", env) / "insomnia-web" / "cache.sqlite3"
-    return _expand_home(path, env)
+    return expand_home(path, env)
 
 
 def working_dir_manifest(cwd: Path | None = None) -> Path | None:
@@ -89,11 +95,25 @@ def working_dir_manifest(cwd: Path | None = None) -> Path | None:
     return local if local.is_file() else None
 
 
-def _expand_home(text: str, env: Mapping[str, str]) -> Path:
-    """*text* as a path, a leading ``~`` or ``~/`` meaning ``$HOME`` (``~user`` too)."""
-    home = env.get("HOME") or ""
-    if home and (text == "~" or text.startswith("~/")):
-        return Path(home) / text[2:]
+def home_dir(env: Mapping[str, str] | None = None) -> Path:
+    """The user's home: ``$HOME`` (of *env*, else of the process) when it is an absolute
+    path, else the password database's entry for this user (a relative ``$HOME`` would
+    name a folder of the working directory, an empty one the file system's root)."""
+    for home in ((env or {}).get("HOME"), os.environ.get("HOME")):
+        if home and os.path.isabs(home):
+            return Path(home)
+    try:
+        import pwd
+    except ImportError:  # pragma: no cover - Windows: no $HOME convention to distrust
+        return Path.home()
+    return Path(pwd.getpwuid(os.getuid()).pw_dir)
+
+
+def expand_home(text: str, env: Mapping[str, str] | None = None) -> Path:
+    """*text* as a path, a leading ``~`` or ``~/`` meaning :func:`home_dir` (``~user``
+    meaning that user's home)."""
+    if text == "~" or text.startswith("~/"):
+        return home_dir(env) / text[2:]
     return Path(text).expanduser()
 
 
@@ -103,10 +123,10 @@ def find_manifest(
     """The manifest to load, following the search order of this module's docstring."""
     env = os.environ if env is None else env
     if explicit is not None:
-        return ManifestSource(path=_expand_home(os.fspath(explicit), env), origin="--manifest")
+        return ManifestSource(path=expand_home(os.fspath(explicit), env), origin="--manifest")
     named = env.get(MANIFEST_ENV) or ""
     if named:
-        return ManifestSource(path=_expand_home(named, env), origin=f"${MANIFEST_ENV}")
+        return ManifestSource(path=expand_home(named, env), origin=f"${MANIFEST_ENV}")
     user = user_manifest_path(env)
     if user.is_file():
         return ManifestSource(path=user, origin="user config")

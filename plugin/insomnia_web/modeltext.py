@@ -15,6 +15,7 @@ __all__ = [
     "defuse",
     "format_age",
     "format_utc",
+    "label_title",
     "one_line",
     "render_error",
     "wrap_untrusted",
@@ -191,6 +192,21 @@ def one_line(text: str, limit: int | None = None) -> str:
     """
     line = defuse(" ".join(_CONTROL_RE.sub(" ", text).split()), "(removed)")
     return line if limit is None or len(line) <= limit else line[: limit - 1] + "…"
+
+
+_ADDRESS_WORD_RE = re.compile(r"://|^www\.|^[\w-]+(?:\.[\w-]+)+/", re.IGNORECASE)
+"""A word that reads as an address: a URL, a ``www.`` host, a host and a path."""
+_LABEL_EDGES = " -|\u2013\u2014\u00b7:\u00bb/"
+
+
+def label_title(title: str) -> str:
+    """A web *title* for a source's label, which puts it before the source's URL (``[1]
+    Title - URL``): one line, without the words that read as an address
+    (``https://other.example/``, ``www.other.example``, ``other.example/page``) and the
+    separators they leave at its ends. The model took such a word for the source's URL, and
+    cited that site for the page's words."""
+    words = [word for word in title.split() if not _ADDRESS_WORD_RE.search(word)]
+    return " ".join(words).strip(_LABEL_EDGES)
 
 
 def format_age(age_s: float) -> str:

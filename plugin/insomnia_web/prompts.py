@@ -16,7 +16,7 @@ from typing import ClassVar, Literal, Protocol, TextIO
 import msgspec
 
 from .permissions import ToolCall
-from .textcheck import terminal_safe
+from .textcheck import terminal_line, terminal_safe
 
 __all__ = [
     "ANSWERS",
@@ -91,7 +91,7 @@ ANSWERS: dict[str, Answer] = {
 def format_request(request: PromptRequest, *, always_lasts: str = "this session") -> str:
     """The text a terminal shows for *request*; *always_lasts* says how long "always" lasts."""
     call = request.call
-    lines = [f"{call.tool} wants to {call.summary}"]
+    lines = [f"{call.tool} wants to {terminal_line(call.summary)}"]  # one line, as it is
     if call.hosts_unknown:
         lines.append("  hosts: unknown (it may contact any host)")
     elif call.domains:

@@ -10,7 +10,8 @@ Python cannot even print one of more than 4300 digits. So is input nested more t
 read.
 
 Web text printed on a terminal goes through :func:`terminal_safe` first: an escape sequence
-in a page, a title or an error must not drive the terminal.
+in a page, a title or an error must not drive the terminal. A line of a permission question
+goes through :func:`terminal_line`, which shows line breaks as escapes too.
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ __all__ = [
     "first_surrogate_field",
     "recordable",
     "replace_surrogates",
+    "terminal_line",
     "terminal_safe",
     "terminal_safe_json",
+    "terminal_safe_value",
 ]
 
 
@@ -146,6 +149,31 @@ def terminal_safe(text: str) -> str:
     the command line so shows as written.
     """
     return _TERMINAL_CONTROLS.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+_LINE_CONTROLS = re.compile(f"[\n\r\u2028\u2029]|{_TERMINAL_CONTROLS.pattern}")
+
+
+def terminal_line(text: str) -> str:
+    """*text* for one line a person reads (a call's summary in a permission question): what
+    :func:`terminal_safe` replaces, and every line break too, shown as its escape (``\\n``).
+
+    A summary made of a model's input could otherwise write lines of the question under it
+    (``hosts: ...``, ``why asked: ...``).
+    """
+    return _LINE_CONTROLS.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+def terminal_safe_value(value: Any) -> Any:
+    """*value* (strings, mappings, lists: a tool's structured output) with
+    :func:`terminal_safe` applied to every string in it (mapping keys are left as they are)."""
+    if isinstance(value, str):
+        return terminal_safe(value)
+    if isinstance(value, Mapping):
+        return {key: terminal_safe_value(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [terminal_safe_value(item) for item in value]
+    return value
 
 
 def terminal_safe_json(text: str) -> str:

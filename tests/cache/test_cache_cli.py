@@ -48,3 +48,25 @@ def test_stats_show_the_store_and_provider_requests(
     stats = json.loads(capsys.readouterr().out)
     assert stats["usage"] == [{"bucket": "brave:0123abcd", "today": 3, "month": 3}]
     assert stats["backend"] == ("postgresql" if store_config.url else "sqlite")
+
+
+async def _spend_as(cfg: CacheConfig, bucket: str) -> None:
+    store = open_store(cfg)
+    try:
+        await store.take_slot(bucket, interval_s=0.001, max_wait_s=5)
+    finally:
+        await store.aclose()
+
+
+def test_stats_show_a_shared_stores_names_with_terminal_controls_escaped(
+    store_config: CacheConfig, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A budget name another host wrote into a shared store, holding a clipboard write
+    (OSC 52) or a CSI that rewrites the line, is printed by cache stats as escapes: the
+    sequences never reach the person's terminal."""
+    asyncio.run(_spend_as(store_config, "brave:\x1b]52;c;ZWNobyBodWg=\x07\x9b2K\rok"))
+    manifest = _manifest(tmp_path, store_config)
+    assert main(["--manifest", str(manifest), "cache", "stats"]) == 0
+    out = capsys.readouterr().out
+    assert "brave:\\x1b]52;c;ZWNobyBodWg=\\x07\\x9b2K\\rok: 1 today" in out
+    assert not {"\x1b", "\x07", "\x9b", "\r"} & set(out)

@@ -154,6 +154,72 @@ def test_a_link_another_user_made_at_the_cache_path_is_refused(
     assert not target.exists()
 
 
+@pytest.mark.parametrize(
+    ("owner", "mode", "name", "why"),
+    [
+        ("me", 0o777, "insomnia-web/cache.sqlite3", "every user may write in it"),
+        ("me", 0o1777, "cache.sqlite3", "every user may write in it"),
+        ("another user", 0o755, "insomnia-web/cache.sqlite3", "belongs to another user"),
+    ],
+    ids=["world-writable", "sticky", "theirs"],
+)
+def test_a_cache_folder_someone_else_can_write_in_is_refused(
+    tmp_path: Path, clock: FakeClock, owner: str, mode: int, name: str, why: str
+) -> None:
+    """A cache file is not made or used in a folder another user owns or every user may
+    write in, even a sticky one, nor below such a folder that is not sticky
+    (``XDG_CACHE_HOME`` in a shared folder): whoever can write there can put a WAL file of
+    their own beside the cache between its check and SQLite's open, or move the checked
+    file (or its folder) away and put theirs in its place."""
+    if owner == "another user" and os.geteuid() != 0:
+        pytest.skip("giving a folder to another user needs root")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(mode)
+    if owner == "another user":
+        os.chown(shared, 4242, -1)
+    path = shared / name
+    with Cache(path, clock=clock) as cache, pytest.raises(ToolError) as info:
+        cache.put_snapshot(page(1, clock()))
+    assert info.value.code == "cache_error"
+    assert f"{shared} {why}" in info.value.message
+    assert "web.cache.path" in (info.value.hint or "")
+    assert not path.exists()
+
+
+def test_a_sticky_shared_folder_above_the_cache_folder_is_no_problem(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """A folder every user may write in but none may rename another's files in (``/tmp``,
+    sticky) may hold the user's own cache folder: only the folder holding the file must be
+    the user's alone."""
+    shared = tmp_path / "tmp"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    with Cache(shared / "mine" / "cache.sqlite3", clock=clock) as cache:
+        cache.put_snapshot(page(1, clock()))
+        assert read(cache, page(1, clock())) is not None
+
+
+def test_a_link_another_user_made_for_the_cache_folder_is_refused(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """A link another user made where the cache folder goes (their ``XDG_CACHE_HOME`` in a
+    shared folder, pointing into the user's home) is not followed: they can point it
+    elsewhere at any time."""
+    if os.geteuid() != 0:
+        pytest.skip("giving a link to another user needs root")
+    mine = tmp_path / "home" / ".ssh"
+    mine.mkdir(parents=True)
+    link = tmp_path / "xdg"
+    link.symlink_to(mine)
+    os.lchown(link, 4242, -1)
+    with Cache(link / "cache.sqlite3", clock=clock) as cache, pytest.raises(ToolError) as info:
+        cache.put_snapshot(page(1, clock()))
+    assert "is a link made by another user" in info.value.message
+    assert list(mine.iterdir()) == []
+
+
 @contextmanager
 def locked_by_another_process(path: Path) -> Iterator[None]:
     """Another connection holds the file's write lock until the block ends."""

@@ -87,6 +87,35 @@ def test_no_match_for_different_numbers_or_topics(cache: Cache, cached: str, new
     assert cache.get_search(new, PARAMS, max_age_s=DAY) is None
 
 
+NEGATIONS = {"not", "never", "without"}
+
+
+@pytest.mark.parametrize(
+    "cached",
+    [
+        "best python http library site:evil.example",
+        "best python http library -site:python-requests.org",
+        "best python http library -requests",
+        "best python http library filetype:pdf",
+        "best python http library NOT requests",
+        "vaccines safe children never",
+        "vaccines safe children without",
+    ],
+)
+def test_an_extra_operator_or_negation_never_makes_a_similar_match(
+    cache: Cache, cached: str
+) -> None:
+    """A cached query whose one extra word is a search operator (``site:``, ``filetype:``,
+    an excluded ``-word``) or a negation (``not``, ``never``, ``without``) answers another
+    question: one agent, steered by a page, searched ``... site:evil.example`` once, and
+    every agent asking the same words without it was served that site's results."""
+    cache.put_search(cached, PARAMS, "brave", b"p")
+    plain = " ".join(
+        w for w in cached.split() if ":" not in w and w[0] != "-" and w.lower() not in NEGATIONS
+    )
+    assert cache.get_search(plain, PARAMS, max_age_s=DAY) is None
+
+
 @pytest.mark.parametrize(
     "other",
     [

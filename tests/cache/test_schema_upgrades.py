@@ -185,3 +185,23 @@ async def test_a_database_at_migration_3_upgrades_and_keeps_its_rows(
         finally:
             await store.aclose()
         assert store.schema_version == pg_store.migrations()[-1][0]
+
+
+def test_a_version_5_file_gains_the_writer_column(cache_path: Path, clock: FakeClock) -> None:
+    """A SQLite file of schema version 5 gains the column naming the agent that saved each
+    finding (its findings belong to none), and not version 4's column it dropped."""
+    with Cache(cache_path, clock=clock) as cache:
+        cache.add_finding("payroll rotation", "a fact here", SOURCE, ttl_s=60)
+    with closing(sqlite3.connect(cache_path, isolation_level=None)) as conn:  # version 5 again
+        conn.execute("DROP INDEX findings_by_writer")
+        conn.execute("ALTER TABLE findings DROP COLUMN writer")
+        conn.execute("PRAGMA user_version = 5")
+    with Cache(cache_path, clock=clock) as cache:
+        assert [f.content for f in cache.find_findings("payroll rotation")] == ["a fact here"]
+    with closing(sqlite3.connect(cache_path)) as conn:
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(findings)")}
+        writers = conn.execute("SELECT writer FROM findings").fetchall()
+    assert "writer" in columns
+    assert "verified_scope" not in columns
+    assert writers == [("",)]
+    assert file_version(cache_path) == schema.SCHEMA_VERSION

@@ -160,6 +160,53 @@ async def test_findings_of_a_source_are_listed_newest_first_up_to_a_limit(
 
 
 @pytest.mark.asyncio
+async def test_a_stores_own_findings_of_a_source_come_first(
+    store: CacheStore, store_config: CacheConfig, clock: FakeClock
+) -> None:
+    """A store's own unverified findings of a source come before other agents', newest
+    first: another agent saving many findings for that URL, which its page never holds,
+    kept a fetch from ever comparing this agent's finding with the page."""
+    mine = await store.add_finding("q", "My fact is right here.", "https://x.test/", ttl_s=60)
+    other = open_store(store_config, clock=clock)
+    try:
+        flood = [
+            (await other.add_finding("q", f"Bogus fact {n} here.", "https://x.test/", ttl_s=60)).id
+            for n in range(5)
+        ]
+        listed = await store.findings_for_source("https://x.test/", limit=3)
+        assert [f.id for f in listed] == [mine.id, flood[4], flood[3]]
+        theirs = await other.findings_for_source("https://x.test/", limit=3)
+        assert [f.id for f in theirs] == [flood[4], flood[3], flood[2]]
+    finally:
+        await other.aclose()
+
+
+@pytest.mark.asyncio
+async def test_a_flood_of_findings_hides_no_verified_or_own_finding(
+    store: CacheStore, store_config: CacheConfig, clock: FakeClock
+) -> None:
+    """Findings on a question come verified first, then this agent's own, then the best
+    matches: another agent that saved sixty findings on the question, each a better match,
+    hid a verified finding and this agent's own from every search on it."""
+    question = "tortoise lifespan"
+    verified = await store.add_finding(
+        question, "Giant ones live 150 years.", "https://x.test/", ttl_s=60
+    )
+    assert await store.mark_verified(verified.id, verified_by_url="https://x.test/")
+    mine = await store.add_finding(question, "Some exceed a century.", None, ttl_s=60)
+    other = open_store(store_config, clock=clock)
+    try:
+        for n in range(60):
+            await other.add_finding(
+                question, f"Tortoise lifespan: tortoise {n} lifespan.", None, ttl_s=60
+            )
+        found = await store.find_findings(question, limit=3)
+        assert [f.id for f in found[:2]] == [verified.id, mine.id]
+    finally:
+        await other.aclose()
+
+
+@pytest.mark.asyncio
 async def test_past_its_cap_a_new_finding_deletes_the_oldest(store: CacheStore) -> None:
     """A store keeps at most *keep* findings: one more deletes the oldest (with its
     verifications), so a model saving findings by the thousand cannot grow it for ever."""
@@ -172,6 +219,35 @@ async def test_past_its_cap_a_new_finding_deletes_the_oldest(store: CacheStore) 
     left = await store.findings_for_source("https://x.test/")
     assert sorted(f.id for f in left) == ids[2:]
     assert (await store.stats()).findings == 3
+
+
+@pytest.mark.asyncio
+async def test_a_flood_of_findings_deletes_only_its_own(
+    store: CacheStore, store_config: CacheConfig, clock: FakeClock
+) -> None:
+    """An agent keeps at most *keep_own* findings of its own: past them, its new findings
+    delete its own oldest, so a model saving thousands of findings does not push out what
+    the other agents sharing the cache saved; the whole store's cap still holds."""
+    other = open_store(store_config, clock=clock)
+    try:
+        theirs = [
+            (await other.add_finding("q", f"Their fact {n} here.", "https://x.test/", ttl_s=60)).id
+            for n in range(2)
+        ]
+        flood = [
+            (
+                await store.add_finding(
+                    "q", f"Flood fact {n} here.", "https://x.test/", ttl_s=60, keep_own=3
+                )
+            ).id
+            for n in range(10)
+        ]
+        left = {f.id for f in await store.findings_for_source("https://x.test/")}
+        assert left == {*theirs, *flood[-3:]}
+        await other.add_finding("q", "Their last fact.", "https://x.test/", ttl_s=60, keep=4)
+        assert (await store.stats()).findings == 4
+    finally:
+        await other.aclose()
 
 
 @pytest.mark.asyncio
@@ -283,6 +359,7 @@ def test_migrations_are_plain_sql_files_in_the_package() -> None:
         (2, "0002_snapshot_meta.sql"),
         (3, "0003_finding_scope.sql"),
         (4, "0004_network_view_keys.sql"),
+        (5, "0005_finding_writer.sql"),
     ]
     assert "CREATE TABLE searches" in found[0][2]
 
@@ -305,6 +382,7 @@ async def test_postgres_schema_is_versioned_and_a_newer_one_refused(tmp_path: Pa
                 (2, "0002_snapshot_meta.sql"),
                 (3, "0003_finding_scope.sql"),
                 (4, "0004_network_view_keys.sql"),
+                (5, "0005_finding_writer.sql"),
             ]
             conn.execute("INSERT INTO insomnia_web_schema (version, name) VALUES (99, 'x')")
         newer = PostgresStore(cfg.url)

@@ -4,9 +4,15 @@
 from __future__ import annotations
 
 import json
+import os
+import pwd
 from pathlib import Path
 
-from insomnia_web.manifest_path import DEFAULT_CACHE_PATH, cache_file
+import pytest
+
+from insomnia_web.cache import Cache
+from insomnia_web.history import JsonlHistory
+from insomnia_web.manifest_path import DEFAULT_CACHE_PATH, cache_file, user_manifest_path
 
 from .support import run
 
@@ -40,3 +46,22 @@ def test_the_cli_keeps_its_cache_under_xdg_cache_home(tmp_path: Path) -> None:
     done = run("cache", "stats", "--json", cwd=tmp_path, env={"XDG_CACHE_HOME": str(xdg)})
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["path"] == str(xdg / "insomnia-web" / "cache.sqlite3")
+
+
+def test_a_relative_or_empty_home_is_not_the_home_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A relative $HOME (``HOME=.``) or an empty one names no home: the user's home from the
+    password database is used, so the default cache, the user manifest and a ``~`` path
+    never name a folder of the working directory (a repository's ``.cache`` or ``.config``
+    would be the user's cache and manifest)."""
+    monkeypatch.chdir(tmp_path)
+    home = Path(pwd.getpwuid(os.getuid()).pw_dir)
+    for value in (".", "work", ""):
+        env = {"HOME": value}
+        monkeypatch.setenv("HOME", value)
+        assert cache_file(DEFAULT_CACHE_PATH, env) == home / ".cache/insomnia-web/cache.sqlite3"
+        assert cache_file("~/c.sqlite3", env) == home / "c.sqlite3"
+        assert user_manifest_path(env) == home / ".config/insomnia-web/insomnia.toml"
+        assert JsonlHistory("~/h.jsonl").path == home / "h.jsonl"
+        assert Cache("~/c.sqlite3").path == home / "c.sqlite3"

@@ -105,6 +105,40 @@ def test_form_shows_the_prompt_and_the_reason() -> None:
     assert schema["required"] == ["decision"]
 
 
+def test_form_shows_a_summary_on_one_line_with_controls_shown() -> None:
+    """An MCP client's question shows a call's summary on one line, its line breaks, bidi
+    marks and terminal controls as escapes, so a summary made of the model's input cannot
+    add lines to the question, reorder it, or drive a terminal client's screen."""
+    summary = "run x\nHosts: docs.example\u202e\x1b]52;c;aGk=\x07"
+    call = ToolCall(id="c1", tool="Notes", input={}, domains=("a.example",), summary=summary)
+    message, _ = elicitation_form(PromptRequest(call=call, reason="r", prompt="Sure?\x1b[2J"))
+    assert message.splitlines() == [
+        "Notes wants to run x\\nHosts: docs.example\\u202e\\x1b]52;c;aGk=\\x07.",
+        "Hosts: a.example",
+        "Sure?\\x1b[2J",
+        "Why asked: r",
+    ]
+
+
+def test_results_reach_the_client_with_terminal_controls_as_escapes() -> None:
+    """A page's escape sequences (an OSC 8 link that hides its target, an 8-bit CSI that
+    clears the screen, a bidi override) reach the MCP client as escapes, in the text and
+    in the structured content: a client on a terminal showed them to the person as
+    sequences its terminal acted on."""
+    hostile = "see \x1b]8;;https://evil.example/\x07docs\x1b]8;;\x07 \x9b2J \u202eok"
+    shown = "see \\x1b]8;;https://evil.example/\\x07docs\\x1b]8;;\\x07 \\x9b2J \\u202eok"
+    output = {"text": hostile, "excerpts": [{"title": hostile, "score": 1.0}], "tokens": 3}
+    result = call_result(
+        ToolResult(call_id="c", tool="WebFetch", ok=True, text=hostile, output=output)
+    )
+    assert [block.text for block in result.content] == [shown]  # type: ignore[union-attr]
+    assert result.structured_content == {
+        "text": shown,
+        "excerpts": [{"title": shown, "score": 1.0}],
+        "tokens": 3,
+    }
+
+
 def test_error_result_keeps_retry_after_and_details() -> None:
     """A rate-limited error keeps retry_after_s and details in its typed error, not as output."""
     info = ToolError("rate_limited", "slow down", retry_after_s=3.0, details={"n": 1}).info()

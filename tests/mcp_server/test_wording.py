@@ -25,21 +25,22 @@ def test_permission_rules_keep_runtime_names() -> None:
     assert RENAMER.text(text) == text
 
 
-def test_web_content_and_titles_are_left_alone() -> None:
-    """Between the delimiters, and on a page's Title line, the page's own words stay."""
+def test_web_content_is_left_alone() -> None:
+    """Between the delimiters (a page's title and author lines among them), the page's own
+    words stay."""
     text = "\n".join(
         [
-            'Title: "WebFetch explained"',
+            "URL: https://a.example/",
             UNTRUSTED_BEGIN,
+            'Title: "WebFetch explained"',
             "This page is about WebFetch.",
             UNTRUSTED_END,
             "[truncated: showing 0-10 of 20 chars; call WebFetch again with start_index=10]",
         ]
     )
     lines = RENAMER.result(text).split("\n")
-    assert lines[0] == 'Title: "WebFetch explained"'
-    assert lines[2] == "This page is about WebFetch."
-    assert lines[4].endswith("call web_fetch again with start_index=10]")
+    assert lines[2:4] == ['Title: "WebFetch explained"', "This page is about WebFetch."]
+    assert lines[5].endswith("call web_fetch again with start_index=10]")
 
 
 def test_error_results_name_the_mcp_tools_in_text_and_meta() -> None:

@@ -132,6 +132,20 @@ def test_a_url_whose_path_names_the_page_is_label_enough() -> None:
         assert shown_title("Official watch site", opaque) == "Official watch site", opaque
 
 
+def test_a_title_naming_another_address_does_not_show_it_in_the_label() -> None:
+    """A page's title holding a URL or a host and path (``Python docs -
+    https://docs.python.org/3/``) is shown without it: in front of the label's own URL, the
+    model took it for the source's address and cited the other site for the page's words."""
+    url = "https://pages.example/a/1"
+    for title in (
+        "Python docs - https://docs.python.org/3/",
+        "Python docs | docs.python.org/3/library",
+        "www.python.org: Python docs",
+    ):
+        assert source_label(1, title, url) == f"[1] Python docs - {url}", title
+    assert source_label(2, "https://docs.python.org/3/", url) == f"[2] {url}"
+
+
 def test_a_long_title_is_cut_to_a_few_words() -> None:
     """A title longer than the cap keeps its first words (no trailing stopword) and ``…``."""
     title = "The best live streaming services for sports and news and more in this year"

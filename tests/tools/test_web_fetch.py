@@ -35,8 +35,11 @@ def ok(result: ToolResult) -> dict[str, Any]:
 
 
 def page_text(result: ToolResult) -> str:
-    """The text between the untrusted-content delimiters."""
+    """The page text between the untrusted-content delimiters, after the title and author
+    lines the page states."""
     inner = result.text.split(UNTRUSTED_BEGIN + "\n", 1)[1]
+    if inner.startswith(('Title: "', "Author: ")):
+        inner = inner.split("\n\n", 1)[1]
     return inner.rsplit("\n" + UNTRUSTED_END, 1)[0]
 
 

@@ -37,9 +37,8 @@ async def test_webfetch_reports_author_and_dates(site: Site, runtime: Runtime) -
         "2026-03-05",
         None,
     ]
-    assert "Author: Ann Lee\nPublished: 2026-03-01T09:30:00+00:00 · Modified: 2026-03-05" in (
-        result.text
-    )
+    assert "Published: 2026-03-01T09:30:00+00:00 · Modified: 2026-03-05\n" in result.text
+    assert 'Title: "Brewing tea"\nAuthor: Ann Lee\n\n' in result.text
     again = await runtime.call_tool("WebFetch", {"url": site.url("/tea")})
     assert again.output is not None
     assert again.output["cache"]["hit"] is True

@@ -15,12 +15,17 @@ from typing import Literal, Protocol, runtime_checkable
 from .budget import ProviderUsage, Slot
 from .models import CacheStats, Finding, SearchHit, Snapshot
 
-__all__ = ["MAX_FINDINGS", "CacheStore", "StoreName"]
+__all__ = ["MAX_FINDINGS", "MAX_OWN_FINDINGS", "CacheStore", "StoreName"]
 
 MAX_FINDINGS = 10_000
 """Most findings a store keeps: saving one more deletes the oldest. A model saving findings
 by the thousand grew the store for ever (findings are never evicted for ``max_mb``, so past
 it every write evicted every search and page instead)."""
+MAX_OWN_FINDINGS = 1_000
+"""Most findings one store (one agent's runtime) keeps of those it saved: saving one more
+deletes its own oldest. Past it, a model saving findings by the thousand pushes out its own,
+not those of the other agents sharing the cache (the newest :data:`MAX_FINDINGS` of them
+filled the store)."""
 
 StoreName = Literal["all", "searches", "pages", "findings"]
 
@@ -64,14 +69,16 @@ class CacheStore(Protocol):
         *,
         ttl_s: float,
         keep: int = MAX_FINDINGS,
+        keep_own: int = MAX_OWN_FINDINGS,
     ) -> Finding:
-        """Store a model-contributed fact (unverified) for *ttl_s* seconds; of all findings,
-        the newest *keep* are kept (the oldest beyond them are deleted)."""
+        """Store a model-contributed fact (unverified) for *ttl_s* seconds; of the findings
+        this store saved, the newest *keep_own* are kept, and of all findings the newest
+        *keep* (the oldest beyond them are deleted)."""
         ...
 
     async def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:
-        """Unexpired findings relevant to *query*, best first, each verified or not under the
-        network view *scope*."""
+        """Unexpired findings relevant to *query*, each verified or not under the network
+        view *scope*: those verified first, then this store's own, then the best matches."""
         ...
 
     async def mark_verified(
@@ -85,7 +92,8 @@ class CacheStore(Protocol):
         self, url: str, *, scope: str = "", limit: int | None = None
     ) -> list[Finding]:
         """Unexpired findings whose source URL is exactly *url*, not yet verified under the
-        network view *scope*: the newest *limit* of them (all when ``None``), newest first."""
+        network view *scope*: *limit* of them (all when ``None``), this store's own first,
+        then newest first."""
         ...
 
     async def take_slot(

@@ -26,6 +26,7 @@ import asyncio
 import importlib.resources
 import os
 import re
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import msgspec
 
 from ..errors import ToolError, relay
-from .base import MAX_FINDINGS, StoreName
+from .base import MAX_FINDINGS, MAX_OWN_FINDINGS, StoreName
 from .budget import ProviderUsage, Slot, day_key, hold_span, month_key, plan_slot
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
 from .similarity import (
@@ -46,7 +47,9 @@ from .similarity import (
 from .store import (
     _BEYOND_KEPT_SQL,
     _FINDING_COLUMNS,
+    _FINDINGS_FIRST_SQL,
     _N_FINDING,
+    _OWN_BEYOND_KEPT_SQL,
     _VERIFIED_JOIN,
     MAX_CLOCK_SKEW_S,
     PRUNE_INTERVAL_S,
@@ -81,6 +84,8 @@ _SNAPSHOT_COLUMNS = (
 _N_SNAPSHOT = len(_SNAPSHOT_COLUMNS.split(", "))
 _VERIFIED = _VERIFIED_JOIN.format(mark="%s")
 _BEYOND_KEPT = _BEYOND_KEPT_SQL.format(mark="%s")
+_OWN_BEYOND_KEPT = _OWN_BEYOND_KEPT_SQL.format(mark="%s")
+_FINDINGS_FIRST = _FINDINGS_FIRST_SQL.format(mark="%s")
 _SERVER_NOW = "extract(epoch FROM clock_timestamp())::double precision"
 
 T = TypeVar("T")
@@ -140,6 +145,8 @@ class PostgresStore:
         self._down_reason = ""
         self._next_prune = float("-inf")
         self.schema_version = 0
+        self.writer = secrets.token_hex(8)
+        """Who saved a finding: this store's own (see :meth:`.store.Cache.add_finding`)."""
 
     @classmethod
     def from_config(
@@ -394,27 +401,28 @@ class PostgresStore:
         *,
         ttl_s: float,
         keep: int = MAX_FINDINGS,
+        keep_own: int = MAX_OWN_FINDINGS,
     ) -> Finding:
         """See :meth:`.store.Cache.add_finding`."""
         query_words = content_words(query)
         now = self._clock()
         values = (
             query, content, source_url, _terms(query_words),
-            _terms(query_words | content_words(content)), now, now + ttl_s,
+            _terms(query_words | content_words(content)), now, now + ttl_s, self.writer,
         )  # fmt: skip
 
         async def step(conn: AsyncConnection[Any]) -> int:
             async with conn.transaction():
                 cur = await conn.execute(
                     "INSERT INTO findings (query, content, source_url, query_terms, terms, "
-                    "origin, stored_at, expires_at) VALUES (%s, %s, %s, %s, %s, 'model', %s, %s) "
-                    "RETURNING id",
+                    "origin, stored_at, expires_at, writer) "
+                    "VALUES (%s, %s, %s, %s, %s, 'model', %s, %s, %s) RETURNING id",
                     values,
                 )
                 row = await cur.fetchone()
-                await conn.execute(
-                    f"DELETE FROM findings WHERE id {_BEYOND_KEPT}", (keep,)
-                )  # cascades
+                own = (self.writer, self.writer, keep_own)  # deletes cascade
+                await conn.execute(f"DELETE FROM findings WHERE id IN ({_OWN_BEYOND_KEPT})", own)
+                await conn.execute(f"DELETE FROM findings WHERE id {_BEYOND_KEPT}", (keep,))
                 await self._maybe_prune(conn)
             if row is None:  # pragma: no cover - INSERT ... RETURNING returns the row
                 raise RuntimeError("the finding was not stored")
@@ -427,7 +435,7 @@ class PostgresStore:
         )  # fmt: skip
 
     async def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:
-        """See :meth:`.store.Cache.find_findings` (ranked by ``ts_rank``)."""
+        """See :meth:`.store.Cache.find_findings` (matches ranked by ``ts_rank``)."""
         words = content_words(query)
         if not words or limit <= 0:
             return []
@@ -438,8 +446,9 @@ class PostgresStore:
                 f"SELECT {_FINDING_COLUMNS}, d.query_terms, d.terms "
                 f"FROM plainto_tsquery('simple', %s) q, findings d {_VERIFIED} "
                 "WHERE d.terms_tsv @@ q AND d.expires_at > %s "
-                "ORDER BY ts_rank(d.terms_tsv, q) DESC, d.stored_at DESC LIMIT %s",
-                (_terms(words), scope, now, _CANDIDATES),
+                f"ORDER BY {_FINDINGS_FIRST}, ts_rank(d.terms_tsv, q) DESC, d.stored_at DESC "
+                "LIMIT %s",
+                (_terms(words), scope, now, self.writer, _CANDIDATES),
             )
             return await cur.fetchall()
 
@@ -477,8 +486,8 @@ class PostgresStore:
             cur = await conn.execute(
                 f"SELECT {_FINDING_COLUMNS} FROM findings d {_VERIFIED} "
                 "WHERE d.source_url = %s AND v.finding_id IS NULL AND d.expires_at > %s "
-                "ORDER BY d.id DESC LIMIT %s",
-                (scope, url, now, limit),
+                "ORDER BY d.writer = %s DESC, d.id DESC LIMIT %s",
+                (scope, url, now, self.writer, limit),
             )
             return [_finding(r) for r in await cur.fetchall()]
 

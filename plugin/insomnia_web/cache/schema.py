@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from ..errors import ToolError, relay
-from ..ownfiles import not_own
+from ..ownfiles import not_own, not_own_folder
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -29,11 +29,12 @@ __all__ = [
     "open_database",
 ]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 BUSY_TIMEOUT_MS = 10_000
 _NOT_OWN = (
-    "Set web.cache.path to a file of the account running insomnia-web (chmod 600), or share "
-    "a cache between users through PostgreSQL (web.cache.url)."
+    "Set web.cache.path to a file of the account running insomnia-web (chmod 600) in a folder "
+    "only that account may write in, or share a cache between users through PostgreSQL "
+    "(web.cache.url)."
 )
 
 _TABLES = """
@@ -90,10 +91,12 @@ CREATE TABLE IF NOT EXISTS findings (
     terms TEXT NOT NULL,           -- content words of query and content
     origin TEXT NOT NULL,
     stored_at REAL NOT NULL,
-    expires_at REAL NOT NULL
+    expires_at REAL NOT NULL,
+    writer TEXT NOT NULL DEFAULT ''  -- version 6: the store (one agent) that saved it
 );
 CREATE INDEX IF NOT EXISTS findings_by_source ON findings (source_url);
 CREATE INDEX IF NOT EXISTS findings_by_expiry ON findings (expires_at);
+CREATE INDEX IF NOT EXISTS findings_by_writer ON findings (writer, id);
 
 CREATE TABLE IF NOT EXISTS finding_verifications (  -- version 5: one row per network view
     finding_id INTEGER NOT NULL REFERENCES findings (id) ON DELETE CASCADE,
@@ -116,12 +119,19 @@ CREATE TABLE IF NOT EXISTS provider_usage (
 );
 """
 
-# Columns added to existing tables (versions 3 and 4), with their definition, for older files
-# (version 5 moves findings.verified_scope into finding_verifications: _REBUILT).
+# Columns added to existing tables, each with the version that added it and its definition,
+# for older files (version 5 moves findings.verified_scope into finding_verifications:
+# _REBUILT, so a file of version 5 or later must not gain it again).
 _ADDED_COLUMNS = {
-    "searches": {"used_at": "REAL NOT NULL DEFAULT 0"},
-    "snapshots": {"meta": "TEXT NOT NULL DEFAULT '{}'", "used_at": "REAL NOT NULL DEFAULT 0"},
-    "findings": {"verified_scope": "TEXT NOT NULL DEFAULT ''"},
+    "searches": {"used_at": (3, "REAL NOT NULL DEFAULT 0")},
+    "snapshots": {
+        "meta": (3, "TEXT NOT NULL DEFAULT '{}'"),
+        "used_at": (3, "REAL NOT NULL DEFAULT 0"),
+    },
+    "findings": {
+        "verified_scope": (4, "TEXT NOT NULL DEFAULT ''"),
+        "writer": (6, "TEXT NOT NULL DEFAULT ''"),
+    },
 }
 
 # Tables a version made anew, each with that version and the statements that copy the rows
@@ -181,9 +191,12 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, bool]:
     ``cache_error``. The connection is closed again if set-up fails. A file created here is
     readable by its owner only (``0600``; SQLite gives its WAL files the same mode), and so
     is a folder made for it (``0700``): it holds the pages read and the queries searched.
-    A file someone else may write is refused (:func:`check_own_file`).
+    A file someone else may write, or one in a folder someone else may write in, is refused
+    (:func:`check_own_file`).
     """
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    folder = not_own_folder(path.parent)
+    _refuse(path.parent, None if folder is None else f"the cache folder {folder}")
     with contextlib.suppress(FileExistsError):
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     check_own_file(path)
@@ -213,16 +226,22 @@ def check_own_file(path: Path) -> None:
     """
     for candidate in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm"))):
         why = not_own(candidate)
-        if why is None:
-            continue
-        raise ToolError(
-            "cache_error",
-            f"the cache file {candidate} {why}, so it is not used",
-            hint=relay(_NOT_OWN),
-            remedy=_NOT_OWN,
-            retryable=False,
-            details={"path": str(candidate)},
-        )
+        _refuse(candidate, None if why is None else f"the cache file {candidate} {why}")
+
+
+def _refuse(path: Path, why: str | None) -> None:
+    """Raise ``cache_error`` saying *why* the cache file or folder at *path* is not used
+    (``"the cache file X belongs to another user"``); nothing when *why* is None."""
+    if why is None:
+        return
+    raise ToolError(
+        "cache_error",
+        f"{why}, so it is not used",
+        hint=relay(_NOT_OWN),
+        remedy=_NOT_OWN,
+        retryable=False,
+        details={"path": str(path)},
+    )
 
 
 def _enable_wal(conn: sqlite3.Connection) -> None:
@@ -256,14 +275,14 @@ def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
 
 
-def _add_columns(conn: sqlite3.Connection) -> None:
-    """Add the columns a file made by an older version lacks (before their indexes)."""
+def _add_columns(conn: sqlite3.Connection, version: int) -> None:
+    """Add the columns a file of schema *version* lacks (before their indexes)."""
     for table, columns in _ADDED_COLUMNS.items():
         have = _columns(conn, table)
         if not have:  # a new file: the table is created with every column
             continue
-        for name, definition in columns.items():
-            if name not in have:
+        for name, (added_in, definition) in columns.items():
+            if name not in have and version < added_in:
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
 
 
@@ -311,7 +330,7 @@ def _migrate(conn: sqlite3.Connection) -> bool:
             )
         moved: list[str] = []
         if version < SCHEMA_VERSION:  # (a current file may lack only its full-text tables)
-            _add_columns(conn)
+            _add_columns(conn, version)
             moved = _set_aside(conn, version)
         for statement in _TABLES.split(";"):
             if statement.strip():

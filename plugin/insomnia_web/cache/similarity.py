@@ -99,16 +99,33 @@ def content_words(query: str) -> frozenset[str]:
     return frozenset(words)
 
 
-def _has_digit(word: str) -> bool:
-    return any(ch.isdigit() for ch in word)
+_NEGATIONS = frozenset(
+    ("not", "no", "nor", "never", "without", "except", "excluding", "non", "none", "neither")
+)
+"""Words that turn a query's meaning around ("vaccines safe children never")."""
+
+
+def _changes_the_question(word: str) -> bool:
+    """Whether a cached query's extra *word* makes it another question: a number, a search
+    operator (``site:evil.example``, ``filetype:pdf``), an excluded word (``-requests``) or a
+    negation. One agent, steered by a page, could otherwise search ``... site:evil.example``
+    once and have every agent asking the same words without it served that site's results.
+    """
+    return (
+        any(ch.isdigit() for ch in word)
+        or ":" in word
+        or word.startswith("-")
+        or word in _NEGATIONS
+    )
 
 
 def search_matches(new: Collection[str], old: Collection[str]) -> bool:
     """Whether a cached search for *old* content words answers a search for *new* ones.
 
     The threshold: every content word of the new query is in the cached one, and the cached
-    query has at most :data:`MAX_EXTRA_WORDS` more, which must not contain a digit, and only
-    when the new query has at least :data:`MIN_WORDS_FOR_EXTRA` words. So the overlap
+    query has at most :data:`MAX_EXTRA_WORDS` more, which must not change the question (a
+    number, a search operator, an excluded word or a negation: :func:`_changes_the_question`),
+    and only when the new query has at least :data:`MIN_WORDS_FOR_EXTRA` words. So the overlap
     (Jaccard) is 1, or at least 3/4 with one extra word: "python asyncio tutorial" reuses
     "python asyncio tutorial beginners", but "asyncio" never reuses "asyncio sockets" and
     "python release date" never reuses "python 3.11 release date". A new query with a word
@@ -123,7 +140,7 @@ def search_matches(new: Collection[str], old: Collection[str]) -> bool:
     return (
         len(extra) <= MAX_EXTRA_WORDS
         and len(new_set) >= MIN_WORDS_FOR_EXTRA
-        and not any(_has_digit(w) for w in extra)
+        and not any(_changes_the_question(w) for w in extra)
     )
 
 
@@ -134,12 +151,12 @@ def finding_matches(
 
     Same spirit as :func:`search_matches`, with the finding's content as a pool of synonyms:
     every content word of the new query appears in the finding's question or content, and the
-    finding's question has at most :data:`MAX_EXTRA_WORDS` word the new query lacks, with no
-    digit in it. So a finding about "python 3.11 release date" is never shown for
-    "python 3.12 release date" (3.12 is missing) nor for "python release date" (extra 3.11).
-    The question sets the topic: at least half the new query's words must be in it, so a
-    finding whose content merely lists other queries' words (a model can save one) is not
-    shown for them.
+    finding's question has at most :data:`MAX_EXTRA_WORDS` word the new query lacks, which
+    does not change the question (:func:`_changes_the_question`). So a finding about
+    "python 3.11 release date" is never shown for "python 3.12 release date" (3.12 is
+    missing) nor for "python release date" (extra 3.11). The question sets the topic: at
+    least half the new query's words must be in it, so a finding whose content merely lists
+    other queries' words (a model can save one) is not shown for them.
     """
     new_set = frozenset(new)
     if not new_set or not new_set <= frozenset(finding_words):
@@ -148,7 +165,7 @@ def finding_matches(
     if 2 * len(new_set & question) < len(new_set):
         return False
     extra = question - new_set
-    return len(extra) <= MAX_EXTRA_WORDS and not any(_has_digit(w) for w in extra)
+    return len(extra) <= MAX_EXTRA_WORDS and not any(_changes_the_question(w) for w in extra)
 
 
 def fts_query(words: Iterable[str]) -> str:

@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import Mapping
 from typing import Literal
 
-from .base import MAX_FINDINGS, StoreName
+from .base import MAX_FINDINGS, MAX_OWN_FINDINGS, StoreName
 from .budget import ProviderUsage, Slot
 from .models import CacheStats, Finding, SearchHit, Snapshot
 from .store import Cache
@@ -60,11 +60,13 @@ class SqliteStore:
         *,
         ttl_s: float,
         keep: int = MAX_FINDINGS,
+        keep_own: int = MAX_OWN_FINDINGS,
     ) -> Finding:
         """See :meth:`.store.Cache.add_finding`."""
         return await asyncio.to_thread(
-            self.cache.add_finding, query, content, source_url, ttl_s=ttl_s, keep=keep
-        )
+            self.cache.add_finding,
+            query, content, source_url, ttl_s=ttl_s, keep=keep, keep_own=keep_own,
+        )  # fmt: skip
 
     async def find_findings(self, query: str, *, limit: int = 3, scope: str = "") -> list[Finding]:
         """See :meth:`.store.Cache.find_findings`."""

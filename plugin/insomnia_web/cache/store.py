@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
+import secrets
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Self
 
@@ -16,8 +16,8 @@ import msgspec
 
 from ..config import CacheConfig
 from ..errors import ToolError
-from ..manifest_path import cache_file
-from .base import MAX_FINDINGS
+from ..manifest_path import cache_file, expand_home
+from .base import MAX_FINDINGS, MAX_OWN_FINDINGS
 from .budget import ProviderUsage, Slot, day_key, hold_span, month_key, plan_slot
 from .models import CacheStats, Finding, SearchHit, Snapshot, snapshot_hash
 from .schema import BUSY_TIMEOUT_MS, open_database
@@ -69,9 +69,18 @@ _N_FINDING = len(_FINDING_COLUMNS.split(", "))
 _VERIFIED_JOIN = "LEFT JOIN finding_verifications v ON v.finding_id = d.id AND v.scope = {mark}"
 """Joins a finding ``d`` to its verification under the network view bound at *mark*."""
 _VERIFIED = _VERIFIED_JOIN.format(mark="?")
+_FINDINGS_FIRST_SQL = "v.finding_id IS NULL, d.writer = {mark} DESC"
+"""The first order of findings shown: verified (joined ``v``), then the store's own (bound)."""
+_FINDINGS_FIRST = _FINDINGS_FIRST_SQL.format(mark="?")
 _BEYOND_KEPT_SQL = "<= (SELECT id FROM findings ORDER BY id DESC LIMIT 1 OFFSET {mark})"
 """The findings older than the newest N (N bound to the mark): deleted past the cap."""
 _BEYOND_KEPT = _BEYOND_KEPT_SQL.format(mark="?")
+_OWN_BEYOND_KEPT_SQL = (
+    "SELECT id FROM findings WHERE writer = {mark} AND id <= (SELECT id FROM findings "
+    "WHERE writer = {mark} ORDER BY id DESC LIMIT 1 OFFSET {mark})"
+)
+"""The findings of one writer older than its newest N (bound: writer, writer, N)."""
+_OWN_BEYOND_KEPT = _OWN_BEYOND_KEPT_SQL.format(mark="?")
 _redirects_decoder = msgspec.json.Decoder(list[str])
 _META_FIELDS = ("pages", "author", "published", "modified")
 _meta_decoder = msgspec.json.Decoder(dict[str, Any])
@@ -110,7 +119,7 @@ class Cache:
         page_ttl_s: float = _DEFAULTS.page_ttl_s,
         max_bytes: int | None = None,
     ) -> None:
-        self.path = Path(path).expanduser()
+        self.path = expand_home(os.fspath(path))
         self.max_bytes = max_bytes
         """Size cap of the stored searches and pages; ``None``: no cap."""
         self._clock = clock
@@ -121,6 +130,9 @@ class Cache:
         self._fts = False
         self._next_prune = float("-inf")
         self._locked_until = float("-inf")
+        self.writer = secrets.token_hex(8)
+        """Who saved a finding: this cache's own, so that :meth:`add_finding` bounds the
+        findings of one agent apart from the others'."""
 
     @classmethod
     def from_config(cls, cfg: CacheConfig, *, clock: Callable[[], float] = time.time) -> Cache:
@@ -418,18 +430,22 @@ class Cache:
         *,
         ttl_s: float,
         keep: int = MAX_FINDINGS,
+        keep_own: int = MAX_OWN_FINDINGS,
     ) -> Finding:
         """Store a model-contributed fact (unverified) that expires after *ttl_s* seconds;
-        the oldest findings beyond the newest *keep* are deleted (:data:`.base.MAX_FINDINGS`)."""
+        the oldest of this cache's own findings beyond its newest *keep_own*
+        (:data:`.base.MAX_OWN_FINDINGS`), then the oldest findings beyond the newest *keep*
+        (:data:`.base.MAX_FINDINGS`), are deleted."""
         query_words = content_words(query)
         now = self._clock()
+        own = (self.writer, self.writer, keep_own)
         with self._write("store finding") as conn:
             cur = conn.execute(
                 "INSERT INTO findings (query, content, source_url, query_terms, terms, origin, "
-                "stored_at, expires_at) VALUES (?, ?, ?, ?, ?, 'model', ?, ?)",
+                "stored_at, expires_at, writer) VALUES (?, ?, ?, ?, ?, 'model', ?, ?, ?)",
                 (
                     query, content, source_url, _terms(query_words),
-                    _terms(query_words | content_words(content)), now, now + ttl_s,
+                    _terms(query_words | content_words(content)), now, now + ttl_s, self.writer,
                 ),
             )  # fmt: skip
             finding_id = cur.lastrowid
@@ -441,7 +457,9 @@ class Cache:
                     "SELECT id, terms FROM findings WHERE id = ?",
                     (finding_id,),
                 )
+                conn.execute(f"DELETE FROM findings_fts WHERE rowid IN ({_OWN_BEYOND_KEPT})", own)
                 conn.execute(f"DELETE FROM findings_fts WHERE rowid {_BEYOND_KEPT}", (keep,))
+            conn.execute(f"DELETE FROM findings WHERE id IN ({_OWN_BEYOND_KEPT})", own)
             conn.execute(f"DELETE FROM findings WHERE id {_BEYOND_KEPT}", (keep,))
         return Finding(
             id=finding_id,
@@ -456,7 +474,9 @@ class Cache:
         """Unexpired findings relevant to *query* (see :func:`.text.finding_matches`),
         verified or not under the network view *scope*.
 
-        With FTS5 the best bm25 matches come first; without it, the newest.
+        Those verified under *scope* come first, then this cache's own (another agent's
+        findings on the question, however many, hide neither), then with FTS5 the best
+        bm25 matches, without it the newest.
         """
         words = content_words(query)
         if not words or limit <= 0:
@@ -468,14 +488,14 @@ class Cache:
                 rows = conn.execute(
                     f"SELECT {columns} FROM findings_fts f JOIN findings d ON d.id = f.rowid "
                     f"{_VERIFIED} WHERE findings_fts MATCH ? AND d.expires_at > ? "
-                    "ORDER BY f.rank, d.stored_at DESC LIMIT ?",
-                    (scope, fts_query(words), now, _CANDIDATES),
+                    f"ORDER BY {_FINDINGS_FIRST}, f.rank, d.stored_at DESC LIMIT ?",
+                    (scope, fts_query(words), now, self.writer, _CANDIDATES),
                 ).fetchall()
             else:
                 rows = conn.execute(
                     f"SELECT {columns} FROM findings d {_VERIFIED} WHERE d.expires_at > ? "
-                    "ORDER BY d.stored_at DESC LIMIT ?",
-                    (scope, now, _NO_FTS_FINDINGS_SCAN),
+                    f"ORDER BY {_FINDINGS_FIRST}, d.stored_at DESC LIMIT ?",
+                    (scope, now, self.writer, _NO_FTS_FINDINGS_SCAN),
                 ).fetchall()
             n = _N_FINDING
             found = [
@@ -502,14 +522,15 @@ class Cache:
         self, url: str, *, scope: str = "", limit: int | None = None
     ) -> list[Finding]:
         """Unexpired findings whose ``source_url`` is exactly *url*, not yet verified under
-        the network view *scope*: the newest *limit* of them (all when ``None``), newest
-        first."""
+        the network view *scope*: *limit* of them (all when ``None``), this cache's own
+        first, then newest first. Another agent's findings for the URL, however many, do
+        not keep this agent's from being compared with the page."""
         with self._use("finding lookup") as conn:
             rows = conn.execute(
                 f"SELECT {_FINDING_COLUMNS} FROM findings d {_VERIFIED} "
                 "WHERE d.source_url = ? AND v.finding_id IS NULL AND d.expires_at > ? "
-                "ORDER BY d.id DESC LIMIT ?",
-                (scope, url, self._clock(), -1 if limit is None else limit),
+                "ORDER BY d.writer = ? DESC, d.id DESC LIMIT ?",
+                (scope, url, self._clock(), self.writer, -1 if limit is None else limit),
             ).fetchall()
             return [_finding(r) for r in rows]
 

@@ -29,6 +29,7 @@ from ..hosts.addresses import METADATA_ADDRESSES, parse_cidrs
 from ..manifest_path import (
     ManifestSource,
     cache_file,
+    expand_home,
     find_manifest,
     user_manifest_path,
     working_dir_manifest,
@@ -406,7 +407,7 @@ def check_history(setup: Setup) -> Iterator[Finding]:
     if not configured:
         yield Finding(check="history", status="info", detail="off (web.history_path is unset)")
         return
-    path = Path(configured).expanduser()
+    path = expand_home(configured)
     problem = JsonlHistory(path).problem()  # the runtime's own start-up check
     if problem is not None:
         yield Finding(

@@ -68,7 +68,9 @@ def run_extract(
 
     With several files each text is headed ``==> FILE <==`` (as ``head`` does: a line no
     extracted page produces, unlike a Markdown heading). A file that cannot be read or is not
-    text is reported on *err* and the others are still extracted; the status is then 1.
+    text is reported on *err* and the others are still extracted; the status is then 1. File
+    names are printed with terminal controls as escapes, as web text is (a server may name a
+    download).
     """
     status = 0
     printed = 0
@@ -76,18 +78,18 @@ def run_extract(
         try:
             doc = _extract_one(name, url=url, mode=mode)
         except OSError as exc:
-            err.write(f"insomnia-web: {name}: {exc.strerror or exc}\n")
+            err.write(terminal_safe(f"insomnia-web: {name}: {exc.strerror or exc}\n"))
             status = 1
             continue
         except ToolError as exc:
-            err.write(f"insomnia-web: {name}: {_file_problem(exc)}\n")
+            err.write(terminal_safe(f"insomnia-web: {name}: {_file_problem(exc)}\n"))
             status = 1
             continue
         if as_json:
             out.write(terminal_safe_json(json.dumps(doc, ensure_ascii=False)) + "\n")
             continue
         if len(files) > 1:
-            out.write(("\n" if printed else "") + f"==> {name} <==\n")
+            out.write(("\n" if printed else "") + terminal_safe(f"==> {name} <==\n"))
         out.write(terminal_safe((doc["text"] or "").rstrip("\n")) + "\n")
         printed += 1
     return status
@@ -123,7 +125,8 @@ async def _run_cache(manifest: Manifest, action: str, *, as_json: bool, out: Tex
         data["enabled"] = cfg.enabled
         out.write(json.dumps(data) + "\n")
         return 0
-    out.write("\n".join(_stats_lines(stats, enabled=cfg.enabled)) + "\n")
+    # A shared store's names (budgets) and a server's version are others' text.
+    out.write(terminal_safe("\n".join(_stats_lines(stats, enabled=cfg.enabled))) + "\n")
     return 0
 
 

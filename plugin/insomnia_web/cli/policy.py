@@ -19,6 +19,7 @@ from ..hosts.names import idna_host
 from ..net.check import UrlVerdict, check_url_with
 from ..net.resolver import policy_resolver
 from ..net.urlpolicy import UrlPolicy
+from ..textcheck import terminal_safe, terminal_safe_json
 
 __all__ = ["format_verdict", "parse_resolve_args", "run"]
 
@@ -92,9 +93,9 @@ def run(
     allowed, 1 otherwise.
     """
     verdicts = asyncio.run(_verdicts(urls, manifest_config))
-    for verdict in verdicts:
+    for verdict in verdicts:  # a URL to check is often a page's: its controls are shown
         if as_json:
-            out.write(msgspec.json.encode(verdict).decode() + "\n")
+            out.write(terminal_safe_json(msgspec.json.encode(verdict).decode()) + "\n")
         else:
-            out.write(format_verdict(verdict) + "\n")
+            out.write(terminal_safe(format_verdict(verdict)) + "\n")
     return 0 if all(v.allowed for v in verdicts) else 1

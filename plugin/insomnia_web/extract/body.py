@@ -16,10 +16,12 @@
 from __future__ import annotations
 
 import codecs
+import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import ToolError
 from ..net.charset import decode_text, normalize_charset
+from .dispatch import shown_type
 
 if TYPE_CHECKING:
     from ..net.result import FetchResult
@@ -120,13 +122,14 @@ def require_supported(content_type: str, mode: Mode) -> None:
     if mode != "raw" and is_supported_type(content_type, mode="raw"):
         raise ToolError(
             "unsupported_content",
-            f"Content of type {content_type} has no readable form; mode raw returns its source.",
+            f"Content of type {shown_type(content_type)} has no readable form; mode raw returns "
+            "its source.",
             hint="Call WebFetch again with mode='raw' to read the source text.",
             details={"content_type": content_type},
         )
     raise ToolError(
         "unsupported_content",
-        f"Cannot read content of type {content_type} as text.",
+        f"Cannot read content of type {shown_type(content_type)} as text.",
         details={"content_type": content_type},
     )
 
@@ -137,9 +140,26 @@ def refuse_binary(content_type: str, body: bytes, charset: str | None) -> None:
     if what is not None:
         raise ToolError(
             "unsupported_content",
-            f"The response is labelled {content_type} but its body is {what}, not text.",
+            f"The response is labelled {shown_type(content_type)} but its body is {what}, not "
+            "text.",
             details={"content_type": content_type, "sniffed": what},
         )
+
+
+_LABEL_RE = re.compile(r"[A-Za-z0-9._:+-]{1,40}")
+"""What a charset name can look like (IANA's are at most 40 such characters)."""
+
+
+def _unknown_charset(label: str) -> str:
+    """The warning for an unknown charset *label*, quoting it only when it could be a
+    charset's name: the warning is shown outside the untrusted-content delimiters, where a
+    server could otherwise write sentences of its own."""
+    if _LABEL_RE.fullmatch(label):
+        return f"unknown charset {label!r} declared; decoded by detection instead"
+    return (
+        f"an unknown charset label ({len(label)} characters) was declared; decoded by "
+        "detection instead"
+    )
 
 
 def decode_body(body: bytes, charset: str | None) -> tuple[str, str, list[str]]:
@@ -150,7 +170,7 @@ def decode_body(body: bytes, charset: str | None) -> tuple[str, str, list[str]]:
     """
     warnings: list[str] = []
     if charset and normalize_charset(charset) is None:
-        warnings.append(f"unknown charset {charset!r} declared; decoded by detection instead")
+        warnings.append(_unknown_charset(charset))
     text, used = decode_text(body, charset)
     literal = body.count(b"\xef\xbf\xbd") if used == "utf-8" else 0  # U+FFFD in the source
     replaced = text.count("\ufffd") - literal

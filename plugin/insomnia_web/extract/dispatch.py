@@ -9,6 +9,7 @@ source of any text type unchanged. Anything else is refused with ``unsupported_c
 from __future__ import annotations
 
 import json
+import re
 from typing import Literal
 
 from ..errors import ToolError
@@ -47,6 +48,21 @@ _OTHER_TEXT_TYPES = frozenset(
 def media_type(content_type: str) -> str:
     """Return the bare lowercase media type of a Content-Type value (parameters dropped)."""
     return content_type.split(";", 1)[0].strip().lower()
+
+
+_MEDIA_TYPE_RE = re.compile(r"[a-z0-9!#$&^_.+-]{1,64}/[a-z0-9!#$&^_.+-]{1,64}")
+"""A media type as RFC 9110 writes one: ``type/subtype`` in token characters."""
+
+
+def shown_type(content_type: str) -> str:
+    """A Content-Type's media type as a message quotes it: as sent when it is one
+    (``type/subtype``), else ``a malformed type (N characters)``. Messages, and WebFetch's
+    ``Type:`` line, are shown outside the untrusted-content delimiters, where a server wrote
+    sentences of its own (thousands of characters) as its type."""
+    kind = media_type(content_type)
+    if not kind:
+        return "an unknown type"
+    return kind if _MEDIA_TYPE_RE.fullmatch(kind) else f"a malformed type ({len(kind)} characters)"
 
 
 def is_html(content_type: str) -> bool:
@@ -122,10 +138,9 @@ def convert(
     """
     kind = media_type(content_type)
     if not is_supported_type(kind, mode=mode):
-        shown = kind or "an unknown type"
         raise ToolError(
             "unsupported_content",
-            f"Cannot read content of type {shown} as text"
+            f"Cannot read content of type {shown_type(kind)} as text"
             + (" (mode raw returns text types only)." if mode == "raw" else "."),
             details={"content_type": kind},
         )

@@ -25,6 +25,7 @@ from ..errors import ErrorInfo
 from ..modeltext import render_error
 from ..permissions import tool_alias
 from ..runtime import ToolResult
+from ..textcheck import terminal_safe, terminal_safe_value
 from ..tools.base import Tool
 from .wording import Renamer
 
@@ -103,15 +104,20 @@ def error_meta(error: ErrorInfo) -> dict[str, Any]:
 
 
 def call_result(result: ToolResult, renamer: Renamer | None = None) -> types.CallToolResult:
-    """The MCP result of one runtime call: the runtime's text, with MCP tool names."""
+    """The MCP result of one runtime call: the runtime's text, with MCP tool names.
+
+    Terminal controls in it (a page's escape sequences, bidi overrides) are sent as escapes
+    (``\\x1b``), in the text and in the structured content: a client on a terminal may show
+    a result to its person as it came.
+    """
     renamer = renamer or Renamer({})
     if result.ok:
-        content: list[types.ContentBlock] = [
-            types.TextContent(type="text", text=renamer.result(result.text))
-        ]
-        return types.CallToolResult(content=content, structured_content=result.output)
+        text = terminal_safe(renamer.result(result.text))
+        output = terminal_safe_value(result.output)
+        content: list[types.ContentBlock] = [types.TextContent(type="text", text=text)]
+        return types.CallToolResult(content=content, structured_content=output)
     if result.error is None:
-        text = renamer.result(result.text)
+        text = terminal_safe(renamer.result(result.text))
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
                                     is_error=True)  # fmt: skip
     error = msgspec.structs.replace(
@@ -120,5 +126,6 @@ def call_result(result: ToolResult, renamer: Renamer | None = None) -> types.Cal
         hint=renamer.text(result.error.hint),
         remedy=None if result.error.remedy is None else renamer.text(result.error.remedy),
     )
-    content = [types.TextContent(type="text", text=render_error(error))]
-    return types.CallToolResult(content=content, is_error=True, _meta=error_meta(error))
+    content = [types.TextContent(type="text", text=terminal_safe(render_error(error)))]
+    meta = terminal_safe_value(error_meta(error))
+    return types.CallToolResult(content=content, is_error=True, _meta=meta)

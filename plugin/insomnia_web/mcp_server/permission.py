@@ -33,6 +33,7 @@ from mcp import types
 from mcp.server.session import ServerSession
 
 from ..prompts import Answer, PromptRequest
+from ..textcheck import terminal_line, terminal_safe
 
 __all__ = [
     "PERMISSION_INPUT_KEY",
@@ -75,9 +76,14 @@ def can_elicit(capabilities: types.ClientCapabilities | None) -> bool:
 
 
 def elicitation_form(request: PromptRequest) -> tuple[str, dict[str, Any]]:
-    """The message and requested schema that ask a person about *request*."""
+    """The message and requested schema that ask a person about *request*.
+
+    The summary is one line, and the message shows line breaks there, bidi marks and
+    terminal controls anywhere as escapes: a summary is often made of the model's input, and
+    a client may show the message on a terminal.
+    """
     call = request.call
-    lines = [f"{call.tool} wants to {call.summary or 'run'}."]
+    lines = [f"{call.tool} wants to {terminal_line(call.summary or 'run')}."]
     if call.hosts_unknown:
         lines.append("Hosts: unknown (it may contact any host)")
     elif call.domains:
@@ -99,7 +105,7 @@ def elicitation_form(request: PromptRequest) -> tuple[str, dict[str, Any]]:
         },
         "required": ["decision"],
     }
-    return "\n".join(lines), schema
+    return terminal_safe("\n".join(lines)), schema
 
 
 def answer_from(result: types.ElicitResult | None) -> Answer:

@@ -19,6 +19,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.server.session import ServerSession
 
 from ..history import Event, ProgressEvent
+from ..textcheck import terminal_safe
 
 __all__ = ["ProgressRelay", "relaying"]
 
@@ -60,7 +61,7 @@ async def _forward(
             else:
                 progress, total = float(step), None
             try:
-                await session.report_progress(progress, total, event.message)
+                await session.report_progress(progress, total, terminal_safe(event.message))
             except Exception:  # the client went away: the call's result still matters
                 log.debug("progress notification failed", exc_info=True)
 

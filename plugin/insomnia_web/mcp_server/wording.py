@@ -3,9 +3,9 @@
 The tools' descriptions and messages name each other by their runtime
 names (``call WebFetch again with start_index=...``); over MCP the model only knows the
 snake_case names (``web_fetch``). :class:`Renamer` rewrites those names in what we write:
-descriptions, errors, and the lines of a result outside the untrusted-content delimiters,
-except a page's ``Title:`` line, which is the page's own text. Web content between the
-delimiters is never changed.
+descriptions, errors, and the lines of a result outside the untrusted-content delimiters.
+Web content between the delimiters (a page's title and author lines among it) is never
+changed.
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ from collections.abc import Mapping
 from ..modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END
 
 __all__ = ["Renamer"]
-
-_KEEP_LINE_PREFIXES = ("Title: ",)
 
 _NOT_A_RULE = r"(?!\(|\s+to\s+\[permissions\])"
 """Permission rules name tools by their runtime names (``add WebFetch(domain:x) to
@@ -51,7 +49,7 @@ class Renamer:
                 inside = True
             elif line == UNTRUSTED_END:
                 inside = False
-            elif not inside and not line.startswith(_KEEP_LINE_PREFIXES):
+            elif not inside:
                 out.append(self.text(line))
                 continue
             out.append(line)

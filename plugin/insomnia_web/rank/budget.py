@@ -28,6 +28,7 @@ import re
 from collections.abc import Collection, Iterable
 from urllib.parse import unquote
 
+from ..modeltext import label_title
 from .analysis import analyze
 from .tokens import estimate_tokens
 
@@ -80,15 +81,17 @@ def _site_part(part: str, host: str) -> bool:
 def shown_title(title: str, url: str) -> str:
     """The title as a source's label shows it: ``""`` when the URL already says it.
 
-    A URL whose path names :data:`PATH_WORDS` words or more (a slug, usually) says what
-    the page is, and is the whole label. Otherwise, a first or last part that
+    Words of the title that read as an address are left out first
+    (:func:`~insomnia_web.modeltext.label_title`). A URL whose path names
+    :data:`PATH_WORDS` words or more (a slug, usually) says what the page is, and is the
+    whole label. Otherwise, a first or last part that
     only names the site (``... | DW`` on ``dw.com``) is left out; what remains is not shown
     when the URL holds at least :data:`TITLE_IN_URL` of its index terms, and is cut to
     :data:`MAX_TITLE_WORDS` words otherwise. A title without index terms ("About us") is
     not shown either.
     """
-    text = " ".join(title.split())
-    if not text or text == url or _says_what_it_is(url):
+    text = label_title(title)
+    if not text or _says_what_it_is(url):
         return ""
     host = _NON_ALNUM_RE.sub("", url.split("//", 1)[-1].split("/", 1)[0].lower())
     parts = _TITLE_PART_RE.split(text)

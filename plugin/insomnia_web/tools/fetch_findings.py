@@ -46,9 +46,9 @@ __all__ = [
 
 MIN_WORDS = 3
 MAX_CHECKED = 20
-"""Most findings of one source URL a fetch compares with its page (the newest not yet
-verified): a model that saved hundreds for one URL made every fetch of it compare them all
-on the event loop, and list every one it verified."""
+"""Most findings of one source URL a fetch compares with its page (those its own agent saved
+first, then the newest not yet verified): a model that saved hundreds for one URL made every
+fetch of it compare them all on the event loop, and list every one it verified."""
 _WORD_RE = re.compile(r"\w+(?:[.,'\u2019-]\w+)*")  # inner ASCII or typographic apostrophe
 
 

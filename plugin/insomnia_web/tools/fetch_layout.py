@@ -1,14 +1,16 @@
 """The text the model reads for a WebFetch result.
 
-Layout: a metadata header (URL, final URL when different, status, type, title, author,
-published and modified dates, a PDF's page count, the character range shown, where the text
-came from, warnings), then the page slice between the untrusted-content delimiters, then,
-when more text follows, a marker saying exactly how to continue, and a note when the
+Layout: a metadata header (URL, final URL when different, status, type, published and
+modified dates, a PDF's page count, the character range shown, where the text came from,
+warnings), then between the untrusted-content delimiters the page's title and author (the
+page's own words, which could otherwise read as header lines of ours) and the page slice,
+then, when more text follows, a marker saying exactly how to continue, and a note when the
 download itself was cut.
 """
 
 from __future__ import annotations
 
+from ..extract.dispatch import shown_type
 from ..modeltext import format_age, format_utc, one_line, wrap_untrusted
 from ..schemas import WebFetchOutput
 
@@ -20,7 +22,6 @@ __all__ = [
 ]
 
 MAX_TITLE_CHARS = 200
-MAX_TYPE_CHARS = 100
 
 MODEL_CONTINUE = "call WebFetch again with start_index={end} to continue"
 """How the model continues a truncated page; a host may word it for its own people
@@ -47,11 +48,20 @@ def _source_line(out: WebFetchOutput, refetch_how: str) -> str:
     return f"Source: fetched {fetched} (snapshot {out.snapshot[:12]})"
 
 
-def _document_lines(out: WebFetchOutput) -> list[str]:
-    """Author, dates and page count, when the document states them."""
+def _stated_lines(out: WebFetchOutput) -> list[str]:
+    """The title and author the page states, each on one capped line: web text, shown
+    between the delimiters."""
     lines = []
+    if out.title:
+        lines.append(f'Title: "{one_line(out.title, MAX_TITLE_CHARS)}"')
     if out.author:
         lines.append(f"Author: {one_line(out.author, MAX_TITLE_CHARS)}")
+    return lines
+
+
+def _document_lines(out: WebFetchOutput) -> list[str]:
+    """Dates (ISO 8601, as read) and page count, when the document states them."""
+    lines = []
     dates = [
         f"{label}: {one_line(value, 40)}"
         for label, value in (("Published", out.published), ("Modified", out.modified))
@@ -70,10 +80,8 @@ def _header(out: WebFetchOutput, refetch_how: str) -> list[str]:
         hops = len(out.redirects)
         lines.append(f"Final URL: {one_line(out.final_url, 2048)} (after {hops} redirect(s))")
     charset = f"; charset={out.charset}" if out.charset else ""
-    kind = one_line(out.content_type, MAX_TYPE_CHARS)  # the server's Content-Type, as sent
+    kind = one_line(shown_type(out.content_type))  # the server's media type, when it is one
     lines.append(f"Status: {out.status} · Type: {kind}{charset}")
-    if out.title:
-        lines.append(f'Title: "{one_line(out.title, MAX_TITLE_CHARS)}"')
     lines.extend(_document_lines(out))
     end = out.start_index + len(out.text)
     lines.append(f"Chars: {out.start_index}-{end} of {out.total_chars}")
@@ -87,7 +95,9 @@ def render_fetch(
 ) -> str:
     """The whole text of one WebFetch result; *continue_how* words the truncation marker,
     *refetch_how* the advice on a stored copy."""
-    parts = ["\n".join(_header(out, refetch_how)), wrap_untrusted(out.text)]
+    stated = "\n".join(_stated_lines(out))
+    page = f"{stated}\n\n{out.text}" if stated else out.text
+    parts = ["\n".join(_header(out, refetch_how)), wrap_untrusted(page)]
     if out.truncated and out.next_start_index is not None:
         parts.append(
             truncation_marker(out.start_index, out.next_start_index, out.total_chars, continue_how)

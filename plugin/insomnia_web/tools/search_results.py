@@ -8,14 +8,16 @@
         Snippet text (2 days ago)
     <<<END UNTRUSTED WEB CONTENT>>>
 
-Titles and snippets come from the web, so they sit inside the untrusted-content delimiters.
+Titles and snippets come from the web, so they sit inside the untrusted-content delimiters;
+a title is shown without the words of it that read as an address
+(:func:`~insomnia_web.modeltext.label_title`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..modeltext import one_line, wrap_untrusted
+from ..modeltext import label_title, one_line, wrap_untrusted
 from ..schemas import ResultItem
 from ..search.base import SearchHit
 
@@ -53,7 +55,8 @@ def render_results(
     if items:
         blocks = []
         for item in items:
-            block = f"[{item.rank}] {_one_line(item.title)} - {item.url}"
+            title = label_title(item.title)
+            block = f"[{item.rank}] {title} - {item.url}" if title else f"[{item.rank}] {item.url}"
             detail = _one_line(item.snippet)
             if item.age:
                 detail = f"{detail} ({_one_line(item.age)})" if detail else f"({item.age})"
