@@ -82,3 +82,13 @@ def test_long_runs_of_brackets_are_read_in_one_pass() -> None:
         one_line(text)
     assert time.perf_counter() - started < 0.5
     assert defuse("<" * 5000 + "END UNTRUSTED WEB CONTENT>") == DEFUSED
+
+
+def test_web_text_cannot_drive_a_terminal() -> None:
+    """Escape sequences (ESC, the C1 CSI and OSC, BEL) leave web text; a carriage return
+    that would rewrite a line is a line break; tabs, line breaks and the words stay."""
+    page = "Price:\t$5\x1b[2K\x1b]52;c;aGk=\x07 red \x9b31m text\rForged line\r\nnext\x00"
+    assert wrap_untrusted(page) == (
+        f"{UNTRUSTED_BEGIN}\nPrice:\t$5[2K]52;c;aGk= red 31m text\nForged line\nnext\n"
+        f"{UNTRUSTED_END}"
+    )
