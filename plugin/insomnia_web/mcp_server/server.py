@@ -33,6 +33,7 @@ from .permission import (
 )
 from .progress import ProgressRelay, relaying
 from .surrogates import INVALID_FIELD_KEY, SurrogateSafeStream
+from .terminal import terminal_input
 from .wording import Renamer
 
 __all__ = [
@@ -202,7 +203,8 @@ def build_server(runtime: Runtime) -> Server[Any]:
 async def serve_stdio(
     manifest: Manifest, *, plugins: Iterable[object] = (), load_entrypoints: bool = True
 ) -> None:
-    """Serve the manifest's tools on stdin/stdout until the client closes the connection."""
+    """Serve the manifest's tools on stdin/stdout until the client closes the connection
+    (or, on a terminal, until Ctrl-C or Ctrl-D)."""
     async with Runtime(
         manifest,
         prompter=ElicitationPrompter(),
@@ -211,7 +213,7 @@ async def serve_stdio(
         load_entrypoints=load_entrypoints,
     ) as runtime:
         server = build_server(runtime)
-        async with stdio_server() as (read_stream, write_stream):
+        async with stdio_server(stdin=terminal_input()) as (read_stream, write_stream):
             await server.run(
                 SurrogateSafeStream(read_stream),
                 write_stream,
