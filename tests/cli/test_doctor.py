@@ -76,8 +76,13 @@ def test_a_missing_key_fails_with_the_variable_never_the_value(tmp_path: Path) -
             "history",
             "a-file is not a directory",
         ),
+        (
+            '[web.pipeline]\nrerank = "statc"\n',
+            "rerank",
+            "no reranker named 'statc' is registered (choices: none, static)",
+        ),
     ],
-    ids=["provider", "rule", "history"],
+    ids=["provider", "rule", "history", "rerank"],
 )
 def test_what_the_runtime_refuses_is_a_failed_check(
     text: str, check: str, said: str, tmp_path: Path
@@ -94,6 +99,8 @@ def test_what_the_runtime_refuses_is_a_failed_check(
     assert checks[check]["fix"]
     if check == "provider":
         assert checks[check]["fix"].startswith("set web.search.provider to one of brave, searxng")
+    if check == "rerank":
+        assert checks[check]["fix"].startswith("set web.pipeline.rerank to one of the choices")
     assert {"manifest", "provider", "permissions", "cache", "history"} <= set(checks)
     tools = run("tools", "--manifest", str(manifest), cwd=tmp_path)
     assert tools.returncode == 2
