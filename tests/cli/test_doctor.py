@@ -246,6 +246,24 @@ def test_a_provider_that_cannot_be_built_is_a_failed_check(
     assert "could not be built: KeyError" in checks["provider"]["detail"]
 
 
+@pytest.mark.parametrize(("installed", "status"), [(True, "ok"), (False, "warn")])
+def test_the_static_reranker_without_its_extra_is_a_warning(
+    installed: bool, status: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rerank = "static" is ok with the rerank extra installed, and a warning with the pip
+    command without it (excerpt searches would answer not_configured)."""
+    real = doctor._installed
+    monkeypatch.setattr(
+        doctor, "_installed", lambda dist: real(dist) if installed or dist != "wordllama" else None
+    )
+    text = '[web.pipeline]\nrerank = "static"\n'
+    rerank = _doctor_with([], text, tmp_path, monkeypatch)["rerank"]
+    assert rerank["status"] == status
+    if not installed:
+        assert "excerpt searches answer not_configured" in rerank["detail"]
+        assert rerank["fix"] == "pip install 'insomnia-web[rerank]'"
+
+
 def test_insomnia_plugins_naming_no_installed_plugin_is_a_warning(tmp_path: Path) -> None:
     """An INSOMNIA_PLUGINS name no installed plugin has (a typo) is a warning naming it and
     the installed ones, and the installed plugins it leaves out are listed."""

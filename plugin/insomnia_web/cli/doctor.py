@@ -266,7 +266,7 @@ def check_provider(setup: Setup) -> Iterator[Finding]:
 
 def check_rerank(setup: Setup) -> Iterator[Finding]:
     """The reranker ``web.pipeline.rerank`` names, when it names one: a name no plugin
-    registered stops the runtime from starting."""
+    registered stops the runtime from starting, and ``static`` needs the rerank extra."""
     manifest, found = setup.manifest, setup.plugins
     if manifest is None or found is None or found.problem is not None:
         return
@@ -275,6 +275,14 @@ def check_rerank(setup: Setup) -> Iterator[Finding]:
     if problem is not None:
         fix = "set web.pipeline.rerank to one of the choices, or install the plugin that has it"
         yield Finding(check="rerank", status="fail", detail=problem, fix=fix)
+    elif rerank == "static" and not all(map(_installed, extras().get("rerank", ["wordllama"]))):
+        yield Finding(
+            check="rerank",
+            status="warn",
+            detail="static: the rerank extra is not installed: excerpt searches answer "
+            "not_configured",
+            fix="pip install 'insomnia-web[rerank]'",
+        )
     elif rerank != "none":
         yield Finding(check="rerank", status="ok", detail=rerank)
 
