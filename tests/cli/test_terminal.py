@@ -78,6 +78,17 @@ def test_mcp_on_a_terminal_says_what_it_is(tmp_path: Path, manifest: Path) -> No
         assert screen.count("\n") == 1
 
 
+def test_mcp_that_cannot_start_says_only_why(tmp_path: Path) -> None:
+    """`insomnia-web mcp` on a terminal with a manifest the runtime refuses says why and
+    exits 2, without first saying that it speaks MCP."""
+    manifest = tmp_path / "m.toml"
+    manifest.write_text('[web.search]\nprovider = "nope"\n')
+    with on_terminal("mcp", "--manifest", str(manifest), cwd=tmp_path) as term:
+        assert term.proc.wait(30) == 2
+        screen = term.read_until("no search provider named 'nope'")
+        assert "speaking MCP" not in screen
+
+
 def _stdout_line(term: Terminal, timeout: float = 30) -> str:
     """The next line the process writes to stdout (fails after *timeout* seconds)."""
     assert term.proc.stdout is not None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from mcp import types
@@ -201,10 +201,15 @@ def build_server(runtime: Runtime) -> Server[Any]:
 
 
 async def serve_stdio(
-    manifest: Manifest, *, plugins: Iterable[object] = (), load_entrypoints: bool = True
+    manifest: Manifest,
+    *,
+    plugins: Iterable[object] = (),
+    load_entrypoints: bool = True,
+    ready: Callable[[], None] | None = None,
 ) -> None:
     """Serve the manifest's tools on stdin/stdout until the client closes the connection
-    (or, on a terminal, until Ctrl-C or Ctrl-D)."""
+    (or, on a terminal, until Ctrl-C or Ctrl-D); *ready* is called once the runtime has
+    started, before the first message is read."""
     async with Runtime(
         manifest,
         prompter=ElicitationPrompter(),
@@ -213,6 +218,8 @@ async def serve_stdio(
         load_entrypoints=load_entrypoints,
     ) as runtime:
         server = build_server(runtime)
+        if ready is not None:
+            ready()
         async with stdio_server(stdin=terminal_input()) as (read_stream, write_stream):
             await server.run(
                 SurrogateSafeStream(read_stream),
@@ -221,7 +228,12 @@ async def serve_stdio(
             )
 
 
-def run_stdio(manifest: Manifest, *, plugins: Iterable[object] = ()) -> int:
+def run_stdio(
+    manifest: Manifest,
+    *,
+    plugins: Iterable[object] = (),
+    ready: Callable[[], None] | None = None,
+) -> int:
     """Run :func:`serve_stdio` to completion; the exit status for the CLI."""
-    asyncio.run(serve_stdio(manifest, plugins=plugins))
+    asyncio.run(serve_stdio(manifest, plugins=plugins, ready=ready))
     return 0
