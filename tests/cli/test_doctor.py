@@ -18,7 +18,7 @@ from insomnia_web import (
     hookimpl,
 )
 from insomnia_web.cli import doctor
-from insomnia_web.plugins import make_plugin_manager
+from insomnia_web.plugins import installed_plugins, make_plugin_manager
 from tests.plugins.broken import Unbuildable
 
 from ..cache.backends import SKIP_REASON, backend_config, postgres_url
@@ -264,6 +264,12 @@ def test_the_static_reranker_without_its_extra_is_a_warning(
         assert rerank["fix"] == "pip install 'insomnia-web[rerank]'"
 
 
+def _installed_with(name: str) -> list[str]:
+    """The plugins a subprocess sees installed: the test's *name* and those of the
+    environment (a plugin author's own), sorted."""
+    return sorted({name, *installed_plugins()})
+
+
 def test_insomnia_plugins_naming_no_installed_plugin_is_a_warning(tmp_path: Path) -> None:
     """An INSOMNIA_PLUGINS name no installed plugin has (a typo) is a warning naming it and
     the installed ones, and the installed plugins it leaves out are listed."""
@@ -271,16 +277,18 @@ def test_insomnia_plugins_naming_no_installed_plugin_is_a_warning(tmp_path: Path
     env["INSOMNIA_PLUGINS"] = "acm"
     done = run("doctor", "--json", cwd=tmp_path, env=env)
     found = [c for c in json.loads(done.stdout)["checks"] if c["check"] == "plugins"]
+    installed = ", ".join(_installed_with("acme"))
     assert [(c["status"], c["detail"]) for c in found] == [
         ("warn", "INSOMNIA_PLUGINS names acm, which no installed plugin is called"),
-        ("info", "installed, not loaded (not in INSOMNIA_PLUGINS): acme"),
+        ("info", f"installed, not loaded (not in INSOMNIA_PLUGINS): {installed}"),
     ]
-    assert "installed: acme" in found[0]["fix"]
+    assert f"installed: {installed}" in found[0]["fix"]
 
 
 def test_insomnia_plugins_that_loads_every_plugin_says_nothing(tmp_path: Path) -> None:
     """INSOMNIA_PLUGINS naming every installed plugin adds no plugins finding."""
     env = install_plugin(tmp_path, "acme", "")
+    env["INSOMNIA_PLUGINS"] = ",".join(_installed_with("acme"))
     done = run("doctor", "--json", cwd=tmp_path, env=env)
     checks = [c["check"] for c in json.loads(done.stdout)["checks"]]
     assert "plugins" not in checks
