@@ -45,7 +45,7 @@ async def test_guide_example_tests_pass(tmp_path: Path, monkeypatch: pytest.Monk
             for name, fn in vars(module).items()
             if name.startswith("test_") and inspect.iscoroutinefunction(fn)
         ]
-        assert len(cases) == 2
+        assert len(cases) == 3
         for case in cases:
             with pytest.MonkeyPatch.context() as mp:
                 await case(mp)
