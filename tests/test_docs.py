@@ -13,6 +13,7 @@ import pytest
 
 import insomnia_web
 from insomnia_web import hookspecs
+from insomnia_web.history import JsonlHistory, ToolResultEvent, decode_event
 
 ROOT = Path(__file__).resolve().parents[1]
 HOOKS_MD = (ROOT / "hooks.md").read_text()
@@ -201,3 +202,21 @@ def test_every_readme_python_block_is_run_by_a_test() -> None:
     for block in blocks:
         assert sum(marker in block for marker in README_EXAMPLE_MARKERS) == 1, block[:200]
     assert len(blocks) == len(README_EXAMPLE_MARKERS)
+
+
+def test_readme_says_how_the_history_file_stores_a_page_once(tmp_path: Path) -> None:
+    """What the README says of a stored tool_result holds: an output string its text repeats
+    is written as ``{"$in_text": [start, end]}``, that slice of the text, and
+    ``decode_event`` puts it back."""
+    page = "A paragraph of the page, long enough to be stored only once in the file. " * 4
+    event = ToolResultEvent(call_id="c", ok=True, output={"text": page}, text=f"URL: x\n{page}")
+    sink = JsonlHistory(tmp_path / "history.jsonl")
+    sink.append(event)
+    line = sink.path.read_bytes().strip()
+    stored = json.loads(line)
+    start, end = stored["output"]["text"]["$in_text"]
+    assert stored["text"][start:end] == page
+    assert decode_event(line) == event
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert '`{"$in_text": [start, end]}`, the slice of `text` it equals' in readme
+    assert "`insomnia_web.history.decode_event(line)`" in readme

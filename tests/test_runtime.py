@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -613,3 +614,27 @@ async def test_an_answer_the_prompter_may_not_give_is_a_denial(answer: Any) -> N
     perm = next(e for e in events(runtime) if isinstance(e, PermissionEvent))
     assert (perm.decision, perm.by) == ("deny", "default")
     assert runtime.permission_for("Echo", "a.example") == "ask"
+
+
+class FailingPrompter:
+    """A host's prompter whose question cannot be put (its window went away)."""
+
+    async def ask(self, request: PromptRequest) -> Answer:
+        raise RuntimeError("the window is gone")
+
+
+@pytest.mark.asyncio
+async def test_a_prompter_that_raises_is_a_denial_naming_it(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A prompter that raises refuses the call as nobody answered, saying the prompter failed
+    (not that the tool did), with a permission event and its traceback logged."""
+    runtime = make_runtime(prompter=FailingPrompter())
+    with caplog.at_level(logging.ERROR, logger="insomnia_web.runtime"):
+        result = await runtime.call_tool("Echo", {"host": "a.example"})
+    assert result.error is not None
+    assert result.error.code == "permission_denied"
+    assert "the prompter failed (RuntimeError)" in result.error.message
+    perm = next(e for e in events(runtime) if isinstance(e, PermissionEvent))
+    assert (perm.decision, perm.by) == ("deny", "default")
+    assert any(r.exc_info and r.exc_info[0] is RuntimeError for r in caplog.records)

@@ -47,6 +47,7 @@ __all__ = [
     "installed_plugins",
     "make_plugin_manager",
     "plugin_callers",
+    "unknown_reranker",
     "wanted_plugins",
 ]
 
@@ -398,11 +399,17 @@ def check_names(
             f"is registered (registered: {', '.join(registered) or 'none'})",
             key="web.search.provider",
         )
+    problem = None if rerankers is None else unknown_reranker(manifest, rerankers)
+    if problem is not None:
+        raise ManifestError(f"{source}: web.pipeline.rerank: {problem}", key="web.pipeline.rerank")
+
+
+def unknown_reranker(manifest: Manifest, rerankers: Iterable[str]) -> str | None:
+    """Why ``web.pipeline.rerank`` names no registered reranker (``None``: it names one, or
+    ``"none"``)."""
     rerank = manifest.web.pipeline.rerank
-    if rerankers is not None and rerank != "none" and rerank not in set(rerankers):
-        choices = ", ".join(["none", *sorted(rerankers)])
-        raise ManifestError(
-            f"{source}: web.pipeline.rerank: no reranker named {rerank!r} is registered "
-            f"(choices: {choices})",
-            key="web.pipeline.rerank",
-        )
+    registered = set(rerankers)
+    if rerank == "none" or rerank in registered:
+        return None
+    choices = ", ".join(["none", *sorted(registered)])
+    return f"no reranker named {rerank!r} is registered (choices: {choices})"

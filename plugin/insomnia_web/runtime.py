@@ -389,6 +389,32 @@ class Runtime(AsyncClosing):
             call = ToolCall(id="probe", tool=tool, input={}, domains=(name,))
         return self._effective(call)[1]
 
+    async def _put(self, call: ToolCall, decision: Decision) -> tuple[Level, Who, str]:
+        """Put *call*'s ``ask`` to the prompter: the level, who settled it, and why.
+
+        Anything but a person's answer (nobody to ask, an answer it may not give, a prompter
+        that raises) refuses the call, as nobody allowed it.
+        """
+        request = PromptRequest(
+            call=call, reason=decision.reason, rule=decision.rule, prompt=decision.prompt
+        )
+        try:
+            answer = await self.prompter.ask(request)
+        except Exception as exc:  # the host's prompter: the question could not be put
+            log.error("the prompter failed on a question about %s", call.tool, exc_info=True)
+            failed = type(exc).__name__
+            return "deny", "default", f"{decision.reason}, and the prompter failed ({failed})"
+        if answer == "unavailable":
+            return "deny", "default", f"{decision.reason}, and nobody can be asked here"
+        if answer not in _ANSWERS:
+            odd = (
+                f"the prompter answered {answer!r}, which is not once, always, deny or unavailable"
+            )
+            return "deny", "default", f"{decision.reason}, and {odd}"
+        if answer == "always":
+            self._grants.update(self._grant_keys(call))
+        return ("deny" if answer == "deny" else "allow"), "user", f"user answered {answer}"
+
     async def _settle(self, call: ToolCall) -> tuple[Level, Who, str, Decision]:
         """The final level of *call* after any prompt, recorded as a ``permission`` event."""
         decision, level, who = self._effective(call)
@@ -397,29 +423,7 @@ class Runtime(AsyncClosing):
             if level == "allow":
                 reason = "allowed always for this session"
             else:
-                answer = await self.prompter.ask(
-                    PromptRequest(
-                        call=call,
-                        reason=decision.reason,
-                        rule=decision.rule,
-                        prompt=decision.prompt,
-                    )
-                )
-                if answer == "unavailable":
-                    who, level = "default", "deny"
-                    reason = f"{decision.reason}, and nobody can be asked here"
-                elif answer not in _ANSWERS:
-                    who, level = "default", "deny"
-                    reason = (
-                        f"{decision.reason}, and the prompter answered {answer!r}, "
-                        "which is not once, always, deny or unavailable"
-                    )
-                else:
-                    who = "user"
-                    if answer == "always":
-                        self._grants.update(self._grant_keys(call))
-                    level = "deny" if answer == "deny" else "allow"
-                    reason = f"user answered {answer}"
+                level, who, reason = await self._put(call, decision)
         self._record(
             PermissionEvent(
                 call_id=call.id,

@@ -19,7 +19,7 @@ from insomnia_web import (
 )
 from insomnia_web.cli import doctor
 from insomnia_web.errors import plugin_remedy
-from insomnia_web.plugins import make_plugin_manager
+from insomnia_web.plugins import installed_plugins, make_plugin_manager
 from tests.plugins.broken import Unbuildable
 
 from ..cache.backends import SKIP_REASON, backend_config, postgres_url
@@ -77,8 +77,13 @@ def test_a_missing_key_fails_with_the_variable_never_the_value(tmp_path: Path) -
             "history",
             "a-file is not a directory",
         ),
+        (
+            '[web.pipeline]\nrerank = "statc"\n',
+            "rerank",
+            "no reranker named 'statc' is registered (choices: none, static)",
+        ),
     ],
-    ids=["provider", "rule", "history"],
+    ids=["provider", "rule", "history", "rerank"],
 )
 def test_what_the_runtime_refuses_is_a_failed_check(
     text: str, check: str, said: str, tmp_path: Path
@@ -95,6 +100,8 @@ def test_what_the_runtime_refuses_is_a_failed_check(
     assert checks[check]["fix"]
     if check == "provider":
         assert checks[check]["fix"].startswith("set web.search.provider to one of brave, searxng")
+    if check == "rerank":
+        assert checks[check]["fix"].startswith("set web.pipeline.rerank to one of the choices")
     assert {"manifest", "provider", "permissions", "cache", "history"} <= set(checks)
     tools = run("tools", "--manifest", str(manifest), cwd=tmp_path)
     assert tools.returncode == 2
@@ -251,6 +258,30 @@ def test_a_provider_that_cannot_be_built_is_a_failed_check(
     assert "could not be built: KeyError" in checks["provider"]["detail"]
 
 
+@pytest.mark.parametrize(("installed", "status"), [(True, "ok"), (False, "warn")])
+def test_the_static_reranker_without_its_extra_is_a_warning(
+    installed: bool, status: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rerank = "static" is ok with the rerank extra installed, and a warning with the pip
+    command without it (excerpt searches would answer not_configured)."""
+    real = doctor._installed
+    monkeypatch.setattr(
+        doctor, "_installed", lambda dist: real(dist) if installed or dist != "wordllama" else None
+    )
+    text = '[web.pipeline]\nrerank = "static"\n'
+    rerank = _doctor_with([], text, tmp_path, monkeypatch)["rerank"]
+    assert rerank["status"] == status
+    if not installed:
+        assert "excerpt searches answer not_configured" in rerank["detail"]
+        assert rerank["fix"] == "pip install 'insomnia-web[rerank]'"
+
+
+def _installed_with(name: str) -> list[str]:
+    """The plugins a subprocess sees installed: the test's *name* and those of the
+    environment (a plugin author's own), sorted."""
+    return sorted({name, *installed_plugins()})
+
+
 def test_insomnia_plugins_naming_no_installed_plugin_is_a_warning(tmp_path: Path) -> None:
     """An INSOMNIA_PLUGINS name no installed plugin has (a typo) is a warning naming it and
     the installed ones, and the installed plugins it leaves out are listed."""
@@ -258,16 +289,18 @@ def test_insomnia_plugins_naming_no_installed_plugin_is_a_warning(tmp_path: Path
     env["INSOMNIA_PLUGINS"] = "acm"
     done = run("doctor", "--json", cwd=tmp_path, env=env)
     found = [c for c in json.loads(done.stdout)["checks"] if c["check"] == "plugins"]
+    installed = ", ".join(_installed_with("acme"))
     assert [(c["status"], c["detail"]) for c in found] == [
         ("warn", "INSOMNIA_PLUGINS names acm, which no installed plugin is called"),
-        ("info", "installed, not loaded (not in INSOMNIA_PLUGINS): acme"),
+        ("info", f"installed, not loaded (not in INSOMNIA_PLUGINS): {installed}"),
     ]
-    assert "installed: acme" in found[0]["fix"]
+    assert f"installed: {installed}" in found[0]["fix"]
 
 
 def test_insomnia_plugins_that_loads_every_plugin_says_nothing(tmp_path: Path) -> None:
     """INSOMNIA_PLUGINS naming every installed plugin adds no plugins finding."""
     env = install_plugin(tmp_path, "acme", "")
+    env["INSOMNIA_PLUGINS"] = ",".join(_installed_with("acme"))
     done = run("doctor", "--json", cwd=tmp_path, env=env)
     checks = [c["check"] for c in json.loads(done.stdout)["checks"]]
     assert "plugins" not in checks

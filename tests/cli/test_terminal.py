@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+import json
+import select
 import subprocess
 from pathlib import Path
 
-from .support import SLOW_S, on_terminal, run
+from .support import SLOW_S, Terminal, on_terminal, run
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "a person at a terminal", "version": "0"},
+    },
+}
 
 
 def test_an_unknown_answer_asks_again(tmp_path: Path, manifest: Path, port: int) -> None:
@@ -63,6 +76,39 @@ def test_mcp_on_a_terminal_says_what_it_is(tmp_path: Path, manifest: Path) -> No
         screen = term.read_until("\n")
         assert screen.startswith("insomnia-web mcp: speaking MCP on stdin/stdout")
         assert screen.count("\n") == 1
+
+
+def test_mcp_that_cannot_start_says_only_why(tmp_path: Path) -> None:
+    """`insomnia-web mcp` on a terminal with a manifest the runtime refuses says why and
+    exits 2, without first saying that it speaks MCP."""
+    manifest = tmp_path / "m.toml"
+    manifest.write_text('[web.search]\nprovider = "nope"\n')
+    with on_terminal("mcp", "--manifest", str(manifest), cwd=tmp_path) as term:
+        assert term.proc.wait(30) == 2
+        screen = term.read_until("no search provider named 'nope'")
+        assert "speaking MCP" not in screen
+
+
+def _stdout_line(term: Terminal, timeout: float = 30) -> str:
+    """The next line the process writes to stdout (fails after *timeout* seconds)."""
+    assert term.proc.stdout is not None
+    ready = select.select([term.proc.stdout], [], [], timeout)[0]
+    assert ready, "nothing written to stdout"
+    return term.proc.stdout.readline().decode()
+
+
+def test_ctrl_c_stops_mcp_on_a_terminal(tmp_path: Path, manifest: Path) -> None:
+    """`insomnia-web mcp` started by hand and serving ends with status 130 at Ctrl-C,
+    without waiting for a line of input."""
+    with on_terminal("mcp", "--manifest", str(manifest), cwd=tmp_path) as term:
+        term.type(json.dumps(INITIALIZE) + "\n")
+        assert json.loads(_stdout_line(term))["id"] == 1  # serving: waiting for the next line
+        term.interrupt()
+        try:
+            status = term.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("mcp still waits for a line after Ctrl-C") from None
+        assert status == 130
 
 
 def test_a_redirect_to_an_asked_host_is_its_own_question(

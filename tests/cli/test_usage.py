@@ -61,6 +61,15 @@ def test_double_dash_ends_the_options(tmp_path: Path) -> None:
     assert "file name starts with a dash" in done.stdout
 
 
+def test_an_option_after_double_dash_is_named_as_such(tmp_path: Path) -> None:
+    """An option of the command written after `--` is said to be read as an argument there,
+    not offered as its own correction (`--mode: did you mean --mode?`)."""
+    done = run("search", "--", "-q", "--mode", "results", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "did you mean" not in done.stderr
+    assert "--mode comes after --, which ends the options: write it before --" in done.stderr
+
+
 @pytest.mark.parametrize(
     ("argv", "said"),
     [

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from insomnia_web import ManifestError, Runtime, parse_manifest
+
 DOC = Path(__file__).resolve().parents[2] / "hooks.md"
 SECTION = "## Writing a search provider"
 BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
@@ -43,10 +45,24 @@ async def test_guide_example_tests_pass(tmp_path: Path, monkeypatch: pytest.Monk
             for name, fn in vars(module).items()
             if name.startswith("test_") and inspect.iscoroutinefunction(fn)
         ]
-        assert len(cases) == 2
+        assert len(cases) == 3
         for case in cases:
             with pytest.MonkeyPatch.context() as mp:
                 await case(mp)
     finally:
         sys.modules.pop("acme_search", None)
         sys.modules.pop("acme_search_guide_tests", None)
+
+
+def test_guide_says_what_an_unregistered_provider_name_does() -> None:
+    """The guide's word for a provider name no plugin registered is what the runtime does:
+    it refuses to start with a ManifestError naming web.search.provider and the choices."""
+    manifest = parse_manifest({"web": {"search": {"provider": "acmee"}}})
+    with pytest.raises(ManifestError, match=r"registered: brave, searxng\)") as refused:
+        Runtime(manifest, load_entrypoints=False)
+    assert refused.value.key == "web.search.provider"
+    guide = " ".join(DOC.read_text(encoding="utf-8").split(SECTION, 1)[1].split())
+    assert (
+        "A provider name no plugin registered stops the runtime from starting: a "
+        "`ManifestError` naming `web.search.provider` and the registered providers" in guide
+    )

@@ -42,6 +42,7 @@ from ..plugins import (
     collect_tools,
     installed_plugins,
     make_plugin_manager,
+    unknown_reranker,
     wanted_plugins,
 )
 from ..textcheck import terminal_safe
@@ -70,6 +71,7 @@ class Registry(msgspec.Struct, frozen=True, kw_only=True):
 
     tools: tuple[str, ...]
     providers: Mapping[str, type[SearchProvider]]
+    rerankers: tuple[str, ...] = ()
     by_plugin: Mapping[str, str] = msgspec.field(default_factory=dict)
     """Each plugin's name and what it registers, in words."""
     problem: str | None = None
@@ -129,7 +131,7 @@ def check_manifest(setup: Setup) -> Iterator[Finding]:
 
 
 def registry(manifest: Manifest) -> Registry:
-    """The tools and search providers the plugins register for *manifest*.
+    """The tools, search providers and rerankers the plugins register for *manifest*.
 
     Built from the plugin manager, not a :class:`Runtime`: a runtime refuses to start on the
     very problems the checks are meant to report. A plugin that fails makes a registry with
@@ -157,6 +159,7 @@ def registry(manifest: Manifest) -> Registry:
     return Registry(
         tools=tuple(tools),
         providers={name: reg.cls for name, reg in providers.items()},
+        rerankers=tuple(rerankers),
         by_plugin=by_plugin,
     )
 
@@ -265,6 +268,29 @@ def check_provider(setup: Setup) -> Iterator[Finding]:
         detail=f"{detail}: {why}",
         fix=fix or "configure the provider's table in the manifest (insomnia-web schema)",
     )
+
+
+def check_rerank(setup: Setup) -> Iterator[Finding]:
+    """The reranker ``web.pipeline.rerank`` names, when it names one: a name no plugin
+    registered stops the runtime from starting, and ``static`` needs the rerank extra."""
+    manifest, found = setup.manifest, setup.plugins
+    if manifest is None or found is None or found.problem is not None:
+        return
+    rerank = manifest.web.pipeline.rerank
+    problem = unknown_reranker(manifest, found.rerankers)
+    if problem is not None:
+        fix = "set web.pipeline.rerank to one of the choices, or install the plugin that has it"
+        yield Finding(check="rerank", status="fail", detail=problem, fix=fix)
+    elif rerank == "static" and not all(map(_installed, extras().get("rerank", ["wordllama"]))):
+        yield Finding(
+            check="rerank",
+            status="warn",
+            detail="static: the rerank extra is not installed: excerpt searches answer "
+            "not_configured",
+            fix="pip install 'insomnia-web[rerank]'",
+        )
+    elif rerank != "none":
+        yield Finding(check="rerank", status="ok", detail=rerank)
 
 
 def check_permissions(setup: Setup) -> Iterator[Finding]:
@@ -475,6 +501,7 @@ CHECKS: tuple[Callable[[Setup], Iterator[Finding]], ...] = (
     check_manifest,
     check_plugins,
     check_provider,
+    check_rerank,
     check_permissions,
     check_url_policy,
     check_cache,

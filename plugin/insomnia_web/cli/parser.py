@@ -165,13 +165,20 @@ class CommandParser(argparse.ArgumentParser):
         return None
 
     def refuse_unknown(self, unknown: Sequence[str]) -> None:
-        """Exit 2 for *unknown* arguments, suggesting the option each dashed one resembles."""
+        """Exit 2 for *unknown* arguments, suggesting the option each dashed one resembles.
+
+        One of the command's own options is unknown only after ``--``, which ends them.
+        """
         options = [o for a in self._actions for o in a.option_strings if o.startswith("--")]
         hints = []
         for word in unknown:
-            near = _nearest(word.split("=", 1)[0], options) if word.startswith("--") else None
+            flag = word.split("=", 1)[0]
+            if flag in options:
+                hints.append(f"{flag} comes after --, which ends the options: write it before --")
+                continue
+            near = _nearest(flag, options) if word.startswith("--") else None
             if near is not None:
-                hints.append(f"{word.split('=', 1)[0]}: did you mean {near}?")
+                hints.append(f"{flag}: did you mean {near}?")
         message = f"unrecognized arguments: {' '.join(unknown)}"
         self.error("; ".join([message, *hints]))
 

@@ -1,7 +1,8 @@
 """``insomnia-web mcp``: the stdio MCP server, started by an MCP client.
 
 Started by hand on a terminal, it says on stderr what it is (stdout belongs to the
-protocol), so a person who typed the command is not left facing a silent process.
+protocol), so a person who typed the command is not left facing a silent process; it says
+so once its runtime has started, so a server that cannot start says only why.
 """
 
 from __future__ import annotations
@@ -20,8 +21,14 @@ TERMINAL_NOTICE = (
 )
 
 
+def _say_what_this_is() -> None:
+    sys.stderr.write(TERMINAL_NOTICE + "\n")
+    sys.stderr.flush()
+
+
 def run_mcp(manifest: Manifest) -> int:
-    """Serve *manifest*'s tools until the client closes stdin."""
+    """Serve *manifest*'s tools until the client closes stdin; on a terminal, once the
+    runtime has started, say what this is."""
     try:
         from ..mcp_server import run_stdio
     except ImportError as exc:
@@ -30,7 +37,5 @@ def run_mcp(manifest: Manifest) -> int:
             f"the MCP server needs the mcp extra ({exc})",
             remedy="Install the mcp extra (pip install 'insomnia-web[mcp]').",
         ) from exc
-    if is_terminal(sys.stdin) and is_terminal(sys.stderr):
-        sys.stderr.write(TERMINAL_NOTICE + "\n")
-        sys.stderr.flush()
-    return run_stdio(manifest)
+    on_terminal = is_terminal(sys.stdin) and is_terminal(sys.stderr)
+    return run_stdio(manifest, ready=_say_what_this_is if on_terminal else None)

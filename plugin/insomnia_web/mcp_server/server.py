@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from mcp import types
@@ -33,6 +33,7 @@ from .permission import (
 )
 from .progress import ProgressRelay, relaying
 from .surrogates import INVALID_FIELD_KEY, SurrogateSafeStream
+from .terminal import terminal_input
 from .wording import Renamer
 
 __all__ = [
@@ -200,9 +201,15 @@ def build_server(runtime: Runtime) -> Server[Any]:
 
 
 async def serve_stdio(
-    manifest: Manifest, *, plugins: Iterable[object] = (), load_entrypoints: bool = True
+    manifest: Manifest,
+    *,
+    plugins: Iterable[object] = (),
+    load_entrypoints: bool = True,
+    ready: Callable[[], None] | None = None,
 ) -> None:
-    """Serve the manifest's tools on stdin/stdout until the client closes the connection."""
+    """Serve the manifest's tools on stdin/stdout until the client closes the connection
+    (or, on a terminal, until Ctrl-C or Ctrl-D); *ready* is called once the runtime has
+    started, before the first message is read."""
     async with Runtime(
         manifest,
         prompter=ElicitationPrompter(),
@@ -211,7 +218,9 @@ async def serve_stdio(
         load_entrypoints=load_entrypoints,
     ) as runtime:
         server = build_server(runtime)
-        async with stdio_server() as (read_stream, write_stream):
+        if ready is not None:
+            ready()
+        async with stdio_server(stdin=terminal_input()) as (read_stream, write_stream):
             await server.run(
                 SurrogateSafeStream(read_stream),
                 write_stream,
@@ -219,7 +228,12 @@ async def serve_stdio(
             )
 
 
-def run_stdio(manifest: Manifest, *, plugins: Iterable[object] = ()) -> int:
+def run_stdio(
+    manifest: Manifest,
+    *,
+    plugins: Iterable[object] = (),
+    ready: Callable[[], None] | None = None,
+) -> int:
     """Run :func:`serve_stdio` to completion; the exit status for the CLI."""
-    asyncio.run(serve_stdio(manifest, plugins=plugins))
+    asyncio.run(serve_stdio(manifest, plugins=plugins, ready=ready))
     return 0
