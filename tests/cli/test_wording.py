@@ -75,7 +75,7 @@ def test_fetch_without_scheme_asks_for_https(tmp_path: Path, manifest: Path, por
     """The console script fetches `site.test:PORT/` over https (this plain-http site fails)."""
     done = run("fetch", f"site.test:{port}/", "--manifest", str(manifest), cwd=tmp_path)
     assert done.returncode == 1
-    assert done.stderr.startswith("Error [tls_error]: TLS with site.test failed")
+    assert done.stderr.startswith(f"Error [tls_error]: site.test does not speak TLS on port {port}")
 
 
 def test_cache_clear_counts_one_entry(tmp_path: Path, manifest: Path, port: int) -> None:

@@ -162,3 +162,20 @@ async def test_https_to_http_redirect_is_blocked_end_to_end(
         assert (LOOPBACK, plain_port) not in dial_guard.dialled
     finally:
         await runner.cleanup()
+
+
+@pytest.mark.asyncio
+async def test_https_to_a_plain_http_port_says_the_server_does_not_speak_tls(
+    make_client: MakeClient, serve_app: Callable[[web.Application], Awaitable[int]]
+) -> None:
+    """An https:// URL whose port serves plain HTTP is a tls_error saying the server does not
+    speak TLS there, with the http:// URL as the remedy, not a certificate hint."""
+    port = await serve_app(web.Application())
+    with pytest.raises(ToolError) as info:
+        await make_client(port).fetch(f"https://{SITE}:{port}/")
+    error = info.value
+    assert error.code == "tls_error"
+    assert error.message.startswith(f"{SITE} does not speak TLS on port {port}")
+    assert "certificate" not in error.hint
+    assert error.remedy is not None
+    assert error.remedy.startswith(f"Use http://{SITE}:{port} (plain HTTP, unencrypted)")

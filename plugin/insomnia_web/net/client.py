@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import ssl
 import time
 from collections.abc import Awaitable, Callable, Mapping
 
@@ -84,14 +85,40 @@ def _connect_error(exc: aiohttp.ClientConnectorError, grant: ConnectPermit) -> T
     return ToolError("connection_error", f"cannot connect to {grant.host}: {exc.os_error}")
 
 
-def _client_error(exc: aiohttp.ClientError, grant: ConnectPermit) -> ToolError:
-    """Translate an aiohttp failure into the tool error the model sees."""
+_NOT_TLS = frozenset(
+    {"WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "PACKET_LENGTH_TOO_LONG", "UNKNOWN_PROTOCOL"}
+)
+"""OpenSSL's reasons for a handshake whose answer was not TLS records at all (a plain-HTTP
+server answers ``HTTP/1.1 400``): OpenSSL 3.0 and 3.1 say ``WRONG_VERSION_NUMBER``, 3.2 and
+later ``RECORD_LAYER_FAILURE``."""
+
+
+def _tls_error(exc: aiohttp.ClientSSLError, grant: ConnectPermit, url: URL) -> ToolError:
+    """A failed TLS handshake: a server that does not speak TLS on the port, or one whose
+    certificate could not be verified (the code's default hint)."""
+    cause = exc.os_error if isinstance(exc, aiohttp.ClientConnectorError) else exc
+    if isinstance(cause, ssl.SSLError) and cause.reason in _NOT_TLS:
+        plain = url.with_scheme("http").with_port(url.port).origin()
+        return ToolError(
+            "tls_error",
+            f"{grant.host} does not speak TLS on port {url.port}: the server there answered "
+            f"without TLS, as a plain-HTTP server does ({cause.reason})",
+            hint="The server does not speak HTTPS on this port; do not retry. Try another "
+            "source, or the same URL with http:// if an unencrypted page will do.",
+            remedy=f"Use {plain} (plain HTTP, unencrypted) if the server is meant to serve "
+            "HTTP there; otherwise use the port it serves HTTPS on.",
+        )
+    return ToolError("tls_error", f"TLS with {grant.host} failed: {_first_line(exc)}")
+
+
+def _client_error(exc: aiohttp.ClientError, grant: ConnectPermit, url: URL) -> ToolError:
+    """Translate an aiohttp failure into the tool error the model sees (*url* requested)."""
     if isinstance(exc, aiohttp.ConnectionTimeoutError):
         return ToolTimeout(f"connecting to {grant.host} timed out", phase="connect")
     if isinstance(exc, aiohttp.ServerTimeoutError):
         return ToolTimeout(f"{grant.host} stopped sending", phase="read")
     if isinstance(exc, aiohttp.ClientSSLError):
-        return ToolError("tls_error", f"TLS with {grant.host} failed: {_first_line(exc)}")
+        return _tls_error(exc, grant, url)
     if isinstance(exc, aiohttp.ClientConnectorError):
         return _connect_error(exc, grant)
     if isinstance(exc, aiohttp.ClientPayloadError):
@@ -369,7 +396,7 @@ class _Fetch:
                     return location
                 return await self._read(resp, target, first)
         except aiohttp.ClientError as exc:
-            raise _client_error(exc, grant) from exc
+            raise _client_error(exc, grant, target.url) from exc
         finally:
             release()
 
