@@ -20,7 +20,7 @@ from insomnia_web import (
 from insomnia_web.cli import doctor
 from insomnia_web.errors import plugin_remedy
 from insomnia_web.plugins import installed_plugins, make_plugin_manager
-from tests.plugins.broken import Unbuildable
+from tests.plugins.broken import KeyOnly, Unbuildable, Unremedied
 
 from ..cache.backends import SKIP_REASON, backend_config, postgres_url
 from .support import install_plugin, run
@@ -248,14 +248,41 @@ def test_a_provider_that_is_not_configured_shows_its_remedy_as_the_fix(
     assert checks["provider"]["fix"].startswith("Set web.search.searxng.base_url to a SearXNG")
 
 
+def test_a_plugin_providers_remedy_is_the_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plugin provider's not_configured remedy (an environment variable to set) is the
+    check's fix, not advice to configure a manifest table."""
+    text = '[web.search]\nprovider = "key-only"\n'
+    checks = _doctor_with([ProviderPlugin(KeyOnly)], text, tmp_path, monkeypatch)
+    assert checks["provider"]["status"] == "fail"
+    assert checks["provider"]["fix"] == "Set KEY_ONLY_API_KEY to a Key-only Search API key."
+
+
+def test_a_provider_without_a_remedy_is_not_told_to_run_doctor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A provider's not_configured without a remedy of its own gets a fix pointing at its
+    message, not the default remedy (run doctor) nor a manifest table."""
+    text = '[web.search]\nprovider = "unremedied"\n'
+    checks = _doctor_with([ProviderPlugin(Unremedied)], text, tmp_path, monkeypatch)
+    provider = checks["provider"]
+    assert "needs UNREMEDIED_TOKEN set" in provider["detail"]
+    assert "doctor" not in provider["fix"]
+    assert "table" not in provider["fix"]
+    assert provider["fix"].startswith("set what the message names")
+
+
 def test_a_provider_that_cannot_be_built_is_a_failed_check(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A provider whose from_manifest raises is a failed provider check naming the exception."""
+    """A provider whose from_manifest raises is a failed provider check naming the exception,
+    whose fix is the remedy a search would give (fix or uninstall its plugin)."""
     text = '[web.search]\nprovider = "unbuildable"\n'
     checks = _doctor_with([ProviderPlugin(Unbuildable)], text, tmp_path, monkeypatch)
     assert checks["provider"]["status"] == "fail"
     assert "could not be built: KeyError" in checks["provider"]["detail"]
+    assert checks["provider"]["fix"].startswith("Fix or uninstall the plugin that provides it")
 
 
 @pytest.mark.parametrize(("installed", "status"), [(True, "ok"), (False, "warn")])

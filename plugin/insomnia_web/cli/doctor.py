@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Literal, TextIO
 import msgspec
 
 from ..config import CacheConfig, Manifest, load_manifest
-from ..errors import ManifestError, PluginError, ToolError
+from ..errors import ManifestError, PluginError, ToolError, default_remedy
 from ..history import JsonlHistory
 from ..hosts.addresses import METADATA_ADDRESSES, parse_cidrs
 from ..manifest_path import (
@@ -47,6 +47,7 @@ from ..plugins import (
 )
 from ..textcheck import terminal_safe
 from ..tools.fetch_progress import format_bytes
+from ..tools.services import broken_remedy
 
 if TYPE_CHECKING:
     from ..cache import CacheStats
@@ -207,21 +208,30 @@ def _plugin_selection(env: Mapping[str, str]) -> Iterator[Finding]:
         )
 
 
-def _provider_problem(
-    manifest: Manifest, found: Registry, name: str
-) -> tuple[str, str | None] | None:
-    """Why the provider *name* cannot be built from *manifest*, and the remedy its error
-    gives, if any (``None``: it can be built)."""
+_NO_REMEDY = "set what the message names: the provider gives no remedy of its own"
+
+
+def _provider_problem(manifest: Manifest, found: Registry, name: str) -> tuple[str, str] | None:
+    """Why the provider *name* cannot be built from *manifest*, and what the person can do:
+    the remedy its error gives (``None``: it can be built). The default remedy of a code is
+    not used: ``not_configured``'s says to run this command."""
     cls = found.providers.get(name)
     if cls is None:
-        known = ", ".join(sorted(found.providers)) or "none"
-        return f"no provider named {name!r} is registered (registered: {known})", None
+        known = ", ".join(sorted(found.providers))
+        return (
+            f"no provider named {name!r} is registered (registered: {known or 'none'})",
+            f"set web.search.provider to one of {known}, or install the plugin that has it",
+        )
     try:
         provider = cls.from_manifest(manifest)
     except ToolError as exc:
-        return exc.message, exc.remedy
+        remedy = exc.remedy if exc.remedy != default_remedy(exc.code) else None
+        return exc.message, remedy or _NO_REMEDY
     except Exception as exc:  # the provider's bug
-        return f"the search provider {name!r} could not be built: {type(exc).__name__}", None
+        return (
+            f"the search provider {name!r} could not be built: {type(exc).__name__}",
+            broken_remedy("search provider"),
+        )
     asyncio.run(provider.aclose())
     return None
 
@@ -257,17 +267,9 @@ def check_provider(setup: Setup) -> Iterator[Finding]:
         yield Finding(check="provider", status="ok", detail=detail)
         return
     why, fix = problem
-    if name == "brave":
+    if name == "brave" and name in found.providers:
         fix = f"export {search.brave.api_key_env}=YOUR-KEY"
-    if name not in found.providers:
-        known = ", ".join(sorted(found.providers))
-        fix = f"set web.search.provider to one of {known}, or install the plugin that has it"
-    yield Finding(
-        check="provider",
-        status="fail",
-        detail=f"{detail}: {why}",
-        fix=fix or "configure the provider's table in the manifest (insomnia-web schema)",
-    )
+    yield Finding(check="provider", status="fail", detail=f"{detail}: {why}", fix=fix)
 
 
 def check_rerank(setup: Setup) -> Iterator[Finding]:

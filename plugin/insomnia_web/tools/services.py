@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..rank.rerank import Reranker
     from ..search.base import SearchProvider
 
-__all__ = ["WebServices", "network_scope", "settings_digest"]
+__all__ = ["WebServices", "broken_remedy", "network_scope", "settings_digest"]
 
 
 def settings_digest(settings: object) -> str:
@@ -72,6 +72,11 @@ _BROKEN = {
     ),
 }
 """A broken provider or reranker: what a person can do, and what the model does meanwhile."""
+
+
+def broken_remedy(kind: Literal["search provider", "reranker"]) -> str:
+    """What a person can do about a provider or reranker whose code raised while being built."""
+    return _BROKEN[kind][0]
 
 
 def _build(kind: Literal["search provider", "reranker"], name: str, make: Callable[[], T]) -> T:
