@@ -93,3 +93,16 @@ def test_cache_help_says_what_clear_deletes(tmp_path: Path) -> None:
     shown = " ".join(run("cache", "--help", cwd=tmp_path).stdout.split())
     assert "the SQLite file or the PostgreSQL server" in shown
     assert "clear: delete every search, page and saved finding" in shown
+
+
+def test_policy_check_is_described_as_resolving_names() -> None:
+    """README and ``policy check --help`` say that a host name is looked up in DNS unless
+    ``--resolve`` gives its address, never that the check makes no lookup."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    help_text = dict(_parsers())["insomnia-web policy check"].format_help()
+    for text in (readme, help_text):
+        flat = " ".join(text.split())
+        assert "without connecting" not in flat
+        assert "no connection" not in flat
+    assert "resolves host names (DNS) unless --resolve" in " ".join(help_text.split())
+    assert "looks host names up in DNS unless `--resolve`" in " ".join(readme.split())

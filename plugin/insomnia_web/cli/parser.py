@@ -388,9 +388,10 @@ def _policy(sub: argparse._SubParsersAction[CommandParser]) -> None:
     psub = p.add_subparsers(dest="policy_command", required=True, metavar="SUBCOMMAND")
     pc = psub.add_parser(
         "check",
-        help="the policy verdict for each URL, without connecting",
-        description="The policy verdict for each URL, without connecting. "
-        "Exit status 1 when any URL is refused.",
+        help="the policy verdict for each URL (host names looked up, nothing sent)",
+        description="The policy verdict for each URL. It resolves host names (DNS) unless "
+        "--resolve or web.url_policy.resolve gives their addresses, and never connects to "
+        "the site. Exit status 1 when any URL is refused.",
         epilog=_example("policy check"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
