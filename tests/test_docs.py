@@ -219,4 +219,4 @@ def test_readme_says_how_the_history_file_stores_a_page_once(tmp_path: Path) -> 
     assert decode_event(line) == event
     readme = " ".join((ROOT / "README.md").read_text().split())
     assert '`{"$in_text": [start, end]}`, the slice of `text` it equals' in readme
-    assert "`insomnia_web.history.decode_event(line)`" in readme
+    assert "`insomnia_web.decode_event(line)`" in readme

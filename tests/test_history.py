@@ -6,8 +6,11 @@ import os
 import stat
 from pathlib import Path
 
+import msgspec
 import pytest
 
+import insomnia_web
+from insomnia_web import history
 from insomnia_web.errors import ToolError
 from insomnia_web.history import (
     Event,
@@ -36,6 +39,30 @@ def test_jsonl_round_trip(tmp_path: Path) -> None:
     lines = sink.path.read_bytes().splitlines()
     assert [decode_event(line) for line in lines] == written
     assert b'"type":"tool_call"' in lines[0]
+
+
+EVENTS: list[Event] = [
+    ToolCallEvent(call_id="c", tool="WebFetch", input={"url": "https://a.example/"}),
+    PermissionEvent(call_id="c", decision="allow", by="rule", rule="WebFetch"),
+    ProgressEvent(call_id="c", message="fetched", done=1, total=2),
+    ToolResultEvent(call_id="c", ok=True, text="page"),
+]
+
+
+@pytest.mark.parametrize("event", EVENTS, ids=lambda event: type(event).__name__)
+def test_an_events_type_is_the_tag_its_json_carries(event: Event) -> None:
+    """``event.type`` (also on the class) is the ``type`` its JSON line carries, read without
+    encoding it."""
+    assert event.type == type(event).type == msgspec.json.decode(msgspec.json.encode(event))["type"]
+    assert event.type == type(event).__struct_config__.tag
+
+
+def test_the_event_types_are_public() -> None:
+    """The event Structs, their union and ``decode_event`` are exported by ``insomnia_web``."""
+    for name in history.__all__:
+        if name.endswith("Event") or name in {"Event", "decode_event"}:
+            assert getattr(insomnia_web, name) is getattr(history, name), name
+            assert name in insomnia_web.__all__, name
 
 
 def test_multi_history_fans_out() -> None:

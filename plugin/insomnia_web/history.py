@@ -1,7 +1,10 @@
 """History events: what the host shows of every tool call, in order.
 
 Events are a msgspec tagged union (the ``type`` field), so a history is JSONL-able and can be
-decoded back with :func:`decode_event`. Nothing reaches the model that is not in a
+decoded back with :func:`decode_event`. A host tells them apart by class (``isinstance``,
+``match``) or by ``event.type``, the tag their JSON carries (``"tool_call"``), a class
+attribute typed as a ``Literal`` so that ``if event.type == "tool_result":`` narrows
+:data:`Event` for a type checker. Nothing reaches the model that is not in a
 ``tool_result`` event.
 
 The JSONL file (:class:`JsonlHistory`) stores a page's text once: a ``tool_result``'s output
@@ -20,7 +23,7 @@ import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, Protocol
+from typing import Any, BinaryIO, ClassVar, Literal, Protocol
 
 import msgspec
 
@@ -62,12 +65,16 @@ class _Event(msgspec.Struct, kw_only=True, frozen=True, tag_field="type"):
 class ToolCallEvent(_Event, tag="tool_call", frozen=True):
     """The model asked for a tool call (with its raw input)."""
 
+    type: ClassVar[Literal["tool_call"]] = "tool_call"
+
     tool: str
     input: dict[str, Any]
 
 
 class PermissionEvent(_Event, tag="permission", frozen=True):
     """The permission verdict of a call: who decided (a rule, the user, the default) and why."""
+
+    type: ClassVar[Literal["permission"]] = "permission"
 
     decision: Literal["allow", "deny"]
     by: Literal["rule", "user", "default"]
@@ -78,6 +85,8 @@ class PermissionEvent(_Event, tag="permission", frozen=True):
 class ProgressEvent(_Event, tag="progress", frozen=True):
     """Progress of multi-step work, e.g. pages fetched by an excerpt search."""
 
+    type: ClassVar[Literal["progress"]] = "progress"
+
     message: str
     done: int | None = None
     total: int | None = None
@@ -85,6 +94,8 @@ class ProgressEvent(_Event, tag="progress", frozen=True):
 
 class ToolResultEvent(_Event, tag="tool_result", frozen=True):
     """The result the model receives: structured output or an error."""
+
+    type: ClassVar[Literal["tool_result"]] = "tool_result"
 
     ok: bool
     output: dict[str, Any] | None = None
