@@ -220,3 +220,16 @@ def test_readme_says_how_the_history_file_stores_a_page_once(tmp_path: Path) -> 
     readme = " ".join((ROOT / "README.md").read_text().split())
     assert '`{"$in_text": [start, end]}`, the slice of `text` it equals' in readme
     assert "`insomnia_web.decode_event(line)`" in readme
+
+
+def test_the_docs_say_runtime_is_how_a_host_runs_the_tools() -> None:
+    """hooks.md, the README and ``ToolContext`` say that a host runs the tools through
+    ``Runtime`` (a ``ToolContext`` is built by the runtime for each call, with the reason),
+    and hooks.md no longer invites a host to run tools itself."""
+    hooks = " ".join(HOOKS_MD.split())
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    for text in (hooks, readme):
+        assert "`Runtime` is the supported way to run the tools" in text
+    assert "A host that runs tools itself" not in hooks
+    doc = " ".join((insomnia_web.ToolContext.__doc__ or "").split())
+    assert "Built by the runtime for each call" in doc

@@ -145,6 +145,11 @@ class ToolOutput(msgspec.Struct, Generic[OutT], frozen=True, kw_only=True):
 class ToolContext:
     """Per-call services the runtime hands to ``Tool.run``.
 
+    Built by the runtime for each call: hosts run tools through
+    :class:`~insomnia_web.Runtime`, as the context carries the call's permission (:attr:`client`
+    reaches only the hosts the call was allowed), its approvals of redirects and pages, and
+    its history. The constructor takes those parts and is not a stable API.
+
     *http* returns the runtime's shared :class:`~insomnia_web.net.SafeClient`, built on
     first use; :attr:`client` hands it to the tool once the call is authorized.
     """
