@@ -9,7 +9,9 @@ worker process that a deadline can stop (:func:`~.offload.convert_pdf_async`).
 
 Failures are typed, each with a hint: an encrypted document that opens only with a
 password and a document without any text (scanned pages) are ``unsupported_content``; a
-document pypdf cannot parse, or cut by the download limit, is ``content_decoding_error``.
+document pypdf cannot parse, or cut by the download limit, is ``content_decoding_error``,
+whose message names the exception pypdf raised but not its text (which quotes the file: the
+message is read outside the untrusted-content delimiters).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ _ENCRYPTED_HINT = (
 )
 _BROKEN_HINT = "The PDF is damaged or not a PDF; look for another copy of the document."
 _RAISE_LIMIT = "Raise web.fetch.max_response_bytes in the manifest to read larger PDFs."
+_UNREADABLE = (PyPdfError, NotImplementedError, ValueError, KeyError, TypeError, AttributeError)
+"""What pypdf raises on a damaged document, or on one in a filter it lacks."""
 
 
 def page_marker(number: int, total: int) -> str:
@@ -77,7 +81,7 @@ def _open(data: bytes, *, truncated: bool) -> PdfReader:
                 details={"content_type": "application/pdf", "reason": "encrypted"},
             )
         len(reader.pages)  # reads the page tree: a broken file fails here, not later
-    except (PyPdfError, DependencyError, ValueError, KeyError, TypeError, OSError) as exc:
+    except (*_UNREADABLE, DependencyError, OSError) as exc:
         if isinstance(exc, DependencyError):  # AES without a crypto library
             raise ToolError(
                 "unsupported_content",
@@ -104,7 +108,7 @@ def _broken(exc: BaseException, *, truncated: bool) -> ToolError:
         )
     return ToolError(
         "content_decoding_error",
-        f"The PDF cannot be read: {str(exc)[:200] or type(exc).__name__}.",
+        f"The PDF cannot be read (pypdf raised {type(exc).__name__}).",  # its text quotes the file
         hint=_BROKEN_HINT,
         details={"content_type": "application/pdf", "reason": "broken"},
     )
@@ -132,7 +136,7 @@ def extract_pdf(data: bytes, *, max_chars: int = 5_000_000, truncated: bool = Fa
                 break
             try:
                 text = _clean(page.extract_text() or "")
-            except (PyPdfError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            except _UNREADABLE as exc:
                 if not parts:
                     raise _broken(exc, truncated=truncated) from exc
                 text = "(this page could not be read)"
