@@ -1,7 +1,8 @@
 """PDF -> :class:`Extracted`: the text layer page by page, with page markers (pypdf).
 
 Each page's text follows a marker line ``[Page n of N]``, so a model reading a slice (and a
-person quoting it) knows where it is. The title comes from the document information
+person quoting it) knows where it is; a line of the text that reads like one is escaped
+with a backslash (``\\[Page 3 of 9]``). The title comes from the document information
 (``/Title``, else the XMP title), the author likewise; the page count is always given.
 pypdf bounds its own decompression (its filter limits); the text is cut after
 *max_chars* characters (``truncated``), and the caller runs this off the event loop, in a
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 import warnings
 from datetime import datetime
 
@@ -47,9 +49,18 @@ def page_marker(number: int, total: int) -> str:
     return f"[Page {number} of {total}]"
 
 
+_MARKER_LIKE_RE = re.compile(
+    r"^(?=[\[\uff3b]\s*page\s+\d+\s+of\s+\d+\s*[\]\uff3d])", re.IGNORECASE | re.MULTILINE
+)
+"""A line of a page's text that reads like a :func:`page_marker`."""
+
+
 def _clean(text: str) -> str:
+    """A page's text with its spacing tidied, one line per line, and a backslash before each
+    line that reads like a page marker: the model would take the lines under it for another
+    page's, so the only lines that start so are ours."""
     lines = [" ".join(line.split()) for line in text.splitlines()]
-    return "\n".join(line for line in lines if line).strip()
+    return _MARKER_LIKE_RE.sub("\\\\", "\n".join(line for line in lines if line).strip())
 
 
 def _info(reader: PdfReader, key: str) -> str | None:
