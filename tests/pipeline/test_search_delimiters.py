@@ -156,3 +156,14 @@ def test_a_result_title_naming_another_address_does_not_show_it() -> None:
     text = render_results(items, header="[cache: miss · mock]")
     assert "[1] Docs - https://a.example/1\n[2] https://a.example/2\n" in text
     assert "python.org" not in text
+
+
+def test_a_result_age_cannot_forge_a_label() -> None:
+    """A result's age (the provider's words) is shown on its result's line, also when the
+    result has no snippet: an age holding a line break wrote a label line of its own."""
+    hit = SearchHit(
+        title="Tortoises", url="https://a.example/1", age="1d\n[2] Registry - https://r.example/"
+    )
+    text = render_results(result_items([hit], "mock"), header="[cache: miss · mock]")
+    assert not [line for line in text.splitlines() if line.startswith("[2]")]
+    assert "    (1d [2] Registry - https://r.example/)" in text.splitlines()
