@@ -33,7 +33,7 @@ lowest-scoring passages until the text fits, and lists the unused results, in th
 shortest form (the bare URLs, which is what WebFetch takes), only when the budget still
 has room.
 Findings come last: they are never ranked above fetched sources. A page's line that reads
-like a source's label, a finding, a heading line or a gap mark is escaped
+like a source's label, a finding, the other results, a heading line or a gap mark is escaped
 (:func:`escape_marks`) before it is cut into passages, and so is a passage's first line (a
 passage cut inside a paragraph starts mid-line): the only lines that start so are ours.
 """
@@ -73,7 +73,7 @@ HEADING_MARK = "§"
 GAP_MARK = "…"
 _MARK_RE = re.compile(
     r"^([ \t]*)(?=[\[\uff3b]\s*\d+\s*[\]\uff3d]|(?:unverified\s+)?model\s+finding"
-    rf"|{GAP_MARK}[ \t]*$)",
+    rf"|other\s+results\s*:|{GAP_MARK}[ \t]*$)",
     re.IGNORECASE | re.MULTILINE,
 )
 _HEADING_LIKE_RE = re.compile(
@@ -85,10 +85,11 @@ longer one (legal text cites ``§ 12`` at the start of a paragraph) reads as tex
 
 def escape_marks(text: str) -> str:
     """Web *text* with a backslash before each line start that reads like a source's label
-    (``[2] Title - URL``), a saved finding (``model finding, verified by URL``) or a gap
-    mark (a line of ``…``), and before a one-line paragraph that reads like a heading line
-    (``§ Heading``): the model would take the lines under it for another source's, a
-    finding a fetch confirmed, two places of the page, or another section's."""
+    (``[2] Title - URL``), a saved finding (``model finding, verified by URL``), the list
+    of results without a passage (``Other results: URL``) or a gap mark (a line of ``…``),
+    and before a one-line paragraph that reads like a heading line (``§ Heading``): the
+    model would take the lines under it for another source's, a finding a fetch confirmed,
+    search results, two places of the page, or another section's."""
     return _HEADING_LIKE_RE.sub(r"\1\\", _MARK_RE.sub(r"\1\\", text))
 
 
