@@ -16,7 +16,15 @@ from ..errors import ToolError
 from .html import extract_html
 from .model import Extracted
 
-__all__ = ["MAX_JSON_GROWTH", "Mode", "convert", "is_html", "is_supported_type", "media_type"]
+__all__ = [
+    "MAX_JSON_GROWTH",
+    "MAX_SHOWN_TYPE",
+    "Mode",
+    "convert",
+    "is_html",
+    "is_supported_type",
+    "media_type",
+]
 
 Mode = Literal["readable", "full", "raw"]
 
@@ -54,15 +62,24 @@ _MEDIA_TYPE_RE = re.compile(r"[a-z0-9!#$&^_.+-]{1,64}/[a-z0-9!#$&^_.+-]{1,64}")
 """A media type as RFC 9110 writes one: ``type/subtype`` in token characters."""
 
 
+MAX_SHOWN_TYPE = 48
+"""Longest media type a message quotes (``application/vnd.oasis.opendocument.spreadsheet``
+is 46 characters; the Office Open XML types, 65 to 73, are named by their length)."""
+
+
 def shown_type(content_type: str) -> str:
     """A Content-Type's media type as a message quotes it: as sent when it is one
-    (``type/subtype``), else ``a malformed type (N characters)``. Messages, and WebFetch's
+    (``type/subtype``) of at most :data:`MAX_SHOWN_TYPE` characters, else ``a malformed
+    type (N characters)`` or ``a long type (N characters)``. Messages, and WebFetch's
     ``Type:`` line, are shown outside the untrusted-content delimiters, where a server wrote
-    sentences of its own (thousands of characters) as its type."""
+    sentences of its own (thousands of characters) as its type, or words joined by ``-``
+    and ``.`` (a type of 129 characters is well-formed)."""
     kind = media_type(content_type)
     if not kind:
         return "an unknown type"
-    return kind if _MEDIA_TYPE_RE.fullmatch(kind) else f"a malformed type ({len(kind)} characters)"
+    if not _MEDIA_TYPE_RE.fullmatch(kind):
+        return f"a malformed type ({len(kind)} characters)"
+    return kind if len(kind) <= MAX_SHOWN_TYPE else f"a long type ({len(kind)} characters)"
 
 
 def is_html(content_type: str) -> bool:

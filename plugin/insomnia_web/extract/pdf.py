@@ -1,7 +1,8 @@
 """PDF -> :class:`Extracted`: the text layer page by page, with page markers (pypdf).
 
 Each page's text follows a marker line ``[Page n of N]``, so a model reading a slice (and a
-person quoting it) knows where it is. The title comes from the document information
+person quoting it) knows where it is; a line of the text that reads like one is escaped
+with a backslash (``\\[Page 3 of 9]``). The title comes from the document information
 (``/Title``, else the XMP title), the author likewise; the page count is always given.
 pypdf bounds its own decompression (its filter limits); the text is cut after
 *max_chars* characters (``truncated``), and the caller runs this off the event loop, in a
@@ -9,13 +10,16 @@ worker process that a deadline can stop (:func:`~.offload.convert_pdf_async`).
 
 Failures are typed, each with a hint: an encrypted document that opens only with a
 password and a document without any text (scanned pages) are ``unsupported_content``; a
-document pypdf cannot parse, or cut by the download limit, is ``content_decoding_error``.
+document pypdf cannot parse, or cut by the download limit, is ``content_decoding_error``,
+whose message names the exception pypdf raised but not its text (which quotes the file: the
+message is read outside the untrusted-content delimiters).
 """
 
 from __future__ import annotations
 
 import io
 import logging
+import re
 import warnings
 from datetime import datetime
 
@@ -36,6 +40,8 @@ _ENCRYPTED_HINT = (
 )
 _BROKEN_HINT = "The PDF is damaged or not a PDF; look for another copy of the document."
 _RAISE_LIMIT = "Raise web.fetch.max_response_bytes in the manifest to read larger PDFs."
+_UNREADABLE = (PyPdfError, NotImplementedError, ValueError, KeyError, TypeError, AttributeError)
+"""What pypdf raises on a damaged document, or on one in a filter it lacks."""
 
 
 def page_marker(number: int, total: int) -> str:
@@ -43,9 +49,18 @@ def page_marker(number: int, total: int) -> str:
     return f"[Page {number} of {total}]"
 
 
+_MARKER_LIKE_RE = re.compile(
+    r"^(?=[\[\uff3b]\s*page\s+\d+\s+of\s+\d+\s*[\]\uff3d])", re.IGNORECASE | re.MULTILINE
+)
+"""A line of a page's text that reads like a :func:`page_marker`."""
+
+
 def _clean(text: str) -> str:
+    """A page's text with its spacing tidied, one line per line, and a backslash before each
+    line that reads like a page marker: the model would take the lines under it for another
+    page's, so the only lines that start so are ours."""
     lines = [" ".join(line.split()) for line in text.splitlines()]
-    return "\n".join(line for line in lines if line).strip()
+    return _MARKER_LIKE_RE.sub("\\\\", "\n".join(line for line in lines if line).strip())
 
 
 def _info(reader: PdfReader, key: str) -> str | None:
@@ -77,7 +92,7 @@ def _open(data: bytes, *, truncated: bool) -> PdfReader:
                 details={"content_type": "application/pdf", "reason": "encrypted"},
             )
         len(reader.pages)  # reads the page tree: a broken file fails here, not later
-    except (PyPdfError, DependencyError, ValueError, KeyError, TypeError, OSError) as exc:
+    except (*_UNREADABLE, DependencyError, OSError) as exc:
         if isinstance(exc, DependencyError):  # AES without a crypto library
             raise ToolError(
                 "unsupported_content",
@@ -104,7 +119,7 @@ def _broken(exc: BaseException, *, truncated: bool) -> ToolError:
         )
     return ToolError(
         "content_decoding_error",
-        f"The PDF cannot be read: {str(exc)[:200] or type(exc).__name__}.",
+        f"The PDF cannot be read (pypdf raised {type(exc).__name__}).",  # its text quotes the file
         hint=_BROKEN_HINT,
         details={"content_type": "application/pdf", "reason": "broken"},
     )
@@ -132,7 +147,7 @@ def extract_pdf(data: bytes, *, max_chars: int = 5_000_000, truncated: bool = Fa
                 break
             try:
                 text = _clean(page.extract_text() or "")
-            except (PyPdfError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            except _UNREADABLE as exc:
                 if not parts:
                     raise _broken(exc, truncated=truncated) from exc
                 text = "(this page could not be read)"

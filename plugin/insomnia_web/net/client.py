@@ -56,6 +56,8 @@ MAX_HEADERS = 100
 """Most response headers accepted."""
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
+MAX_QUOTED_LOCATION = 200
+"""Longest redirect target an error's message quotes, in characters."""
 
 RedirectCheck = Callable[[Target], Awaitable[None]]
 BeforeRequest = Callable[[URL], Awaitable[None]]
@@ -67,6 +69,17 @@ def _header(resp: aiohttp.ClientResponse, name: str) -> str | None:
     lone surrogates, which no encoder accepts) become U+FFFD."""
     value = resp.headers.get(name)
     return None if value is None else replace_surrogates(value)
+
+
+def _quoted(location: str, *, parsed: bool) -> str:
+    """A redirect target as an error's message quotes it: a URL that parsed, when at most
+    :data:`MAX_QUOTED_LOCATION` characters long, else only its length. The message is read
+    outside the untrusted-content delimiters, where a ``Location`` of a server's sentences
+    (or of kilobytes) would read as ours; ``details["location"]`` keeps it whole."""
+    if parsed and len(location) <= MAX_QUOTED_LOCATION:
+        return location
+    what = "URL" if parsed else "Location that is no URL"
+    return f"a {what} of {len(location)} characters"
 
 
 def _first_line(text: object) -> str:
@@ -337,10 +350,11 @@ class _Fetch:
         self.on_bytes = on_bytes
         self.redirects: list[str] = []
 
-    def _blocked(self, exc: ToolError, location: str) -> ToolError:
+    def _blocked(self, exc: ToolError, location: str, *, parsed: bool = True) -> ToolError:
         return ToolError(
             "redirect_blocked",
-            f"redirect hop {len(self.redirects)} to {location} is not allowed: {exc.message}",
+            f"redirect hop {len(self.redirects)} to {_quoted(location, parsed=parsed)} is not "
+            f"allowed: {exc.message}",
             details={"hop": len(self.redirects), "location": location, "inner_code": exc.code},
         )
 
@@ -429,17 +443,17 @@ class _Fetch:
         if hop > max_redirects:
             raise ToolError(
                 "too_many_redirects",
-                f"more than {max_redirects} redirects (last to {location})",
+                f"more than {max_redirects} redirects",
                 details={"hop": hop, "location": location},
             )
         try:
             check_characters(location)
             joined = current.url.join(URL(location))
         except ToolError as exc:
-            raise self._blocked(exc, location) from exc
+            raise self._blocked(exc, location, parsed=False) from exc
         except (ValueError, TypeError, UnicodeError) as exc:
-            inner = ToolError("invalid_url", f"the Location cannot be parsed: {exc}")
-            raise self._blocked(inner, location) from exc
+            inner = ToolError("invalid_url", "the Location cannot be parsed as a URL")
+            raise self._blocked(inner, location, parsed=False) from exc
         self.redirects[-1] = str(joined)
         if current.url.scheme == "https" and joined.scheme == "http":
             inner = ToolError("scheme_not_allowed", "https -> http downgrade")

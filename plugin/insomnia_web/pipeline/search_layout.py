@@ -33,8 +33,9 @@ lowest-scoring passages until the text fits, and lists the unused results, in th
 shortest form (the bare URLs, which is what WebFetch takes), only when the budget still
 has room.
 Findings come last: they are never ranked above fetched sources. A page's line that reads
-like a source's label or a finding is escaped (:func:`escape_marks`) before it is cut into
-passages: the only lines that start so are ours.
+like a source's label, a finding, the other results, a heading line or a gap mark is escaped
+(:func:`escape_marks`) before it is cut into passages, and so is a passage's first line (a
+passage cut inside a paragraph starts mid-line): the only lines that start so are ours.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ import msgspec
 
 from ..modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END, format_age, one_line, wrap_untrusted
 from ..rank import estimate_tokens
-from ..rank.budget import shown_heading, source_label
+from ..rank.budget import MAX_LINE_CHARS, shown_heading, source_label
 from ..rank.candidates import query_terms
 from ..schemas import (
     ExcerptItem,
@@ -68,21 +69,30 @@ __all__ = [
     "render_unread",
 ]
 
+HEADING_MARK = "§"
+GAP_MARK = "…"
 _MARK_RE = re.compile(
-    r"^([ \t]*)(?=[\[\uff3b]\s*\d+\s*[\]\uff3d]|(?:unverified\s+)?model\s+finding)",
+    r"^([ \t]*)(?=[\[\uff3b]\s*\d+\s*[\]\uff3d]|(?:unverified\s+)?model\s+finding"
+    rf"|other\s+results\s*:|{GAP_MARK}[ \t]*$)",
     re.IGNORECASE | re.MULTILINE,
 )
+_HEADING_LIKE_RE = re.compile(
+    rf"(?:\A|(?<=\n\n))([ \t]*)(?={HEADING_MARK}[^\n]{{0,{MAX_LINE_CHARS + 2}}}$)", re.MULTILINE
+)
+"""A paragraph of one line as short as a heading line of ours, starting with its mark: a
+longer one (legal text cites ``§ 12`` at the start of a paragraph) reads as text."""
 
 
 def escape_marks(text: str) -> str:
     """Web *text* with a backslash before each line start that reads like a source's label
-    (``[2] Title - URL``) or a saved finding (``model finding, verified by URL``): the model
-    would take the lines under it for another source's, or a finding a fetch confirmed."""
-    return _MARK_RE.sub(r"\1\\", text)
+    (``[2] Title - URL``), a saved finding (``model finding, verified by URL``), the list
+    of results without a passage (``Other results: URL``) or a gap mark (a line of ``…``),
+    and before a one-line paragraph that reads like a heading line (``§ Heading``): the
+    model would take the lines under it for another source's, a finding a fetch confirmed,
+    search results, two places of the page, or another section's."""
+    return _HEADING_LIKE_RE.sub(r"\1\\", _MARK_RE.sub(r"\1\\", text))
 
 
-HEADING_MARK = "§"
-GAP_MARK = "…"
 HEADER_RESERVE = 40
 """Tokens kept for a provenance line the caller did not give (a similar match quotes a
 query)."""
@@ -108,7 +118,7 @@ def _source_block(passages: Sequence[ExcerptItem], asked: Collection[str]) -> st
             lines.append("")
         if heading and heading != prev_heading:
             lines.append(f"{HEADING_MARK} {heading}")
-        lines.append(e.text)
+        lines.append(escape_marks(e.text))  # a passage cut mid-line starts where no line did
         prev, prev_heading = e, heading
     return "\n".join(lines)
 

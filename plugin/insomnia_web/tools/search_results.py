@@ -59,7 +59,7 @@ def render_results(
             block = f"[{item.rank}] {title} - {item.url}" if title else f"[{item.rank}] {item.url}"
             detail = _one_line(item.snippet)
             if item.age:
-                detail = f"{detail} ({_one_line(item.age)})" if detail else f"({item.age})"
+                detail = f"{detail} ({_one_line(item.age)})".lstrip()
             if detail:
                 block += f"\n    {detail}"
             blocks.append(block)
