@@ -301,9 +301,19 @@ async def test_a_long_media_type_is_not_quoted_outside_the_delimiters(
 
 
 @pytest.mark.asyncio
-async def test_a_short_media_type_is_quoted(site: Site, runtime: Runtime) -> None:
-    """A media type of a usual length is named as sent, in the Type line and in errors."""
-    site.set("/sheet", b"PK\x03\x04", content_type="application/vnd.oasis.opendocument.text")
-    result = await fetch(runtime, site, "/sheet")
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "application/vnd.oasis.opendocument.text",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ],
+)
+async def test_a_usual_or_registered_media_type_is_quoted(
+    site: Site, runtime: Runtime, kind: str
+) -> None:
+    """A media type of a usual length, or a registered one however long (a .docx), is named
+    as sent in errors."""
+    site.set("/doc", b"PK\x03\x04", content_type=kind)
+    result = await fetch(runtime, site, "/doc")
     assert result.error is not None
-    assert "application/vnd.oasis.opendocument.text" in result.error.message
+    assert kind in result.error.message

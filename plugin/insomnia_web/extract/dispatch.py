@@ -63,23 +63,42 @@ _MEDIA_TYPE_RE = re.compile(r"[a-z0-9!#$&^_.+-]{1,64}/[a-z0-9!#$&^_.+-]{1,64}")
 
 
 MAX_SHOWN_TYPE = 48
-"""Longest media type a message quotes (``application/vnd.oasis.opendocument.spreadsheet``
-is 46 characters; the Office Open XML types, 65 to 73, are named by their length)."""
+"""Longest media type a message quotes, Office Open XML's aside
+(``application/vnd.oasis.opendocument.spreadsheet`` is 46 characters)."""
+
+
+_OFFICE_OPEN_XML = "application/vnd.openxmlformats-officedocument."
+_OFFICE_OPEN_XML_TYPES = frozenset(
+    _OFFICE_OPEN_XML + kind
+    for kind in (
+        "wordprocessingml.document",
+        "wordprocessingml.template",
+        "spreadsheetml.sheet",
+        "spreadsheetml.template",
+        "presentationml.presentation",
+        "presentationml.slideshow",
+        "presentationml.template",
+    )
+)
+"""The registered Office Open XML types (.docx, .xlsx, .pptx and their kin): common, and
+the only registered types longer than :data:`MAX_SHOWN_TYPE` a fetch meets often."""
 
 
 def shown_type(content_type: str) -> str:
     """A Content-Type's media type as a message quotes it: as sent when it is one
-    (``type/subtype``) of at most :data:`MAX_SHOWN_TYPE` characters, else ``a malformed
-    type (N characters)`` or ``a long type (N characters)``. Messages, and WebFetch's
-    ``Type:`` line, are shown outside the untrusted-content delimiters, where a server wrote
-    sentences of its own (thousands of characters) as its type, or words joined by ``-``
-    and ``.`` (a type of 129 characters is well-formed)."""
+    (``type/subtype``) of at most :data:`MAX_SHOWN_TYPE` characters or Office Open XML's,
+    else ``a malformed type (N characters)`` or ``a long type (N characters)``. Messages,
+    and WebFetch's ``Type:`` line, are shown outside the untrusted-content delimiters, where
+    a server wrote sentences of its own (thousands of characters) as its type, or words
+    joined by ``-`` and ``.`` (a type of 129 characters is well-formed)."""
     kind = media_type(content_type)
     if not kind:
         return "an unknown type"
     if not _MEDIA_TYPE_RE.fullmatch(kind):
         return f"a malformed type ({len(kind)} characters)"
-    return kind if len(kind) <= MAX_SHOWN_TYPE else f"a long type ({len(kind)} characters)"
+    if len(kind) <= MAX_SHOWN_TYPE or kind in _OFFICE_OPEN_XML_TYPES:
+        return kind
+    return f"a long type ({len(kind)} characters)"
 
 
 def is_html(content_type: str) -> bool:
