@@ -6,6 +6,7 @@ import asyncio
 import multiprocessing
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiohttp import web
@@ -34,6 +35,36 @@ class FakeBrave:
         return web.json_response({"web": {"results": []}})
 
 
+def brave_manifest(cfg: CacheConfig, port: int, rate_per_s: float) -> dict[str, Any]:
+    """A manifest searching the fake Brave on *port* at *rate_per_s*, caching in *cfg*."""
+    return {
+        "web": {
+            "cache": {"path": cfg.path, "url": cfg.url},
+            "search": {
+                "provider": "brave",
+                "rate_limit_per_s": rate_per_s,
+                "brave": {"base_url": f"http://{LOOPBACK}:{port}"},
+            },
+        }
+    }
+
+
+async def run_searchers(runs: list[tuple[dict[str, Any], int]]) -> list[int | None]:
+    """Start one process per ``(manifest, searches)`` of *runs*, all with one API key, which
+    search together once every one is ready; return their exit codes."""
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(len(runs))
+    procs = [
+        ctx.Process(target=search_many, args=(manifest, "one-key", worker, searches, barrier))
+        for worker, (manifest, searches) in enumerate(runs)
+    ]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        await asyncio.to_thread(proc.join, 100)
+    return [proc.exitcode for proc in procs]
+
+
 def most_in_one_second(arrivals: list[float]) -> int:
     """The largest number of arrivals inside any window of one second."""
     times = sorted(arrivals)
@@ -52,29 +83,9 @@ async def test_eight_processes_share_one_rate(backend: str, tmp_path: Path) -> N
     runner, port = await start_app(app)
     try:
         with backend_config(backend, tmp_path) as cfg:
-            manifest = {
-                "web": {
-                    "cache": {"path": cfg.path, "url": cfg.url},
-                    "search": {
-                        "provider": "brave",
-                        "rate_limit_per_s": RATE_PER_S,
-                        "brave": {"base_url": f"http://{LOOPBACK}:{port}"},
-                    },
-                }
-            }
-            ctx = multiprocessing.get_context("spawn")
-            barrier = ctx.Barrier(PROCESSES)
-            procs = [
-                ctx.Process(
-                    target=search_many, args=(manifest, "one-key", worker, SEARCHES, barrier)
-                )
-                for worker in range(PROCESSES)
-            ]
-            for proc in procs:
-                proc.start()
-            for proc in procs:
-                await asyncio.to_thread(proc.join, 100)
-            assert [proc.exitcode for proc in procs] == [0] * PROCESSES
+            manifest = brave_manifest(cfg, port, RATE_PER_S)
+            exits = await run_searchers([(manifest, SEARCHES)] * PROCESSES)
+            assert exits == [0] * PROCESSES
             store = open_store(CacheConfig(path=cfg.path, url=cfg.url))
             try:
                 found = {
@@ -95,3 +106,23 @@ async def test_eight_processes_share_one_rate(backend: str, tmp_path: Path) -> N
     for (w, n), findings in found.items():
         assert any(f.query == f"worker {w} fact {n}" for f in findings)
     assert [u.month for u in usage] == [total]
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_slow_manifest_does_not_slow_the_others(backend: str, tmp_path: Path) -> None:
+    """After a process whose manifest allows one request per 100 s took the key's slot,
+    another process at 8 per second still sends its three searches within half a second."""
+    fake = FakeBrave()
+    app = web.Application()
+    app.router.add_get("/res/v1/web/search", fake.search)
+    runner, port = await start_app(app)
+    try:
+        with backend_config(backend, tmp_path) as cfg:
+            assert await run_searchers([(brave_manifest(cfg, port, 0.01), 1)]) == [0]
+            assert await run_searchers([(brave_manifest(cfg, port, RATE_PER_S), 3)]) == [0]
+    finally:
+        await runner.cleanup()
+    assert len(fake.arrivals) == 4
+    assert fake.arrivals[-1] - fake.arrivals[1] < 0.5

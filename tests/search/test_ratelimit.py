@@ -332,6 +332,19 @@ async def test_shared_bucket_sleeps_for_the_slot_the_store_granted() -> None:
 
 
 @pytest.mark.asyncio
+async def test_a_slow_setting_paces_its_own_process_before_asking_the_store() -> None:
+    """At 0.01 requests/s a bucket waits 100 s between its own requests before it asks the
+    store for a slot, so its slow pace never reserves the key's shared slots ahead."""
+    clock = FakeClock()
+    store = FakeBudget()
+    bucket = SharedBucket(store, "brave:k", clock=clock, sleep=clock.sleep)
+    deadline = clock.now + 1000
+    assert [await bucket.acquire(0.01, deadline=deadline) for _ in range(2)] == [0.0, 100.0]
+    assert clock.slept == [100.0]
+    assert [slot["max_wait_s"] for slot in store.slots] == [1000.0, 900.0]
+
+
+@pytest.mark.asyncio
 async def test_a_429_is_held_in_the_store_for_every_process() -> None:
     """A 429 with Retry-After reaches the store as a hold on the key's bucket."""
     clock = FakeClock()

@@ -13,8 +13,10 @@ fingerprint (:func:`key_fingerprint`), never by the key itself.
 :class:`SharedBucket` keeps the same bucket in the cache store instead (a
 :class:`BudgetStore`: the SQLite file or the PostgreSQL server), so every *process* using
 one key shares one rate, one ``Retry-After`` hold and one monthly count: each request takes
-its slot in one short transaction and then sleeps until it (no polling). When the store
-cannot be reached the bucket falls back to the process-local one, so a search still runs.
+its slot in one short transaction and then sleeps until it (no polling). Each process keeps
+its own pace first, at its own rate, and two shared slots in a row are spaced by the faster
+of their two settings, so a manifest with a slow rate delays only its own process. When the
+store cannot be reached the process's own pace is all there is, so a search still runs.
 """
 
 from __future__ import annotations
@@ -127,9 +129,11 @@ class SharedBucket(TokenBucket):
     """A bucket whose state lives in a :class:`BudgetStore`, shared across processes.
 
     *name* identifies the provider key (``brave:<fingerprint>``); *monthly_limit* refuses
-    requests past that many this month (``quota_exceeded``). A store failure falls back to
-    this process's own bucket (and :attr:`fallback` says why) rather than failing a search,
-    except with a *monthly_limit*: a request that cannot be counted is not sent.
+    requests past that many this month (``quota_exceeded``). Each request first waits for
+    this bucket's own pace (its process's rate, kept here), then for the shared slot. A
+    store failure leaves only the own pace (and :attr:`fallback` says why) rather than
+    failing a search, except with a *monthly_limit*: a request that cannot be counted is
+    not sent.
     """
 
     def __init__(
@@ -149,9 +153,13 @@ class SharedBucket(TokenBucket):
         """Why the last slot was taken locally (the store failed), or ``None``."""
 
     async def acquire(self, rate_per_s: float, *, deadline: float | None = None) -> float:
-        """Take the next shared slot and sleep until it; return the time waited."""
-        if rate_per_s <= 0:
-            raise ValueError("rate_per_s must be positive")
+        """Wait for this process's own pace, then take the next shared slot and sleep until
+        it; return the time waited.
+
+        The own pace comes first so that a slow *rate_per_s* waits here, in this process,
+        and never reserves the key's shared slots ahead of the other processes.
+        """
+        own = await super().acquire(rate_per_s, deadline=deadline)
         max_wait = None if deadline is None else max(deadline - self.clock(), 0.0)
         try:
             slot = await self.store.take_slot(
@@ -177,12 +185,12 @@ class SharedBucket(TokenBucket):
                     details=exc.details,
                 ) from exc
             self.fallback = exc.message
-            return await super().acquire(rate_per_s, deadline=deadline)
+            return own
         self.fallback = None
         wait = max(slot.wait_s, 0.0)
         if wait > 0:
             await self.sleep(wait)
-        return wait
+        return own + wait
 
     async def hold(self, seconds: float) -> None:
         """Hold back every process using this key for *seconds* (and this one locally)."""
