@@ -13,6 +13,7 @@ from aiohttp import web
 
 from insomnia_web.cache import open_store
 from insomnia_web.config import CacheConfig
+from insomnia_web.search.ratelimit import SharedBucket
 
 from ..support import LOOPBACK, start_app
 from ._searcher import search_many
@@ -126,3 +127,29 @@ async def test_a_slow_manifest_does_not_slow_the_others(backend: str, tmp_path: 
         await runner.cleanup()
     assert len(fake.arrivals) == 4
     assert fake.arrivals[-1] - fake.arrivals[1] < 0.5
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(60)
+async def test_a_process_with_many_searches_queued_takes_turns_with_another(
+    store_config: CacheConfig,
+) -> None:
+    """A process with 40 searches queued on a key holds one turn at a time in the shared
+    queue, so each search another process sends meanwhile waits at most about two turns
+    (it waited behind all 40, past its deadline)."""
+    rate = 10.0
+    busy_store, other_store = open_store(store_config), open_store(store_config)
+    busy, other = SharedBucket(busy_store, "brave:k"), SharedBucket(other_store, "brave:k")
+    flood = [
+        asyncio.create_task(busy.acquire(rate, deadline=time.monotonic() + 10)) for _ in range(40)
+    ]
+    try:
+        await asyncio.sleep(0.2)
+        waits = [await other.acquire(rate, deadline=time.monotonic() + 1) for _ in range(6)]
+    finally:
+        for task in flood:
+            task.cancel()
+        await asyncio.gather(*flood, return_exceptions=True)
+        await busy_store.aclose()
+        await other_store.aclose()
+    assert max(waits) < 3 / rate

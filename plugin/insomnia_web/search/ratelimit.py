@@ -130,10 +130,10 @@ class SharedBucket(TokenBucket):
 
     *name* identifies the provider key (``brave:<fingerprint>``); *monthly_limit* refuses
     requests past that many this month (``quota_exceeded``). Each request first waits for
-    this bucket's own pace (its process's rate, kept here), then for the shared slot. A
-    store failure leaves only the own pace (and :attr:`fallback` says why) rather than
-    failing a search, except with a *monthly_limit*: a request that cannot be counted is
-    not sent.
+    its turn among this bucket's requests (one at a time holds a shared slot) and for this
+    bucket's own pace (its process's rate, kept here), then for the shared slot. A store
+    failure leaves only the own pace (and :attr:`fallback` says why) rather than failing a
+    search, except with a *monthly_limit*: a request that cannot be counted is not sent.
     """
 
     def __init__(
@@ -151,14 +151,59 @@ class SharedBucket(TokenBucket):
         self.monthly_limit = monthly_limit
         self.fallback: str | None = None
         """Why the last slot was taken locally (the store failed), or ``None``."""
+        self._turn = asyncio.Lock()
+        self._queued = 0
+        """Requests holding or waiting for :attr:`_turn`."""
 
     async def acquire(self, rate_per_s: float, *, deadline: float | None = None) -> float:
-        """Wait for this process's own pace, then take the next shared slot and sleep until
-        it; return the time waited.
+        """Wait for this process's turn and own pace, then take the next shared slot and
+        sleep until it; return the time waited.
 
-        The own pace comes first so that a slow *rate_per_s* waits here, in this process,
-        and never reserves the key's shared slots ahead of the other processes.
+        This process's requests queue here, in arrival order, and only the first holds a
+        slot of the shared queue: a process with many searches waiting takes turns with the
+        others instead of reserving the key's slots ahead of them. Its own pace is kept here
+        too, so that a slow *rate_per_s* waits in this process, never in the shared queue.
         """
+        if rate_per_s <= 0:
+            raise ValueError("rate_per_s must be positive")
+        started = self.clock()
+        await self._wait_for_turn(rate_per_s, deadline)
+        try:
+            return self.clock() - started + await self._take(rate_per_s, deadline)
+        finally:
+            self._queued -= 1
+            self._turn.release()
+
+    async def _wait_for_turn(self, rate_per_s: float, deadline: float | None) -> None:
+        """Wait until this bucket's earlier requests had their turns; ``rate_limited`` (at
+        once when they take at least one interval each) when that is past *deadline*."""
+        left = None if deadline is None else deadline - self.clock()
+        queue_s = self._queued / rate_per_s
+        if left is not None and queue_s > left:
+            raise self._queued_past(queue_s, rate_per_s)
+        self._queued += 1
+        try:
+            async with asyncio.timeout(left):
+                await self._turn.acquire()
+        except BaseException as exc:
+            self._queued -= 1
+            if isinstance(exc, TimeoutError):
+                raise self._queued_past(queue_s, rate_per_s) from None
+            raise
+
+    def _queued_past(self, queue_s: float, rate_per_s: float) -> ToolError:
+        """The ``rate_limited`` of a request whose turn in this process is past its deadline."""
+        return ToolError(
+            "rate_limited",
+            f"this process's {self._queued} earlier searches with this key queue this one "
+            f"at least {queue_s:.2f} s ({rate_per_s:g} requests/s), beyond its deadline",
+            retry_after_s=round(queue_s, 3),
+            details={"source": "local", "rate_limit_per_s": rate_per_s},
+        )
+
+    async def _take(self, rate_per_s: float, deadline: float | None) -> float:
+        """Wait for the own pace, take the shared slot and sleep until it (this request's
+        turn); return the time waited."""
         own = await super().acquire(rate_per_s, deadline=deadline)
         max_wait = None if deadline is None else max(deadline - self.clock(), 0.0)
         try:
