@@ -286,6 +286,20 @@ async def test_a_slow_setting_does_not_slow_another_process(
 
 
 @pytest.mark.asyncio
+async def test_a_refusal_past_a_slow_setting_names_the_hold_that_delays_it(
+    store: CacheStore,
+) -> None:
+    """After a slot at one request per 100 s and a 5 s hold, a request at 2 per second is
+    refused for the provider's retry-after, which is what delays it, not the shared rate."""
+    await store.take_slot("brave:k", interval_s=100.0, max_wait_s=10)
+    await store.hold("brave:k", 5.0)
+    with pytest.raises(ToolError) as info:
+        await store.take_slot("brave:k", interval_s=0.5, max_wait_s=1.0)
+    assert info.value.retry_after_s == pytest.approx(5.0)
+    assert info.value.details["source"] == "provider retry-after, shared"
+
+
+@pytest.mark.asyncio
 async def test_slot_beyond_the_deadline_is_refused(store: CacheStore) -> None:
     """A slot further away than max_wait_s is rate_limited with retry_after_s, not taken."""
     await store.take_slot("brave:k", interval_s=2.0, max_wait_s=10)

@@ -104,10 +104,11 @@ def plan_slot(
             retryable=False,
             details={"provider": provider, "monthly_limit": monthly_limit},
         )
-    start = max(now, next_free - max(last_interval_s - interval_s, 0.0), hold_until)
+    turn = next_free - max(last_interval_s - interval_s, 0.0)
+    start = max(now, turn, hold_until)
     wait = start - now
     if max_wait_s is not None and wait > max_wait_s:
-        held = hold_until > next_free and hold_until > now
+        held = hold_until > turn and hold_until > now
         source = "provider retry-after, shared" if held else "shared"
         raise ToolError(
             "rate_limited",
