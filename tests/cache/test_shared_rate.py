@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from aiohttp import web
 
 from insomnia_web.cache import open_store
@@ -34,6 +36,17 @@ class FakeBrave:
         """The /res/v1/web/search endpoint: no results."""
         self.arrivals.append(time.monotonic())
         return web.json_response({"web": {"results": []}})
+
+
+@pytest_asyncio.fixture
+async def brave() -> AsyncIterator[tuple[FakeBrave, int]]:
+    """A fake Brave API on loopback: its recorder and its port."""
+    fake = FakeBrave()
+    app = web.Application()
+    app.router.add_get("/res/v1/web/search", fake.search)
+    runner, port = await start_app(app)
+    yield fake, port
+    await runner.cleanup()
 
 
 def brave_manifest(cfg: CacheConfig, port: int, rate_per_s: float) -> dict[str, Any]:
@@ -75,30 +88,26 @@ def most_in_one_second(arrivals: list[float]) -> int:
 @pytest.mark.asyncio
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("backend", BACKENDS)
-async def test_eight_processes_share_one_rate(backend: str, tmp_path: Path) -> None:
+async def test_eight_processes_share_one_rate(
+    backend: str, tmp_path: Path, brave: tuple[FakeBrave, int]
+) -> None:
     """The fake provider never sees more than the rate (within one request) in any second,
     and every finding each process wrote is read back."""
-    fake = FakeBrave()
-    app = web.Application()
-    app.router.add_get("/res/v1/web/search", fake.search)
-    runner, port = await start_app(app)
-    try:
-        with backend_config(backend, tmp_path) as cfg:
-            manifest = brave_manifest(cfg, port, RATE_PER_S)
-            exits = await run_searchers([(manifest, SEARCHES)] * PROCESSES)
-            assert exits == [0] * PROCESSES
-            store = open_store(CacheConfig(path=cfg.path, url=cfg.url))
-            try:
-                found = {
-                    (w, n): await store.find_findings(f"worker {w} fact {n}", limit=50)
-                    for w in range(PROCESSES)
-                    for n in range(SEARCHES)
-                }
-                usage = await store.usage()
-            finally:
-                await store.aclose()
-    finally:
-        await runner.cleanup()
+    fake, port = brave
+    with backend_config(backend, tmp_path) as cfg:
+        manifest = brave_manifest(cfg, port, RATE_PER_S)
+        exits = await run_searchers([(manifest, SEARCHES)] * PROCESSES)
+        assert exits == [0] * PROCESSES
+        store = open_store(CacheConfig(path=cfg.path, url=cfg.url))
+        try:
+            found = {
+                (w, n): await store.find_findings(f"worker {w} fact {n}", limit=50)
+                for w in range(PROCESSES)
+                for n in range(SEARCHES)
+            }
+            usage = await store.usage()
+        finally:
+            await store.aclose()
     total = PROCESSES * SEARCHES
     assert len(fake.arrivals) == total
     assert most_in_one_second(fake.arrivals) <= RATE_PER_S + 1
@@ -112,19 +121,15 @@ async def test_eight_processes_share_one_rate(backend: str, tmp_path: Path) -> N
 @pytest.mark.asyncio
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("backend", BACKENDS)
-async def test_a_slow_manifest_does_not_slow_the_others(backend: str, tmp_path: Path) -> None:
+async def test_a_slow_manifest_does_not_slow_the_others(
+    backend: str, tmp_path: Path, brave: tuple[FakeBrave, int]
+) -> None:
     """After a process whose manifest allows one request per 100 s took the key's slot,
     another process at 8 per second still sends its three searches within half a second."""
-    fake = FakeBrave()
-    app = web.Application()
-    app.router.add_get("/res/v1/web/search", fake.search)
-    runner, port = await start_app(app)
-    try:
-        with backend_config(backend, tmp_path) as cfg:
-            assert await run_searchers([(brave_manifest(cfg, port, 0.01), 1)]) == [0]
-            assert await run_searchers([(brave_manifest(cfg, port, RATE_PER_S), 3)]) == [0]
-    finally:
-        await runner.cleanup()
+    fake, port = brave
+    with backend_config(backend, tmp_path) as cfg:
+        assert await run_searchers([(brave_manifest(cfg, port, 0.01), 1)]) == [0]
+        assert await run_searchers([(brave_manifest(cfg, port, RATE_PER_S), 3)]) == [0]
     assert len(fake.arrivals) == 4
     assert fake.arrivals[-1] - fake.arrivals[1] < 0.5
 

@@ -47,6 +47,17 @@ Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 
 
+def _queued_too_long(queue: str, wait: float, rate_per_s: float) -> ToolError:
+    """The ``rate_limited`` of a search that *queue* (in this process) would delay *wait*
+    seconds, past its deadline."""
+    return ToolError(
+        "rate_limited",
+        f"{queue} ({rate_per_s:g} requests/s) queues this search {wait:.2f} s, beyond its deadline",
+        retry_after_s=round(wait, 3),
+        details={"source": "local", "rate_limit_per_s": rate_per_s},
+    )
+
+
 class TokenBucket:
     """A capacity-one token bucket whose callers queue for the next free slot.
 
@@ -70,13 +81,7 @@ class TokenBucket:
         start = max(now, self._next_free)
         wait = start - now
         if deadline is not None and start > deadline:
-            raise ToolError(
-                "rate_limited",
-                f"the local rate limit ({rate_per_s:g} requests/s) queues this search "
-                f"{wait:.2f} s, beyond its deadline",
-                retry_after_s=round(wait, 3),
-                details={"source": "local", "rate_limit_per_s": rate_per_s},
-            )
+            raise _queued_too_long("the local rate limit", wait, rate_per_s)
         self._next_free = start + 1.0 / rate_per_s
         return wait
 
@@ -193,13 +198,8 @@ class SharedBucket(TokenBucket):
 
     def _queued_past(self, queue_s: float, rate_per_s: float) -> ToolError:
         """The ``rate_limited`` of a request whose turn in this process is past its deadline."""
-        return ToolError(
-            "rate_limited",
-            f"this process's {self._queued} earlier searches with this key queue this one "
-            f"at least {queue_s:.2f} s ({rate_per_s:g} requests/s), beyond its deadline",
-            retry_after_s=round(queue_s, 3),
-            details={"source": "local", "rate_limit_per_s": rate_per_s},
-        )
+        queue = f"the local queue of {self._queued} earlier searches with this key"
+        return _queued_too_long(queue, queue_s, rate_per_s)
 
     async def _take(self, rate_per_s: float, deadline: float | None) -> float:
         """Wait for the own pace, take the shared slot and sleep until it (this request's
