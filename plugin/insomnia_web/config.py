@@ -121,8 +121,10 @@ class SearchConfig(_Config, frozen=True):
         Meta(
             gt=0,
             le=1000,
-            description="Local throttle: provider requests per second, shared by "
-            "concurrent calls. 429 answers honour Retry-After.",
+            description="Provider requests per second of this process, shared by its "
+            "concurrent calls. With the cache, processes using one key also space their "
+            "requests: two in a row by the faster of their two settings, so a lower value "
+            "slows only this process. 429 answers honour Retry-After.",
         ),
     ] = 1.0
     timeout_s: Annotated[

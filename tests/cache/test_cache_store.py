@@ -106,7 +106,7 @@ TAMPERED = {
     "page count of text": """UPDATE snapshots SET meta = '{"pages": "x"}'""",
     "finding time of text": "UPDATE findings SET stored_at = 'x'",
     "finding terms of a number": "UPDATE findings SET terms = 5, query_terms = 7",
-    "budget times of text": "INSERT INTO rate_buckets VALUES ('brave:k', 'x', 'y')",
+    "budget times of text": "INSERT INTO rate_buckets VALUES ('brave:k', 'x', 'y', 'z')",
 }
 
 

@@ -205,3 +205,54 @@ def test_a_version_5_file_gains_the_writer_column(cache_path: Path, clock: FakeC
     assert "verified_scope" not in columns
     assert writers == [("",)]
     assert file_version(cache_path) == schema.SCHEMA_VERSION
+
+
+@pytest.mark.asyncio
+async def test_a_version_6_file_keeps_its_buckets_next_slot(
+    cache_path: Path, clock: FakeClock
+) -> None:
+    """A SQLite file of schema version 6 gains the interval of a bucket's last slot, and the
+    slot it had reserved still spaces the next request."""
+    with Cache(cache_path, clock=clock) as cache:
+        cache.take_slot("brave:k", interval_s=2.0, max_wait_s=None)
+    with closing(sqlite3.connect(cache_path, isolation_level=None)) as conn:  # version 6 again
+        conn.execute("ALTER TABLE rate_buckets DROP COLUMN interval_s")
+        conn.execute("PRAGMA user_version = 6")
+    store = SqliteStore(Cache(cache_path, clock=clock))
+    try:
+        slot = await store.take_slot("brave:k", interval_s=0.5, max_wait_s=None)
+    finally:
+        await store.aclose()
+    assert slot.wait_s == pytest.approx(2.0)
+    assert file_version(cache_path) == schema.SCHEMA_VERSION
+
+
+@pytest.mark.asyncio
+@pytest.mark.skipif(postgres_url() is None, reason=SKIP_REASON)
+async def test_a_database_at_migration_5_keeps_its_buckets_next_slot(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PostgreSQL database at migration 5 gains the interval of a bucket's last slot, and
+    the slot it had reserved still spaces the next request."""
+    import psycopg
+
+    with backend_config("postgresql", tmp_path) as cfg:
+        assert cfg.url is not None
+        first_five = pg_store.migrations()[:5]
+        with monkeypatch.context() as patch:
+            patch.setattr(pg_store, "migrations", lambda: first_five)
+            old = PostgresStore(cfg.url, clock=clock)
+            await old.stats()
+            await old.aclose()
+        with psycopg.connect(cfg.url, autocommit=True) as conn:
+            conn.execute(
+                "INSERT INTO rate_buckets (name, next_free, hold_until) VALUES (%s, %s, 0)",
+                ("brave:k", clock.now + 2.0),
+            )
+        store = PostgresStore(cfg.url, clock=clock)
+        try:
+            slot = await store.take_slot("brave:k", interval_s=0.5, max_wait_s=None)
+        finally:
+            await store.aclose()
+    assert slot.wait_s == pytest.approx(2.0)
+    assert store.schema_version == pg_store.migrations()[-1][0]

@@ -270,6 +270,36 @@ async def test_slots_are_spaced_by_the_rate(store: CacheStore, clock: FakeClock)
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize(("first", "second"), [(100.0, 0.5), (0.5, 100.0)])
+async def test_a_slow_setting_does_not_slow_another_process(
+    store: CacheStore, store_config: CacheConfig, clock: FakeClock, first: float, second: float
+) -> None:
+    """Two slots of one key in a row are spaced by the faster of the two settings: a
+    process whose manifest asks for one request per 100 s does not hold back another's."""
+    other = open_store(store_config, clock=clock)
+    try:
+        await store.take_slot("brave:k", interval_s=first, max_wait_s=10)
+        slot = await other.take_slot("brave:k", interval_s=second, max_wait_s=10)
+    finally:
+        await other.aclose()
+    assert slot.wait_s == pytest.approx(0.5)
+
+
+@pytest.mark.asyncio
+async def test_a_refusal_past_a_slow_setting_names_the_hold_that_delays_it(
+    store: CacheStore,
+) -> None:
+    """After a slot at one request per 100 s and a 5 s hold, a request at 2 per second is
+    refused for the provider's retry-after, which is what delays it, not the shared rate."""
+    await store.take_slot("brave:k", interval_s=100.0, max_wait_s=10)
+    await store.hold("brave:k", 5.0)
+    with pytest.raises(ToolError) as info:
+        await store.take_slot("brave:k", interval_s=0.5, max_wait_s=1.0)
+    assert info.value.retry_after_s == pytest.approx(5.0)
+    assert info.value.details["source"] == "provider retry-after, shared"
+
+
+@pytest.mark.asyncio
 async def test_slot_beyond_the_deadline_is_refused(store: CacheStore) -> None:
     """A slot further away than max_wait_s is rate_limited with retry_after_s, not taken."""
     await store.take_slot("brave:k", interval_s=2.0, max_wait_s=10)
@@ -360,6 +390,7 @@ def test_migrations_are_plain_sql_files_in_the_package() -> None:
         (3, "0003_finding_scope.sql"),
         (4, "0004_network_view_keys.sql"),
         (5, "0005_finding_writer.sql"),
+        (6, "0006_bucket_interval.sql"),
     ]
     assert "CREATE TABLE searches" in found[0][2]
 
@@ -383,6 +414,7 @@ async def test_postgres_schema_is_versioned_and_a_newer_one_refused(tmp_path: Pa
                 (3, "0003_finding_scope.sql"),
                 (4, "0004_network_view_keys.sql"),
                 (5, "0005_finding_writer.sql"),
+                (6, "0006_bucket_interval.sql"),
             ]
             conn.execute("INSERT INTO insomnia_web_schema (version, name) VALUES (99, 'x')")
         newer = PostgresStore(cfg.url)

@@ -332,6 +332,53 @@ async def test_shared_bucket_sleeps_for_the_slot_the_store_granted() -> None:
 
 
 @pytest.mark.asyncio
+async def test_a_slow_setting_paces_its_own_process_before_asking_the_store() -> None:
+    """At 0.01 requests/s a bucket waits 100 s between its own requests before it asks the
+    store for a slot, so its slow pace never reserves the key's shared slots ahead."""
+    clock = FakeClock()
+    store = FakeBudget()
+    bucket = SharedBucket(store, "brave:k", clock=clock, sleep=clock.sleep)
+    deadline = clock.now + 1000
+    assert [await bucket.acquire(0.01, deadline=deadline) for _ in range(2)] == [0.0, 100.0]
+    assert clock.slept == [100.0]
+    assert [slot["max_wait_s"] for slot in store.slots] == [1000.0, 900.0]
+
+
+class GatedBudget(FakeBudget):
+    """A budget store whose slots wait until the test opens its gate."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.asked = 0
+
+    async def take_slot(self, bucket: str, **options: Any) -> Slot:
+        """Count the request, wait for the gate, then grant the slot."""
+        self.asked += 1
+        await self.gate.wait()
+        return await super().take_slot(bucket, **options)
+
+
+@pytest.mark.asyncio
+async def test_a_turn_in_this_process_past_the_deadline_is_refused_at_once() -> None:
+    """With two earlier requests of this process waiting at 1 request/s, a third whose
+    deadline is 1.5 s away is rate_limited at once, and only one request asks the store."""
+    clock = FakeClock()
+    store = GatedBudget()
+    bucket = SharedBucket(store, "brave:k", clock=clock, sleep=clock.sleep)
+    deadline = clock.now + 1.5
+    earlier = [asyncio.create_task(bucket.acquire(1, deadline=deadline)) for _ in range(2)]
+    await asyncio.sleep(0)
+    with pytest.raises(ToolError) as info:
+        await bucket.acquire(1, deadline=deadline)
+    assert (info.value.code, info.value.retry_after_s) == ("rate_limited", 2.0)
+    assert info.value.details["source"] == "local"
+    assert store.asked == 1
+    store.gate.set()
+    await asyncio.gather(*earlier, return_exceptions=True)
+
+
+@pytest.mark.asyncio
 async def test_a_429_is_held_in_the_store_for_every_process() -> None:
     """A 429 with Retry-After reaches the store as a hold on the key's bucket."""
     clock = FakeClock()

@@ -1,10 +1,15 @@
 """Provider request budgets kept in the cache store, shared by every process that uses it.
 
-A *bucket* is one provider key (``brave:<key fingerprint>``). Its state is two times and a
-count per day:
+A *bucket* is one provider key (``brave:<key fingerprint>``). Its state is two times, an
+interval and a count per day:
 
 - ``next_free``: when the next request may start (a capacity-one token bucket: each request
-  takes the slot at ``max(now, next_free)`` and moves ``next_free`` on by ``1 / rate``);
+  takes the slot at ``max(now, next_free)`` and moves ``next_free`` on by ``1 / rate``),
+  and ``interval_s``, the ``1 / rate`` of the request that took the last slot. Each process
+  has its own ``rate_limit_per_s``, so two slots in a row are spaced by the *faster* of
+  their two settings: a manifest with a slower rate spaces only its own process's requests
+  (:class:`~..search.ratelimit.SharedBucket` paces them before taking a slot), never the
+  others' (the slowest manifest to take a slot used to space the next one, whoever's);
 - ``hold_until``: no request starts before it (a provider's ``429`` with ``Retry-After``
   seen by any process holds back all of them);
 - requests per UTC day, so the month's total can be refused past ``monthly_limit`` before
@@ -71,6 +76,7 @@ def plan_slot(
     now: float,
     next_free: float,
     hold_until: float,
+    last_interval_s: float,
     interval_s: float,
     max_wait_s: float | None,
     month_requests: int,
@@ -80,7 +86,9 @@ def plan_slot(
 
     Raises ``quota_exceeded`` when *month_requests* already reached *monthly_limit*, and
     ``rate_limited`` (with ``retry_after_s``) when the slot lies more than *max_wait_s*
-    ahead. The caller stores ``now + wait + interval_s`` as the new ``next_free``.
+    ahead. *next_free* was set by a slot taken at *last_interval_s*; a request at a shorter
+    *interval_s* may start that much sooner. The caller stores ``now + wait + interval_s``
+    as the new ``next_free`` and *interval_s* as the new ``interval_s``.
     """
     provider = bucket.split(":", 1)[0]
     if monthly_limit is not None and month_requests >= monthly_limit:
@@ -96,10 +104,11 @@ def plan_slot(
             retryable=False,
             details={"provider": provider, "monthly_limit": monthly_limit},
         )
-    start = max(now, next_free, hold_until)
+    turn = next_free - max(last_interval_s - interval_s, 0.0)
+    start = max(now, turn, hold_until)
     wait = start - now
     if max_wait_s is not None and wait > max_wait_s:
-        held = hold_until > next_free and hold_until > now
+        held = hold_until > turn and hold_until > now
         source = "provider retry-after, shared" if held else "shared"
         raise ToolError(
             "rate_limited",

@@ -517,11 +517,12 @@ class PostgresStore:
                     (bucket,),
                 )
                 cur = await conn.execute(
-                    "SELECT next_free, hold_until FROM rate_buckets WHERE name = %s FOR UPDATE",
+                    "SELECT next_free, hold_until, interval_s FROM rate_buckets "
+                    "WHERE name = %s FOR UPDATE",
                     (bucket,),
                 )
                 row = await cur.fetchone()
-                next_free, hold_until = row if row is not None else (0.0, 0.0)
+                next_free, hold_until, last_interval = row if row is not None else (0.0, 0.0, 0.0)
                 now = await self._now(conn)
                 left = None if max_wait_s is None else max_wait_s - (time.monotonic() - started)
                 cur = await conn.execute(
@@ -533,12 +534,12 @@ class PostgresStore:
                 used = int(used_row[0]) if used_row else 0
                 wait = plan_slot(
                     bucket=bucket, now=now, next_free=next_free, hold_until=hold_until,
-                    interval_s=interval_s, max_wait_s=left, month_requests=used,
-                    monthly_limit=monthly_limit,
+                    last_interval_s=last_interval, interval_s=interval_s, max_wait_s=left,
+                    month_requests=used, monthly_limit=monthly_limit,
                 )  # fmt: skip
                 await conn.execute(
-                    "UPDATE rate_buckets SET next_free = %s WHERE name = %s",
-                    (now + wait + interval_s, bucket),
+                    "UPDATE rate_buckets SET next_free = %s, interval_s = %s WHERE name = %s",
+                    (now + wait + interval_s, interval_s, bucket),
                 )
                 await conn.execute(
                     "INSERT INTO provider_usage (name, day, requests) VALUES (%s, %s, 1) "

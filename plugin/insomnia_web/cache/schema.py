@@ -29,7 +29,7 @@ __all__ = [
     "open_database",
 ]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 BUSY_TIMEOUT_MS = 10_000
 _NOT_OWN = (
     "Set web.cache.path to a file of the account running insomnia-web (chmod 600) in a folder "
@@ -109,7 +109,8 @@ CREATE TABLE IF NOT EXISTS finding_verifications (  -- version 5: one row per ne
 CREATE TABLE IF NOT EXISTS rate_buckets (   -- version 2: provider budgets (cache/budget.py)
     name TEXT PRIMARY KEY,         -- provider:key-fingerprint
     next_free REAL NOT NULL,       -- Unix time the next request may start
-    hold_until REAL NOT NULL       -- Unix time before which no request starts (429)
+    hold_until REAL NOT NULL,      -- Unix time before which no request starts (429)
+    interval_s REAL NOT NULL DEFAULT 0  -- version 7: 1 / rate of the slot that set next_free
 );
 CREATE TABLE IF NOT EXISTS provider_usage (
     name TEXT NOT NULL,
@@ -132,6 +133,7 @@ _ADDED_COLUMNS = {
         "verified_scope": (4, "TEXT NOT NULL DEFAULT ''"),
         "writer": (6, "TEXT NOT NULL DEFAULT ''"),
     },
+    "rate_buckets": {"interval_s": (7, "REAL NOT NULL DEFAULT 0")},
 }
 
 # Tables a version made anew, each with that version and the statements that copy the rows

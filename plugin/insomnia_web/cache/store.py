@@ -557,9 +557,10 @@ class Cache:
             if max_wait_s is not None:
                 max_wait_s -= time.monotonic() - started
             row = conn.execute(
-                "SELECT next_free, hold_until FROM rate_buckets WHERE name = ?", (bucket,)
+                "SELECT next_free, hold_until, interval_s FROM rate_buckets WHERE name = ?",
+                (bucket,),
             ).fetchone()
-            next_free, hold_until = (now, now) if row is None else _times(row)
+            next_free, hold_until, last_interval = (now, now, 0.0) if row is None else _times(row)
             (used,) = conn.execute(
                 "SELECT coalesce(sum(requests), 0) FROM provider_usage "
                 "WHERE name = ? AND day >= ? AND day < ?",
@@ -567,13 +568,14 @@ class Cache:
             ).fetchone()
             wait = plan_slot(
                 bucket=bucket, now=now, next_free=next_free, hold_until=hold_until,
-                interval_s=interval_s, max_wait_s=max_wait_s, month_requests=used,
-                monthly_limit=monthly_limit,
+                last_interval_s=last_interval, interval_s=interval_s, max_wait_s=max_wait_s,
+                month_requests=used, monthly_limit=monthly_limit,
             )  # fmt: skip
             conn.execute(
-                "INSERT INTO rate_buckets (name, next_free, hold_until) VALUES (?, ?, ?) "
-                "ON CONFLICT (name) DO UPDATE SET next_free = excluded.next_free",
-                (bucket, now + wait + interval_s, hold_until),
+                "INSERT INTO rate_buckets (name, next_free, hold_until, interval_s) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE "
+                "SET next_free = excluded.next_free, interval_s = excluded.interval_s",
+                (bucket, now + wait + interval_s, hold_until, interval_s),
             )
             conn.execute(
                 "INSERT INTO provider_usage (name, day, requests) VALUES (?, ?, 1) "
@@ -668,9 +670,9 @@ def _usage(conn: sqlite3.Connection, day: str, month: str) -> list[ProviderUsage
 # raises as cache_error, never a value of the wrong type handed to the tools.
 
 
-def _times(row: Any) -> tuple[float, float]:
-    """A budget row's ``next_free`` and ``hold_until``, checked to be numbers."""
-    return msgspec.convert(tuple(row), tuple[float, float])
+def _times(row: Any) -> tuple[float, float, float]:
+    """A budget row's ``next_free``, ``hold_until`` and ``interval_s``, checked to be numbers."""
+    return msgspec.convert(tuple(row), tuple[float, float, float])
 
 
 def _words_of(value: object) -> list[str]:

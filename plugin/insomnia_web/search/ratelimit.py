@@ -13,8 +13,10 @@ fingerprint (:func:`key_fingerprint`), never by the key itself.
 :class:`SharedBucket` keeps the same bucket in the cache store instead (a
 :class:`BudgetStore`: the SQLite file or the PostgreSQL server), so every *process* using
 one key shares one rate, one ``Retry-After`` hold and one monthly count: each request takes
-its slot in one short transaction and then sleeps until it (no polling). When the store
-cannot be reached the bucket falls back to the process-local one, so a search still runs.
+its slot in one short transaction and then sleeps until it (no polling). Each process keeps
+its own pace first, at its own rate, and two shared slots in a row are spaced by the faster
+of their two settings, so a manifest with a slow rate delays only its own process. When the
+store cannot be reached the process's own pace is all there is, so a search still runs.
 """
 
 from __future__ import annotations
@@ -45,6 +47,17 @@ Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 
 
+def _queued_too_long(queue: str, wait: float, rate_per_s: float) -> ToolError:
+    """The ``rate_limited`` of a search that *queue* (in this process) would delay *wait*
+    seconds, past its deadline."""
+    return ToolError(
+        "rate_limited",
+        f"{queue} ({rate_per_s:g} requests/s) queues this search {wait:.2f} s, beyond its deadline",
+        retry_after_s=round(wait, 3),
+        details={"source": "local", "rate_limit_per_s": rate_per_s},
+    )
+
+
 class TokenBucket:
     """A capacity-one token bucket whose callers queue for the next free slot.
 
@@ -68,13 +81,7 @@ class TokenBucket:
         start = max(now, self._next_free)
         wait = start - now
         if deadline is not None and start > deadline:
-            raise ToolError(
-                "rate_limited",
-                f"the local rate limit ({rate_per_s:g} requests/s) queues this search "
-                f"{wait:.2f} s, beyond its deadline",
-                retry_after_s=round(wait, 3),
-                details={"source": "local", "rate_limit_per_s": rate_per_s},
-            )
+            raise _queued_too_long("the local rate limit", wait, rate_per_s)
         self._next_free = start + 1.0 / rate_per_s
         return wait
 
@@ -127,9 +134,11 @@ class SharedBucket(TokenBucket):
     """A bucket whose state lives in a :class:`BudgetStore`, shared across processes.
 
     *name* identifies the provider key (``brave:<fingerprint>``); *monthly_limit* refuses
-    requests past that many this month (``quota_exceeded``). A store failure falls back to
-    this process's own bucket (and :attr:`fallback` says why) rather than failing a search,
-    except with a *monthly_limit*: a request that cannot be counted is not sent.
+    requests past that many this month (``quota_exceeded``). Each request first waits for
+    its turn among this bucket's requests (one at a time holds a shared slot) and for this
+    bucket's own pace (its process's rate, kept here), then for the shared slot. A store
+    failure leaves only the own pace (and :attr:`fallback` says why) rather than failing a
+    search, except with a *monthly_limit*: a request that cannot be counted is not sent.
     """
 
     def __init__(
@@ -147,11 +156,55 @@ class SharedBucket(TokenBucket):
         self.monthly_limit = monthly_limit
         self.fallback: str | None = None
         """Why the last slot was taken locally (the store failed), or ``None``."""
+        self._turn = asyncio.Lock()
+        self._queued = 0
+        """Requests holding or waiting for :attr:`_turn`."""
 
     async def acquire(self, rate_per_s: float, *, deadline: float | None = None) -> float:
-        """Take the next shared slot and sleep until it; return the time waited."""
+        """Wait for this process's turn and own pace, then take the next shared slot and
+        sleep until it; return the time waited.
+
+        This process's requests queue here, in arrival order, and only the first holds a
+        slot of the shared queue: a process with many searches waiting takes turns with the
+        others instead of reserving the key's slots ahead of them. Its own pace is kept here
+        too, so that a slow *rate_per_s* waits in this process, never in the shared queue.
+        """
         if rate_per_s <= 0:
             raise ValueError("rate_per_s must be positive")
+        started = self.clock()
+        await self._wait_for_turn(rate_per_s, deadline)
+        try:
+            return self.clock() - started + await self._take(rate_per_s, deadline)
+        finally:
+            self._queued -= 1
+            self._turn.release()
+
+    async def _wait_for_turn(self, rate_per_s: float, deadline: float | None) -> None:
+        """Wait until this bucket's earlier requests had their turns; ``rate_limited`` (at
+        once when they take at least one interval each) when that is past *deadline*."""
+        left = None if deadline is None else deadline - self.clock()
+        queue_s = self._queued / rate_per_s
+        if left is not None and queue_s > left:
+            raise self._queued_past(queue_s, rate_per_s)
+        self._queued += 1
+        try:
+            async with asyncio.timeout(left):
+                await self._turn.acquire()
+        except BaseException as exc:
+            self._queued -= 1
+            if isinstance(exc, TimeoutError):
+                raise self._queued_past(queue_s, rate_per_s) from None
+            raise
+
+    def _queued_past(self, queue_s: float, rate_per_s: float) -> ToolError:
+        """The ``rate_limited`` of a request whose turn in this process is past its deadline."""
+        queue = f"the local queue of {self._queued} earlier searches with this key"
+        return _queued_too_long(queue, queue_s, rate_per_s)
+
+    async def _take(self, rate_per_s: float, deadline: float | None) -> float:
+        """Wait for the own pace, take the shared slot and sleep until it (this request's
+        turn); return the time waited."""
+        own = await super().acquire(rate_per_s, deadline=deadline)
         max_wait = None if deadline is None else max(deadline - self.clock(), 0.0)
         try:
             slot = await self.store.take_slot(
@@ -177,12 +230,12 @@ class SharedBucket(TokenBucket):
                     details=exc.details,
                 ) from exc
             self.fallback = exc.message
-            return await super().acquire(rate_per_s, deadline=deadline)
+            return own
         self.fallback = None
         wait = max(slot.wait_s, 0.0)
         if wait > 0:
             await self.sleep(wait)
-        return wait
+        return own + wait
 
     async def hold(self, seconds: float) -> None:
         """Hold back every process using this key for *seconds* (and this one locally)."""
