@@ -130,6 +130,16 @@ class SearchConfig(_Config, frozen=True):
     timeout_s: Annotated[
         float, Meta(gt=0, le=120, description="Deadline of one provider request, in seconds.")
     ] = 10.0
+    max_requests_per_runtime: Annotated[
+        int,
+        Meta(
+            ge=0,
+            description="Provider requests one runtime (one agent) may send, counted in "
+            "memory: cache hits and searches refused before sending do not count. Past it a "
+            "search is quota_exceeded, so one agent in a search loop cannot spend a shared "
+            "key's budget for the others. 0: no bound.",
+        ),
+    ] = 0
     brave: BraveConfig = msgspec.field(default_factory=BraveConfig)
     searxng: SearxngConfig = msgspec.field(default_factory=SearxngConfig)
     plugins: Annotated[

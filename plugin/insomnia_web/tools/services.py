@@ -16,6 +16,7 @@ import msgspec
 
 from ..config import Manifest
 from ..errors import ErrorCode, ToolError, relay
+from .request_bound import RequestBound
 from .reranker_builds import start_build
 
 if TYPE_CHECKING:
@@ -114,6 +115,8 @@ class WebServices:
         self._closed = False
         self.scope = network_scope(manifest)
         """The network view of this manifest (:func:`network_scope`)."""
+        self.requests = RequestBound(manifest.web.search.max_requests_per_runtime)
+        """This runtime's own bound on provider requests (:mod:`.request_bound`)."""
 
     @property
     def policy(self) -> UrlPolicy:

@@ -31,6 +31,7 @@ from ..search.bounds import bounded
 from ..search.redact import Redactor
 from ..search.tracking import clean_hits
 from .base import CallSubject, ToolAnnotations, ToolContext, ToolOutput
+from .request_bound import sent_nothing
 from .reranker_builds import built_reranker
 from .search_cache import SearchCache, provenance_header, provider_scope, search_params
 from .search_filter import (
@@ -442,14 +443,18 @@ class WebSearch(WebTool[WebSearchInput, WebSearchOutput]):
 
         The provider's secrets (its API key) are redacted from its answer and its errors
         before anything else sees them: the model, the history and the cache; the answer is
-        cut to :mod:`~insomnia_web.search.bounds` first.
+        cut to :mod:`~insomnia_web.search.bounds` first. The request counts against this
+        runtime's own bound (:mod:`.request_bound`), unless the provider refused it unsent.
         """
-        ctx.progress(f"searching {provider.name}", None, None)
         redactor = Redactor(provider.secrets())
+        self.services.requests.take()  # no await before the provider: none can overshoot
+        ctx.progress(f"searching {provider.name}", None, None)
         try:
             async with asyncio.timeout(request.timeout_s + PROVIDER_GRACE_S):
                 response = await provider.search(request, self.services.client)
         except ToolError as exc:
+            if sent_nothing(exc):
+                self.services.requests.give_back()
             clean = redactor.error(exc)
             if clean is exc:
                 raise
