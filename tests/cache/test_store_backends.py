@@ -355,6 +355,55 @@ async def test_monthly_limit_and_usage(store: CacheStore, clock: FakeClock) -> N
 
 
 @pytest.mark.asyncio
+async def test_daily_limit_refuses_until_the_next_utc_day(
+    store: CacheStore, clock: FakeClock
+) -> None:
+    """Past the daily limit a request is refused, uncounted, until the next UTC midnight,
+    which its retry_after_s names; the next day counts again."""
+    for _ in range(2):
+        await store.take_slot("brave:k", interval_s=0.001, max_wait_s=10, daily_limit=2)
+    with pytest.raises(ToolError) as info:
+        await store.take_slot("brave:k", interval_s=0.001, max_wait_s=10, daily_limit=2)
+    error = info.value
+    assert (error.code, error.retryable) == ("quota_exceeded", False)
+    assert "brave requests today (2) reached the configured daily limit of 2" in error.message
+    assert error.retry_after_s == 16 * 3600  # 2027-01-15T08:00Z -> 2027-01-16T00:00Z
+    assert error.remedy is not None
+    assert error.remedy.startswith("Wait until tomorrow (UTC), or raise web.search.brave.daily")
+    assert error.hint is not None
+    assert "do not retry today" in error.hint.lower()
+    assert "WebFetch" in error.hint
+    assert error.details == {"provider": "brave", "daily_limit": 2}
+    assert [u.today for u in await store.usage()] == [2]
+    clock.advance(16 * 3600)
+    slot = await store.take_slot("brave:k", interval_s=0.001, max_wait_s=10, daily_limit=2)
+    assert slot.month_requests == 3
+
+
+@pytest.mark.asyncio
+async def test_no_daily_limit_means_no_daily_ceiling(store: CacheStore) -> None:
+    """A request without a daily limit goes even when today's count reached another
+    caller's daily limit."""
+    for _ in range(2):
+        await store.take_slot("brave:k", interval_s=0.001, max_wait_s=10, daily_limit=2)
+    slot = await store.take_slot("brave:k", interval_s=0.001, max_wait_s=10)
+    assert slot.month_requests == 3
+
+
+@pytest.mark.asyncio
+async def test_a_lower_monthly_limit_wins_over_the_daily_one(store: CacheStore) -> None:
+    """With the monthly limit below the daily one, the monthly limit refuses first."""
+    limits = {"monthly_limit": 2, "daily_limit": 5}
+    for _ in range(2):
+        await store.take_slot("brave:k", interval_s=0.001, max_wait_s=10, **limits)
+    with pytest.raises(ToolError) as info:
+        await store.take_slot("brave:k", interval_s=0.001, max_wait_s=10, **limits)
+    assert info.value.code == "quota_exceeded"
+    assert info.value.details == {"provider": "brave", "monthly_limit": 2}
+    assert "this month (2)" in info.value.message
+
+
+@pytest.mark.asyncio
 async def test_stats_and_clear(store: CacheStore) -> None:
     """Stats count each store's rows; clear deletes them and says how many."""
     await store.put_search("q words", PARAMS, "mock", b"{}")

@@ -103,8 +103,11 @@ class CacheStore(Protocol):
         interval_s: float,
         max_wait_s: float | None,
         monthly_limit: int | None = None,
+        daily_limit: int | None = None,
     ) -> Slot:
-        """Reserve the next request slot of a provider key, atomically across processes."""
+        """Reserve the next request slot of a provider key, atomically across processes;
+        ``quota_exceeded`` past *monthly_limit* requests this month or *daily_limit* today
+        (UTC)."""
         ...
 
     async def hold(self, bucket: str, seconds: float) -> None:

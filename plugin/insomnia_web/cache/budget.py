@@ -12,8 +12,8 @@ interval and a count per day:
   others' (the slowest manifest to take a slot used to space the next one, whoever's);
 - ``hold_until``: no request starts before it (a provider's ``429`` with ``Retry-After``
   seen by any process holds back all of them);
-- requests per UTC day, so the month's total can be refused past ``monthly_limit`` before
-  the provider bills another request.
+- requests per UTC day, so the month's total can be refused past ``monthly_limit``, and
+  today's past ``daily_limit``, before the provider bills another request.
 
 Both stores decide with :func:`plan_slot` inside one short transaction, so two processes
 never take the same slot. A caller then *sleeps* until its slot: no polling.
@@ -26,9 +26,17 @@ import time
 
 import msgspec
 
-from ..errors import MAX_RETRY_AFTER_S, ToolError
+from ..errors import MAX_RETRY_AFTER_S, ToolError, relay
 
-__all__ = ["ProviderUsage", "Slot", "day_key", "hold_span", "month_key", "plan_slot"]
+__all__ = [
+    "ProviderUsage",
+    "Slot",
+    "day_key",
+    "hold_span",
+    "month_key",
+    "plan_slot",
+    "to_next_day",
+]
 
 
 def hold_span(seconds: float) -> float:
@@ -70,6 +78,21 @@ def month_key(now: float) -> str:
     return day_key(now)[:7]
 
 
+def to_next_day(now: float) -> float:
+    """Seconds from Unix time *now* to the next UTC midnight (a UTC day is 86,400 s)."""
+    return 86_400.0 - now % 86_400.0
+
+
+def _reached(provider: str, period: str, used: int, limit: int) -> str:
+    """The message of a request refused because *used* requests reached the ``monthly`` or
+    ``daily`` *period*'s *limit*."""
+    when = {"monthly": "this month", "daily": "today"}[period]
+    return (
+        f"{provider} requests {when} ({used}) reached the configured {period} limit of "
+        f"{limit}; no request was sent"
+    )
+
+
 def plan_slot(
     *,
     bucket: str,
@@ -81,21 +104,24 @@ def plan_slot(
     max_wait_s: float | None,
     month_requests: int,
     monthly_limit: int | None,
+    day_requests: int = 0,
+    daily_limit: int | None = None,
 ) -> float:
     """When the next request of *bucket* starts (seconds from *now*), or why it may not.
 
-    Raises ``quota_exceeded`` when *month_requests* already reached *monthly_limit*, and
-    ``rate_limited`` (with ``retry_after_s``) when the slot lies more than *max_wait_s*
-    ahead. *next_free* was set by a slot taken at *last_interval_s*; a request at a shorter
-    *interval_s* may start that much sooner. The caller stores ``now + wait + interval_s``
-    as the new ``next_free`` and *interval_s* as the new ``interval_s``.
+    Raises ``quota_exceeded`` when *month_requests* already reached *monthly_limit* or,
+    failing that, *day_requests* (today's, UTC) reached *daily_limit* (with the seconds to
+    the next UTC day as ``retry_after_s``), and ``rate_limited`` (with ``retry_after_s``)
+    when the slot lies more than *max_wait_s* ahead. *next_free* was set by a slot taken at
+    *last_interval_s*; a request at a shorter *interval_s* may start that much sooner. The
+    caller stores ``now + wait + interval_s`` as the new ``next_free`` and *interval_s* as
+    the new ``interval_s``.
     """
     provider = bucket.split(":", 1)[0]
     if monthly_limit is not None and month_requests >= monthly_limit:
         raise ToolError(
             "quota_exceeded",
-            f"{provider} requests this month ({month_requests}) reached the configured "
-            f"monthly limit of {monthly_limit}; no request was sent",
+            _reached(provider, "monthly", month_requests, monthly_limit),
             hint="Tell the user the monthly search budget is used up (web.search."
             f"{provider}.monthly_limit); do not retry this month. Use WebFetch with a known "
             "URL meanwhile.",
@@ -103,6 +129,24 @@ def plan_slot(
             "the manifest if the provider's plan allows more requests.",
             retryable=False,
             details={"provider": provider, "monthly_limit": monthly_limit},
+        )
+    if daily_limit is not None and day_requests >= daily_limit:
+        remedy = (
+            f"Wait until tomorrow (UTC), or raise web.search.{provider}.daily_limit in the "
+            "manifest if the agents sharing the key may send more requests a day."
+        )
+        raise ToolError(
+            "quota_exceeded",
+            _reached(provider, "daily", day_requests, daily_limit),
+            hint=relay(
+                remedy,
+                lead="The daily search budget is used up: tell the user to",
+                then="Do not retry today; use WebFetch with a known URL meanwhile.",
+            ),
+            remedy=remedy,
+            retryable=False,
+            retry_after_s=to_next_day(now),
+            details={"provider": provider, "daily_limit": daily_limit},
         )
     turn = next_free - max(last_interval_s - interval_s, 0.0)
     start = max(now, turn, hold_until)

@@ -502,6 +502,7 @@ class PostgresStore:
         interval_s: float,
         max_wait_s: float | None,
         monthly_limit: int | None = None,
+        daily_limit: int | None = None,
     ) -> Slot:
         """Reserve the next slot of *bucket*, holding its row lock (see :mod:`.budget`).
 
@@ -526,16 +527,18 @@ class PostgresStore:
                 now = await self._now(conn)
                 left = None if max_wait_s is None else max_wait_s - (time.monotonic() - started)
                 cur = await conn.execute(
-                    "SELECT coalesce(sum(requests), 0) FROM provider_usage "
-                    "WHERE name = %s AND day >= %s AND day < %s",
-                    (bucket, month_key(now), month_key(now) + "~"),
+                    "SELECT coalesce(sum(requests), 0), "
+                    "coalesce(sum(CASE WHEN day = %s THEN requests END), 0) "
+                    "FROM provider_usage WHERE name = %s AND day >= %s AND day < %s",
+                    (day_key(now), bucket, month_key(now), month_key(now) + "~"),
                 )
                 used_row = await cur.fetchone()
-                used = int(used_row[0]) if used_row else 0
+                used, today = (int(used_row[0]), int(used_row[1])) if used_row else (0, 0)
                 wait = plan_slot(
                     bucket=bucket, now=now, next_free=next_free, hold_until=hold_until,
                     last_interval_s=last_interval, interval_s=interval_s, max_wait_s=left,
                     month_requests=used, monthly_limit=monthly_limit,
+                    day_requests=today, daily_limit=daily_limit,
                 )  # fmt: skip
                 await conn.execute(
                     "UPDATE rate_buckets SET next_free = %s, interval_s = %s WHERE name = %s",

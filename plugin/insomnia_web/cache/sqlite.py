@@ -95,6 +95,7 @@ class SqliteStore:
         interval_s: float,
         max_wait_s: float | None,
         monthly_limit: int | None = None,
+        daily_limit: int | None = None,
     ) -> Slot:
         """See :meth:`.store.Cache.take_slot`."""
         return await asyncio.to_thread(
@@ -103,6 +104,7 @@ class SqliteStore:
             interval_s=interval_s,
             max_wait_s=max_wait_s,
             monthly_limit=monthly_limit,
+            daily_limit=daily_limit,
         )
 
     async def hold(self, bucket: str, seconds: float) -> None:

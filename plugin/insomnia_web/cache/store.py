@@ -543,6 +543,7 @@ class Cache:
         interval_s: float,
         max_wait_s: float | None,
         monthly_limit: int | None = None,
+        daily_limit: int | None = None,
     ) -> Slot:
         """Reserve the next request slot of *bucket* (one ``BEGIN IMMEDIATE``; see budget).
 
@@ -561,15 +562,17 @@ class Cache:
                 (bucket,),
             ).fetchone()
             next_free, hold_until, last_interval = (now, now, 0.0) if row is None else _times(row)
-            (used,) = conn.execute(
-                "SELECT coalesce(sum(requests), 0) FROM provider_usage "
+            (used, today) = conn.execute(
+                "SELECT coalesce(sum(requests), 0), "
+                "coalesce(sum(CASE WHEN day = ? THEN requests END), 0) FROM provider_usage "
                 "WHERE name = ? AND day >= ? AND day < ?",
-                (bucket, month_key(now), month_key(now) + "~"),
+                (day_key(now), bucket, month_key(now), month_key(now) + "~"),
             ).fetchone()
             wait = plan_slot(
                 bucket=bucket, now=now, next_free=next_free, hold_until=hold_until,
                 last_interval_s=last_interval, interval_s=interval_s, max_wait_s=max_wait_s,
                 month_requests=used, monthly_limit=monthly_limit,
+                day_requests=today, daily_limit=daily_limit,
             )  # fmt: skip
             conn.execute(
                 "INSERT INTO rate_buckets (name, next_free, hold_until, interval_s) "
