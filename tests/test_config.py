@@ -106,6 +106,7 @@ def test_no_manifest_means_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         ("[web.search]\ncuont = 3\n", "web.search.cuont", "allowed: enabled"),
         ("[web.search]\ncount = 50\n", "web.search.count", "<= 20"),
         ("[web.search]\nmode = 'fast'\n", "web.search.mode", "excerpts"),
+        ("[web.search.brave]\ndaily_limit = 0\n", "web.search.brave.daily_limit", ">= 1"),
         ("[web.url_policy]\nallow_cidrs = ['nope']\n", "web.url_policy.allow_cidrs", "nope"),
         ("[permissions]\ndeny = ['WebFetch(domain:)']\n", "permissions.deny", "malformed"),
         ("[permissions]\ndefault = 'maybe'\n", "permissions.default", "allow"),

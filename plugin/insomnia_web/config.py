@@ -75,6 +75,15 @@ class BraveConfig(_Config, frozen=True):
             "cache; while the store is unreachable no request is sent). Unset: no limit.",
         ),
     ] = None
+    daily_limit: Annotated[
+        Annotated[int, Meta(ge=1)] | None,
+        Meta(
+            description="Refuse further Brave requests once this many were sent today (UTC), "
+            "counted in the cache store shared by every process, so one runaway agent cannot "
+            "spend the month's budget in a day (needs the cache; while the store is "
+            "unreachable no request is sent). Unset: no daily limit.",
+        ),
+    ] = None
 
 
 class SearxngConfig(_Config, frozen=True):
@@ -576,12 +585,14 @@ def _check_file_paths(manifest: Manifest, source: str) -> None:
 
 
 def _check_cache_url(manifest: Manifest, source: str) -> None:
-    if manifest.web.search.brave.monthly_limit is not None and not manifest.web.cache.enabled:
-        raise ManifestError(
-            f"{source}: web.search.brave.monthly_limit: requests are counted in the cache "
-            "store; it needs web.cache.enabled = true",
-            key="web.search.brave.monthly_limit",
-        )
+    brave = manifest.web.search.brave
+    for name, limit in (("monthly_limit", brave.monthly_limit), ("daily_limit", brave.daily_limit)):
+        if limit is not None and not manifest.web.cache.enabled:
+            raise ManifestError(
+                f"{source}: web.search.brave.{name}: requests are counted in the cache "
+                "store; it needs web.cache.enabled = true",
+                key=f"web.search.brave.{name}",
+            )
     url = manifest.web.cache.url
     if url is None:
         return

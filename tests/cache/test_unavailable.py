@@ -126,9 +126,9 @@ def test_a_password_parameter_in_any_spelling_is_refused(query: str) -> None:
         parse_manifest({"web": {"cache": {"url": f"postgresql://u@db/x?{query}"}}})
 
 
-def test_monthly_limit_needs_the_cache() -> None:
-    """A monthly limit with the cache disabled is a manifest error: nothing would count it."""
-    with pytest.raises(ValueError, match=r"web\.cache\.enabled"):
-        parse_manifest(
-            {"web": {"cache": {"enabled": False}, "search": {"brave": {"monthly_limit": 10}}}}
-        )
+@pytest.mark.parametrize("limit", ["monthly_limit", "daily_limit"])
+def test_a_request_limit_needs_the_cache(limit: str) -> None:
+    """A monthly or daily limit with the cache disabled is a manifest error naming the key:
+    nothing would count it."""
+    with pytest.raises(ValueError, match=rf"web\.search\.brave\.{limit}: .*web\.cache\.enabled"):
+        parse_manifest({"web": {"cache": {"enabled": False}, "search": {"brave": {limit: 10}}}})

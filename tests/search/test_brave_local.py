@@ -51,19 +51,20 @@ def local_brave(
     serve_app: Serve,
     fake: FakeBrave,
     monkeypatch: pytest.MonkeyPatch,
-) -> Callable[[], Awaitable[Runtime]]:
-    """Start the fake server and build a runtime whose brave base_url points at it."""
+) -> Callable[..., Awaitable[Runtime]]:
+    """Start the fake server and build a runtime whose brave base_url points at it (with
+    more ``web.search.brave`` settings in *brave*, more ``web`` tables in *web*)."""
     monkeypatch.setenv("BRAVE_SEARCH_API_KEY", BRAVE_KEY)
 
-    async def build() -> Runtime:
+    async def build(brave: dict[str, Any] | None = None, **web: Any) -> Runtime:
         origin = await serve_app(fake.app())
         settings: dict[str, Any] = {
             "provider": "brave",
             "mode": "results",
             "rate_limit_per_s": 1000,
-            "brave": {"base_url": origin},
+            "brave": {"base_url": origin, **(brave or {})},
         }
-        return make_runtime(manifest_data(settings))
+        return make_runtime(manifest_data(settings, **web))
 
     return build
 
@@ -98,6 +99,23 @@ async def test_local_server_429_retry_after_3_is_rate_limited_3(
     assert result.error.retry_after_s == 3
     assert "Retry after: 3 s" in result.text
     assert len(fake.requests) == 1
+
+
+@pytest.mark.asyncio
+async def test_a_daily_limit_refuses_the_next_search_without_sending_it(
+    local_brave: Callable[..., Awaitable[Runtime]], fake: FakeBrave, tmp_path: Path
+) -> None:
+    """With web.search.brave.daily_limit = 2, the third search of the day is quota_exceeded
+    and never reaches the server; the error tells the person to wait until tomorrow."""
+    runtime = await local_brave({"daily_limit": 2}, cache={"path": str(tmp_path / "c.sqlite3")})
+    for query in ("one", "two"):
+        assert (await runtime.call_tool("WebSearch", {"query": query})).ok
+    result = await runtime.call_tool("WebSearch", {"query": "three"})
+    assert result.error is not None
+    assert result.error.code == "quota_exceeded"
+    assert result.error.remedy is not None
+    assert result.error.remedy.startswith("Wait until tomorrow (UTC)")
+    assert len(fake.requests) == 2
 
 
 def test_cli_search_without_the_key_names_what_to_set(

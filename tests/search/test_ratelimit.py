@@ -301,11 +301,12 @@ class FakeBudget:
         interval_s: float,
         max_wait_s: float | None,
         monthly_limit: int | None = None,
+        daily_limit: int | None = None,
     ) -> Slot:
         """Record the request; raise the scripted error or grant the scripted wait."""
         self.slots.append(
             {"bucket": bucket, "interval_s": interval_s, "max_wait_s": max_wait_s,
-             "monthly_limit": monthly_limit}
+             "monthly_limit": monthly_limit, "daily_limit": daily_limit}
         )  # fmt: skip
         if self.error is not None:
             raise self.error
@@ -323,12 +324,15 @@ async def test_shared_bucket_sleeps_for_the_slot_the_store_granted() -> None:
     """The store decides the wait; the bucket sleeps exactly that long, once, no polling."""
     clock = FakeClock()
     store = FakeBudget(wait_s=0.75)
-    bucket = SharedBucket(store, "brave:k", monthly_limit=10, clock=clock, sleep=clock.sleep)
+    bucket = SharedBucket(
+        store, "brave:k", monthly_limit=10, daily_limit=3, clock=clock, sleep=clock.sleep
+    )
     assert await bucket.acquire(4, deadline=clock.now + 2) == 0.75
     assert clock.slept == [0.75]
     assert store.slots == [
-        {"bucket": "brave:k", "interval_s": 0.25, "max_wait_s": 2.0, "monthly_limit": 10}
-    ]
+        {"bucket": "brave:k", "interval_s": 0.25, "max_wait_s": 2.0, "monthly_limit": 10,
+         "daily_limit": 3}
+    ]  # fmt: skip
 
 
 @pytest.mark.asyncio
@@ -435,16 +439,20 @@ async def test_a_slot_must_leave_time_for_the_request() -> None:
 
 
 @pytest.mark.asyncio
-async def test_store_down_with_a_monthly_limit_sends_nothing() -> None:
-    """With a monthly limit, a request the store cannot count is refused, not sent."""
+@pytest.mark.parametrize("limit", ["monthly", "daily"])
+async def test_store_down_with_a_request_limit_sends_nothing(limit: str) -> None:
+    """With a monthly or a daily limit, a request the store cannot count is refused, not
+    sent, and the message names the limit."""
     clock = FakeClock()
     down = ToolError("cache_unavailable", "the cache database is unavailable")
+    limits: dict[str, Any] = {f"{limit}_limit": 100}
     bucket = SharedBucket(
-        FakeBudget(error=down), "brave:k", monthly_limit=100, clock=clock, sleep=clock.sleep
+        FakeBudget(error=down), "brave:k", clock=clock, sleep=clock.sleep, **limits
     )
     with pytest.raises(ToolError) as info:
         await bucket.acquire(2)
     assert info.value.code == "cache_unavailable"
+    assert f"the {limit} request limit cannot be counted" in info.value.message
     assert "no request was sent" in info.value.message
 
 

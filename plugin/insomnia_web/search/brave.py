@@ -92,12 +92,14 @@ class BraveProvider(SearchProvider):
         rate_limit_per_s: float = 1.0,
         key_env: str = "BRAVE_SEARCH_API_KEY",
         monthly_limit: int | None = None,
+        daily_limit: int | None = None,
     ) -> None:
         self._api_key = api_key
         self.endpoint = URL(base_url.rstrip("/") + SEARCH_PATH)
         self.bucket_name = f"{self.name}:{key_fingerprint(api_key)}"
         """The key's budget name in the cache store (a fingerprint, never the key)."""
         self.monthly_limit = monthly_limit
+        self.daily_limit = daily_limit
         self.http = ProviderHttp(
             provider=self.name,
             bucket=shared_bucket(self.name, key_fingerprint(api_key)),
@@ -150,11 +152,18 @@ class BraveProvider(SearchProvider):
             rate_limit_per_s=search.rate_limit_per_s,
             key_env=env,
             monthly_limit=search.brave.monthly_limit,
+            daily_limit=search.brave.daily_limit,
         )
 
     def share_limits(self, store: BudgetStore) -> None:
-        """Take this key's rate, 429 holds and monthly count from *store* (all processes)."""
-        bucket = SharedBucket(store, self.bucket_name, monthly_limit=self.monthly_limit)
+        """Take this key's rate, 429 holds and daily and monthly counts from *store* (all
+        processes)."""
+        bucket = SharedBucket(
+            store,
+            self.bucket_name,
+            monthly_limit=self.monthly_limit,
+            daily_limit=self.daily_limit,
+        )
         self.http = dataclasses.replace(self.http, bucket=bucket)
 
     def params(self, request: SearchRequest) -> dict[str, str]:

@@ -12,11 +12,12 @@ fingerprint (:func:`key_fingerprint`), never by the key itself.
 
 :class:`SharedBucket` keeps the same bucket in the cache store instead (a
 :class:`BudgetStore`: the SQLite file or the PostgreSQL server), so every *process* using
-one key shares one rate, one ``Retry-After`` hold and one monthly count: each request takes
-its slot in one short transaction and then sleeps until it (no polling). Each process keeps
-its own pace first, at its own rate, and two shared slots in a row are spaced by the faster
-of their two settings, so a manifest with a slow rate delays only its own process. When the
-store cannot be reached the process's own pace is all there is, so a search still runs.
+one key shares one rate, one ``Retry-After`` hold and one count per day and month: each
+request takes its slot in one short transaction and then sleeps until it (no polling). Each
+process keeps its own pace first, at its own rate, and two shared slots in a row are spaced
+by the faster of their two settings, so a manifest with a slow rate delays only its own
+process. When the store cannot be reached the process's own pace is all there is, so a
+search still runs (unless a monthly or daily limit has to count it).
 """
 
 from __future__ import annotations
@@ -118,6 +119,7 @@ class BudgetStore(Protocol):
         interval_s: float,
         max_wait_s: float | None,
         monthly_limit: int | None = None,
+        daily_limit: int | None = None,
     ) -> SlotLike:
         """Reserve the next slot atomically; raise ``rate_limited`` or ``quota_exceeded``."""
         ...
@@ -134,11 +136,12 @@ class SharedBucket(TokenBucket):
     """A bucket whose state lives in a :class:`BudgetStore`, shared across processes.
 
     *name* identifies the provider key (``brave:<fingerprint>``); *monthly_limit* refuses
-    requests past that many this month (``quota_exceeded``). Each request first waits for
-    its turn among this bucket's requests (one at a time holds a shared slot) and for this
-    bucket's own pace (its process's rate, kept here), then for the shared slot. A store
-    failure leaves only the own pace (and :attr:`fallback` says why) rather than failing a
-    search, except with a *monthly_limit*: a request that cannot be counted is not sent.
+    requests past that many this month, *daily_limit* past that many today (UTC), with
+    ``quota_exceeded``. Each request first waits for its turn among this bucket's requests
+    (one at a time holds a shared slot) and for this bucket's own pace (its process's rate,
+    kept here), then for the shared slot. A store failure leaves only the own pace (and
+    :attr:`fallback` says why) rather than failing a search, except with a *monthly_limit*
+    or a *daily_limit*: a request that cannot be counted is not sent.
     """
 
     def __init__(
@@ -147,6 +150,7 @@ class SharedBucket(TokenBucket):
         name: str,
         *,
         monthly_limit: int | None = None,
+        daily_limit: int | None = None,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
@@ -154,6 +158,7 @@ class SharedBucket(TokenBucket):
         self.store = store
         self.name = name
         self.monthly_limit = monthly_limit
+        self.daily_limit = daily_limit
         self.fallback: str | None = None
         """Why the last slot was taken locally (the store failed), or ``None``."""
         self._turn = asyncio.Lock()
@@ -212,20 +217,21 @@ class SharedBucket(TokenBucket):
                 interval_s=1.0 / rate_per_s,
                 max_wait_s=max_wait,
                 monthly_limit=self.monthly_limit,
+                daily_limit=self.daily_limit,
             )
         except ToolError as exc:
             if exc.code not in _FALLBACK_CODES:
                 raise
-            if self.monthly_limit is not None:
+            if self._limits:
                 raise ToolError(
                     exc.code,
-                    f"{exc.message}; the monthly request limit cannot be counted, so no "
-                    "request was sent",
+                    f"{exc.message}; the {self._limits} request limit cannot be counted, so "
+                    "no request was sent",
                     hint="No search can be sent while the cache store fails, whatever the "
                     "arguments: use WebFetch with a known URL, and tell the user the cache "
                     "(web.cache) needs fixing.",
-                    remedy="Make the cache (web.cache) reachable again: the monthly request "
-                    "limit is counted there; insomnia-web doctor tests it.",
+                    remedy=f"Make the cache (web.cache) reachable again: the {self._limits} "
+                    "request limit is counted there; insomnia-web doctor tests it.",
                     retry_after_s=exc.retry_after_s,
                     details=exc.details,
                 ) from exc
@@ -236,6 +242,13 @@ class SharedBucket(TokenBucket):
         if wait > 0:
             await self.sleep(wait)
         return own + wait
+
+    @property
+    def _limits(self) -> str:
+        """The limits counted in the store: ``monthly``, ``daily``, ``monthly and daily``, or
+        ``""`` when there is none."""
+        limits = {"monthly": self.monthly_limit, "daily": self.daily_limit}
+        return " and ".join(name for name, limit in limits.items() if limit is not None)
 
     async def hold(self, seconds: float) -> None:
         """Hold back every process using this key for *seconds* (and this one locally)."""

@@ -3,8 +3,8 @@
 Counted in memory, per :class:`~.services.WebServices` (one per runtime). A search takes
 its request synchronously just before the provider is called, so concurrent searches
 cannot overshoot the bound; a search refused here sends nothing. A search the key's own
-limits refuse before sending (its rate-limit queue, its monthly limit, a store that cannot
-count it) gives its request back: only requests that reach the provider count.
+limits refuse before sending (its rate-limit queue, its monthly or daily limit, a store
+that cannot count it) gives its request back: only requests that reach the provider count.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ _REFUSED_BEFORE_SENDING = frozenset({"quota_exceeded", "cache_error", "cache_una
 
 def sent_nothing(exc: ToolError) -> bool:
     """Whether a provider's *exc* refused the search before any request was sent: the key's
-    monthly limit, a store that could not count it, or a rate-limit queue (a
+    monthly or daily limit, a store that could not count it, or a rate-limit queue (a
     ``rate_limited`` with a ``source``, where a provider's 429 answer has a ``status``)."""
     if exc.code in _REFUSED_BEFORE_SENDING:
         return True
