@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 __all__ = ["not_own", "not_own_folder", "not_own_stat", "not_trusted_file"]
@@ -42,18 +43,34 @@ def _owner_problem(info: os.stat_result) -> str | None:
     return f"{'is a link made by' if link else 'belongs to'} another user (uid {info.st_uid})"
 
 
+def _statuses(path: Path) -> Iterator[os.stat_result]:
+    """*path*'s own status (a link's own), then its target's, as far as they exist."""
+    for follow in (False, True):
+        try:
+            yield path.stat(follow_symlinks=follow)
+        except FileNotFoundError:
+            return
+
+
+def _owned(path: Path) -> tuple[str | None, os.stat_result | None]:
+    """Why *path*, or a link in its place, is another user's (:func:`_owner_problem`), or
+    None; and the status of what it names (None when nothing, or a link to nothing, is
+    there)."""
+    statuses = list(_statuses(path))
+    for info in statuses:
+        problem = _owner_problem(info)
+        if problem is not None:
+            return problem, None
+    return None, statuses[1] if len(statuses) == 2 else None
+
+
 def _folder_problem(folder: Path, *, holds_file: bool) -> str | None:
     """Why *folder* lets another user replace what is in it, or None (also when it does not
     exist). A folder above the file's may be one every user writes in when it is sticky
     (``/tmp``): nobody may then rename or delete what others made in it."""
-    for follow in (False, True):
-        try:
-            info = folder.stat(follow_symlinks=follow)
-        except FileNotFoundError:
-            return None
-        problem = _owner_problem(info)
-        if problem is not None:
-            return problem
+    problem, info = _owned(folder)
+    if problem is not None or info is None:
+        return problem
     if info.st_mode & stat.S_IWOTH and (holds_file or not info.st_mode & stat.S_ISVTX):
         return "every user may write in it"
     return None
@@ -79,11 +96,7 @@ def not_own_folder(folder: Path) -> str | None:
 def not_own(path: Path) -> str | None:
     """Why *path* is not this user's own file to write (a link another user made there, or
     a file another user owns or every user may write), or None (also when nothing is there)."""
-    for follow in (False, True):
-        try:
-            info = path.stat(follow_symlinks=follow)
-        except FileNotFoundError:
-            return None
+    for info in _statuses(path):
         problem = not_own_stat(info)
         if problem is not None:
             return problem
@@ -95,14 +108,11 @@ def not_trusted_file(path: Path) -> str | None:
     or None (also when nothing is there): the file, or a link in its place, belongs to
     another user (root aside), every user may write it, or its folder is not the user's
     alone (:func:`not_own_folder`)."""
-    for follow in (False, True):
-        try:
-            info = path.stat(follow_symlinks=follow)
-        except FileNotFoundError:
-            return None
-        problem = _owner_problem(info)
-        if problem is not None:
-            return f"{path} {problem}"
+    problem, info = _owned(path)
+    if problem is not None:
+        return f"{path} {problem}"
+    if info is None:
+        return None
     if info.st_mode & stat.S_IWOTH:
         return f"{path} may be written by every user"
     return not_own_folder(path.parent)
