@@ -8,6 +8,7 @@ import unicodedata
 from datetime import UTC, datetime
 
 from .errors import ErrorInfo
+from .textcheck import without_controls
 
 __all__ = [
     "UNTRUSTED_BEGIN",
@@ -29,10 +30,6 @@ DEFUSED = "<<<(removed)>>>"
 """What a delimiter, or anything that reads like one, becomes inside web text."""
 
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
-_TERMINAL_CONTROL_RE = re.compile(r"\r\n?|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-"""A control character a terminal acts on, in web text: ESC (and the C1 CSI and OSC) starts
-a sequence that recolours, moves the cursor, retitles the window or writes the clipboard;
-CR rewrites the line. Tab and line feed are text."""
 _INVISIBLE = (
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
     "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
@@ -169,14 +166,7 @@ def wrap_untrusted(text: str) -> str:
     """Put web content between explicit delimiters (a delimiter inside it, or anything that
     reads like one, is defused; a host may show it on a terminal, so its control characters
     are left out, a carriage return read as a line break)."""
-    return f"{UNTRUSTED_BEGIN}\n{defuse(_without_controls(text))}\n{UNTRUSTED_END}"
-
-
-def _without_controls(text: str) -> str:
-    """*text* without :data:`_TERMINAL_CONTROL_RE`'s characters (CR, CR LF: a line break)."""
-    if _TERMINAL_CONTROL_RE.search(text) is None:
-        return text
-    return _TERMINAL_CONTROL_RE.sub(lambda m: "\n" if m.group(0)[0] == "\r" else "", text)
+    return f"{UNTRUSTED_BEGIN}\n{defuse(without_controls(text))}\n{UNTRUSTED_END}"
 
 
 def defuse(text: str, mark: str = DEFUSED) -> str:

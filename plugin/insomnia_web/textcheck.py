@@ -31,6 +31,7 @@ __all__ = [
     "terminal_safe",
     "terminal_safe_json",
     "terminal_safe_value",
+    "without_controls",
 ]
 
 
@@ -134,9 +135,21 @@ def replace_surrogates(value: Any) -> Any:
     return value
 
 
-_TERMINAL_CONTROLS = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\r(?!\n)"
-)
+_C0_C1 = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+"""The C0 controls but tab, line feed and carriage return, DEL and the C1 controls."""
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+"""The bidi marks, embeddings, overrides and isolates."""
+_TERMINAL_CONTROLS = re.compile(f"[{_C0_C1}{_BIDI}]|\r(?!\n)")
+_READ_CONTROLS = re.compile(f"\r\n?|[{_C0_C1}]")
+
+
+def without_controls(text: str) -> str:
+    """*text* without the controls a terminal acts on (:func:`terminal_safe`'s, the bidi
+    marks aside: right-to-left text uses them), a carriage return read as a line break: for
+    web text that is read, not printed as written (the model's, which a host may show)."""
+    if _READ_CONTROLS.search(text) is None:
+        return text
+    return _READ_CONTROLS.sub(lambda m: "\n" if m.group()[0] == "\r" else "", text)
 
 
 def terminal_safe(text: str) -> str:
