@@ -40,7 +40,7 @@ import msgspec
 from insomnia_web import parse_manifest
 from insomnia_web.modeltext import UNTRUSTED_BEGIN, UNTRUSTED_END, wrap_untrusted
 from insomnia_web.pipeline import fit_excerpt_search, frame_cost
-from insomnia_web.pipeline.excerpts import one_round
+from insomnia_web.pipeline.excerpts import excerpt_item, one_round
 from insomnia_web.rank import Method, SourceDoc, estimate_tokens, select_excerpts
 from insomnia_web.rank.budget import excerpt_cost
 from insomnia_web.rank.features import Weights
@@ -112,13 +112,7 @@ def current(
                 query, docs, max_tokens=room, weights=weights, reranker=reranker, fusion=fusion,
                 fill=fill,
             )  # fmt: skip
-        items = [
-            ExcerptItem(
-                id=e.id, url=e.url, title=e.title, text=e.text, score=e.score, start=e.start,
-                end=e.end, heading=e.heading, byline=e.byline,
-            )
-            for e in found
-        ]  # fmt: skip
+        items = [excerpt_item(e) for e in found]
         output, text = fit_excerpt_search(_output(query, docs, items), HEADER, budget)
         shown = output.excerpts
         words = sum(len(e.text.split()) for e in shown)

@@ -23,7 +23,7 @@ from ..schemas import ExcerptItem, PageStatus, ResultItem
 from .fetch import FetchContext, Gate, PageOutcome, PageRequest, fetch_pages
 from .search_layout import escape_marks, frame_cost
 
-__all__ = ["RANK_RESERVE", "PipelineResult", "one_round", "run_excerpts"]
+__all__ = ["RANK_RESERVE", "PipelineResult", "excerpt_item", "one_round", "run_excerpts"]
 
 _log = logging.getLogger(__name__)
 
@@ -111,12 +111,14 @@ class GuardedReranker(Reranker):
         )
 
 
-def _item(e: Excerpt) -> ExcerptItem:
+def excerpt_item(e: Excerpt) -> ExcerptItem:
+    """*e* as the output shows it; its first line is escaped (:func:`.escape_marks`) as the
+    page's lines were: a passage cut inside a paragraph starts where no line did."""
     return ExcerptItem(
         id=e.id,
         url=e.url,
         title=e.title,
-        text=e.text,
+        text=escape_marks(e.text),
         score=round(e.score, 4),
         start=e.start,
         end=e.end,
@@ -261,7 +263,7 @@ async def run_excerpts(
     if guarded is not None and guarded.failure:
         warnings.append(guarded.failure)  # the whole text is fitted to the budget again
     return PipelineResult(
-        excerpts=[_item(e) for e in chosen],
+        excerpts=[excerpt_item(e) for e in chosen],
         pages=pages_status,
         tokens=selection_cost(
             ((e.title, e.url, e.heading, e.text) for e in chosen),

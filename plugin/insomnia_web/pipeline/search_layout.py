@@ -34,8 +34,9 @@ shortest form (the bare URLs, which is what WebFetch takes), only when the budge
 has room.
 Findings come last: they are never ranked above fetched sources. A page's line that reads
 like a source's label, a finding, the other results, a heading line or a gap mark is escaped
-(:func:`escape_marks`) before it is cut into passages, and so is a passage's first line (a
-passage cut inside a paragraph starts mid-line): the only lines that start so are ours.
+(:func:`escape_marks`) before it is cut into passages, and so is an excerpt's first line
+when the excerpt is made (a passage cut inside a paragraph starts mid-line): the only lines
+that start so are ours.
 """
 
 from __future__ import annotations
@@ -118,7 +119,7 @@ def _source_block(passages: Sequence[ExcerptItem], asked: Collection[str]) -> st
             lines.append("")
         if heading and heading != prev_heading:
             lines.append(f"{HEADING_MARK} {heading}")
-        lines.append(escape_marks(e.text))  # a passage cut mid-line starts where no line did
+        lines.append(e.text)
         prev, prev_heading = e, heading
     return "\n".join(lines)
 
